@@ -1,0 +1,64 @@
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+
+// Module boundaries: apps compose features; features compose domain + platform; platform adapts infrastructure;
+// contracts depend on nothing of ours. Scopes keep product areas apart; `shared` and `core` are usable by all.
+const typeRules = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:platform', 'type:contracts', 'type:util'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
+  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:platform', 'type:contracts', 'type:util'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:contracts', 'type:util'] },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:util'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:util', 'type:testing'] },
+];
+const scopeRules = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:core', onlyDependOnLibsWithTags: ['scope:core', 'scope:shared'] },
+  { sourceTag: 'scope:scrape', onlyDependOnLibsWithTags: ['scope:scrape', 'scope:core', 'scope:shared'] },
+  { sourceTag: 'scope:crawl', onlyDependOnLibsWithTags: ['scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'] },
+  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:documents', 'scope:core', 'scope:shared'] },
+  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:agent', 'scope:scrape', 'scope:core', 'scope:shared'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['*'] },
+  { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['*'] },
+  { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  prettier,
+  {
+    ignores: ['**/dist', '**/node_modules', '**/generated/**', '**/.nx', 'infra/**', 'bench/node_modules/**', '.data/**', '.cache/**'],
+  },
+  {
+    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          banTransitiveDependencies: false,
+          allow: [],
+          depConstraints: [...typeRules, ...scopeRules],
+        },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration through @quarry/platform/config only.' },
+      ],
+    },
+  },
+  {
+    files: ['libs/platform/config/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cts', '**/webpack.config.js'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['**/*.cjs', '**/jest.config.cts', '**/webpack.config.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+];

@@ -1,0 +1,71 @@
+/**
+ * Every error the API answers with: HTTP status, default message (spec §7, compat §19) and whether a
+ * client may retry. Domain code throws `AppError(code)`; the gateway's one filter renders this table.
+ */
+export const ERROR_CATALOG = {
+  BAD_REQUEST: { status: 400, message: 'Bad Request', retryable: false },
+  BAD_REQUEST_INVALID_JSON: { status: 400, message: 'Bad request, malformed JSON', retryable: false },
+  INVALID_URL: { status: 400, message: 'Invalid URL', retryable: false },
+  INVALID_JOB_ID: { status: 400, message: 'Invalid job ID format. Job ID must be a valid UUID.', retryable: false },
+  SCRAPE_ACTIONS_NOT_SUPPORTED: {
+    status: 400,
+    message: 'Actions are not supported by any available engines. Configure a browser (CHROMIUM_PATH) to use actions.',
+    retryable: false,
+  },
+  PARSE_UNSUPPORTED_OPTIONS: { status: 400, message: 'Unsupported options for parse', retryable: false },
+  SCRAPE_ZDR_VIOLATION_ERROR: { status: 400, message: 'This feature is unavailable with zero data retention', retryable: false },
+  UNAUTHORIZED: { status: 401, message: 'Unauthorized: Invalid token', retryable: false },
+  PAYMENT_REQUIRED: { status: 402, message: 'Payment Required: Insufficient credits', retryable: false },
+  FORBIDDEN: { status: 403, message: 'Forbidden', retryable: false },
+  SCRAPE_PROMPT_INJECTION_DETECTED: { status: 403, message: 'SCRAPE_PROMPT_INJECTION_DETECTED', retryable: false },
+  NOT_FOUND: { status: 404, message: 'Not Found', retryable: false },
+  JOB_NOT_FOUND: { status: 404, message: 'Job not found', retryable: false },
+  SCRAPE_NO_CACHED_DATA: { status: 404, message: 'No cached data is available for this URL and age', retryable: false },
+  SCRAPE_LOCKDOWN_CACHE_MISS: { status: 404, message: 'No cached copy is available in lockdown mode', retryable: false },
+  SCRAPE_TIMEOUT: { status: 408, message: 'Request Timeout', retryable: true },
+  MAP_TIMEOUT: { status: 408, message: 'The map operation timed out. Try again with a higher timeout or a lower limit.', retryable: true },
+  CONFLICT: { status: 409, message: 'Conflict', retryable: false },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload Too Large', retryable: false },
+  UNPROCESSABLE_ENTITY: { status: 422, message: 'Unprocessable Entity', retryable: true },
+  RATE_LIMITED: { status: 429, message: 'Rate limit exceeded', retryable: true },
+  CONCURRENCY_LIMITED: { status: 429, message: 'Concurrency limit reached', retryable: true },
+  UNKNOWN_ERROR: { status: 500, message: 'Internal Server Error', retryable: true },
+  SCRAPE_ALL_ENGINES_FAILED: { status: 500, message: 'All scraping engines failed for this URL', retryable: true },
+  SCRAPE_SSL_ERROR: { status: 500, message: 'The target TLS certificate could not be verified', retryable: false },
+  SCRAPE_SITE_ERROR: { status: 500, message: 'The target site could not be loaded', retryable: true },
+  SCRAPE_UNSUPPORTED_FILE_ERROR: { status: 500, message: 'The file type of the target is not supported', retryable: false },
+  SCRAPE_ACTION_ERROR: { status: 500, message: 'An action failed on the page', retryable: false },
+  BAD_GATEWAY: { status: 502, message: 'Bad Gateway', retryable: true },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service Unavailable', retryable: true },
+  GATEWAY_TIMEOUT: { status: 504, message: 'Gateway Timeout', retryable: true },
+  // Answered with HTTP 200 and success:false (compat §7.1): the SDK raises it as an error.
+  SCRAPE_DNS_RESOLUTION_ERROR: { status: 200, message: 'The domain name of the URL could not be resolved', retryable: false },
+} as const satisfies Record<string, { status: number; message: string; retryable: boolean }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** Codes written into the body as `code`; others use the generic class of their status. */
+export function bodyCodeFor(code: ErrorCode): string | undefined {
+  switch (code) {
+    case 'INVALID_URL':
+    case 'INVALID_JOB_ID':
+    case 'BAD_REQUEST':
+      return 'BAD_REQUEST';
+    case 'UNAUTHORIZED':
+    case 'PAYMENT_REQUIRED':
+    case 'FORBIDDEN':
+    case 'NOT_FOUND':
+    case 'JOB_NOT_FOUND':
+    case 'CONFLICT':
+    case 'RATE_LIMITED':
+    case 'CONCURRENCY_LIMITED':
+    case 'SERVICE_UNAVAILABLE':
+    case 'BAD_GATEWAY':
+    case 'GATEWAY_TIMEOUT':
+    case 'PAYLOAD_TOO_LARGE':
+    case 'UNPROCESSABLE_ENTITY':
+      return undefined;
+    default:
+      return code;
+  }
+}

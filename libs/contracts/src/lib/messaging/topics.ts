@@ -1,0 +1,17 @@
+/**
+ * Kafka topics (without the deployment's prefix, see BUS_TOPIC_PREFIX). Partition counts are the
+ * defaults created at start; consumers scale up to that many instances per group.
+ */
+export const TOPICS = {
+  /** One message per page to scrape: single scrapes, batch items and crawl pages. */
+  scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
+  /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
+  jobEvents: { name: 'job.events', partitions: 3 },
+} as const;
+
+export type TopicKey = keyof typeof TOPICS;
+
+/** Consumer groups: one group per role, so each message is handled once per role. */
+export const CONSUMER_GROUPS = {
+  scrapeWorkers: 'scrape-workers',
+} as const;
