@@ -54,11 +54,11 @@ export default [
     },
   },
   {
-    files: ['libs/platform/config/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cts', '**/webpack.config.js'],
+    files: ['libs/platform/config/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cjs', '**/webpack.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['**/*.cjs', '**/jest.config.cts', '**/webpack.config.js'],
+    files: ['**/*.cjs', '**/jest.config.cjs', '**/webpack.config.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 ];

@@ -28,7 +28,7 @@ write(
       tags: [typeTag, scopeTag],
       targets: {
         typecheck: { executor: 'nx:run-commands', options: { command: `tsc -p ${root}/tsconfig.json --noEmit` } },
-        test: { executor: '@nx/jest:jest', options: { jestConfig: `${root}/jest.config.cts`, passWithNoTests: true } },
+        test: { executor: '@nx/jest:jest', options: { jestConfig: `${root}/jest.config.cjs`, passWithNoTests: true } },
       },
     },
     null,
@@ -40,7 +40,7 @@ write(
   JSON.stringify({ extends: `${up}/tsconfig.base.json`, compilerOptions: { types: ['node', 'jest'] }, include: ['src/**/*.ts'] }, null, 2) + '\n',
 );
 write(
-  'jest.config.cts',
+  'jest.config.cjs',
   `module.exports = {\n  displayName: '${name}',\n  preset: '${up}/jest.preset.js',\n  rootDir: __dirname,\n  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.integration-spec.ts'],\n};\n`,
 );
 write('eslint.config.mjs', `import baseConfig from '${up}/eslint.config.mjs';\n\nexport default [...baseConfig];\n`);

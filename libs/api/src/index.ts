@@ -1,0 +1,3 @@
+export * from './lib/api.module';
+export * from './lib/auth/auth.decorator';
+export * from './lib/auth/api-auth.guard';

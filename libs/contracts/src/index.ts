@@ -1,5 +1,6 @@
 export * from './lib/common/limits';
 export * from './lib/common/url.schema';
+export * from './lib/common/url-key';
 export * from './lib/errors/error-catalog';
 export * from './lib/errors/app-error';
 export * from './lib/errors/error-body';

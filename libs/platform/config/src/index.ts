@@ -1,0 +1,3 @@
+export * from './lib/app-config';
+export * from './lib/config.module';
+export { envSchema, type Env } from './lib/env.schema';

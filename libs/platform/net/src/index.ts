@@ -1,0 +1,3 @@
+export * from './lib/address-policy';
+export * from './lib/outbound-errors';
+export * from './lib/guarded-http-client';

@@ -1,0 +1,4 @@
+export * from './lib/logger';
+export * from './lib/metrics';
+export * from './lib/health';
+export * from './lib/observability.module';

@@ -1,0 +1,1 @@
+export { decodeBody } from './decode/decode-body.util';

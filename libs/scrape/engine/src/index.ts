@@ -1,0 +1,5 @@
+export * from './lib/engine.types';
+export * from './lib/http.engine';
+export * from './lib/scrape-errors';
+export * from './lib/document-builder';
+export * from './lib/scrape-pipeline';

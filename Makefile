@@ -1,0 +1,71 @@
+# Quarry — two commands: `make start` (one process, embedded defaults) and `make test` (everything,
+# against real PostgreSQL, Kafka and Chromium installed and started by scripts/infra).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export NX_DAEMON ?= false
+export NX_NO_CLOUD ?= true
+export NX_TUI ?= false
+export PUPPETEER_SKIP_DOWNLOAD ?= true
+PORT ?= 3002
+DATA_DIR ?= ./.data
+
+.PHONY: help setup deps system-deps generate build start test test-unit test-integration test-e2e lint typecheck check \
+        infra-up infra-down db-check clean
+
+help: ## list targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-18s %s\n", $$1, $$2}'
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.installed ## install npm dependencies (reuses node_modules when current)
+
+system-deps: ## install Chromium, fonts and OCR tools from Debian when missing
+	@scripts/infra/system-deps.sh
+
+generate: deps ## generate the Prisma client (offline)
+	npm run --silent db:generate
+
+setup: deps generate ## everything the code needs to build
+
+build: setup ## build every service bundle
+	npx nx run-many -t build --parallel=2
+
+start: setup ## run the whole platform in one process on $(PORT) (data in $(DATA_DIR))
+	@scripts/infra/system-deps.sh || echo "[start] could not install Chromium: browser features will be unavailable"
+	npx nx build standalone
+	PORT=$(PORT) DATA_DIR=$(DATA_DIR) node dist/apps/standalone/main.js
+
+infra-up: ## start PostgreSQL and a Kafka broker for tests (idempotent)
+	@scripts/infra/postgres.sh up >/dev/null
+	@scripts/infra/kafka.sh up single >/dev/null
+
+infra-down: ## stop the test PostgreSQL and Kafka
+	@scripts/infra/kafka.sh down single
+	@scripts/infra/postgres.sh down
+
+lint: setup ## eslint with module boundaries, zero warnings
+	npx nx run-many -t lint --parallel=2 -- --max-warnings=0
+
+typecheck: setup ## strict TypeScript on every project
+	npx nx run-many -t typecheck --parallel=2
+
+db-check: setup ## migrations match prisma/schema.prisma
+	npm run --silent db:check
+
+check: lint typecheck db-check ## static checks
+
+test-unit: setup ## fast unit tests (no infrastructure)
+	npx jest --testPathPatterns '\.spec\.ts$$'
+
+test-integration: setup system-deps infra-up ## integration tests against real PostgreSQL, Kafka, Chromium
+	source scripts/test-env.sh && npx jest --testPathPatterns '\.integration-spec\.ts$$' --runInBand
+
+test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
+	source scripts/test-env.sh && npx jest --selectProjects platform-e2e --runInBand
+
+test: check test-unit test-integration test-e2e ## everything CI runs
+
+clean: ## remove build outputs and caches (keeps .data)
+	rm -rf dist .nx tmp coverage

@@ -1,0 +1,49 @@
+import { runAdminCommand, readStandaloneHandle, type CommandOutput } from '@quarry/admin';
+import { CreditsService } from '@quarry/billing';
+import { IdentityRepository, KeyManagementService } from '@quarry/identity';
+import { ConfigError, loadConfig } from '@quarry/platform/config';
+import { Database, findMigrationsDir } from '@quarry/platform/database';
+
+/**
+ * `npm run cli -- <command>`: administration against the configured database. When the one-process
+ * server owns the embedded database, the command runs inside that server instead.
+ */
+async function run(argv: string[]): Promise<number> {
+  const config = loadConfig(undefined, { serviceName: 'cli' });
+  let output: CommandOutput;
+  const handle = config.database.url ? undefined : readStandaloneHandle(config.dataDir);
+  if (handle) {
+    const response = await fetch(`${handle.url}/internal/admin/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': handle.token },
+      body: JSON.stringify({ argv }),
+    });
+    if (!response.ok) throw new Error(`the running server refused the command (HTTP ${response.status})`);
+    output = (await response.json()) as CommandOutput;
+  } else {
+    const database = await Database.open(config.database);
+    try {
+      if (argv[0] !== 'migrate') await database.migrate(findMigrationsDir());
+      const identity = new IdentityRepository(database);
+      output = await runAdminCommand(argv, {
+        database,
+        identity,
+        keys: new KeyManagementService(identity),
+        credits: new CreditsService(database),
+      });
+    } finally {
+      await database.close();
+    }
+  }
+  for (const line of output.stderr) process.stderr.write(`${line}\n`);
+  for (const line of output.stdout) process.stdout.write(`${line}\n`);
+  return output.exitCode;
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

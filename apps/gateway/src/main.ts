@@ -1,0 +1,4 @@
+import { main } from '@quarry/platform/http';
+import { GatewayModule } from './gateway.module';
+
+main({ name: 'gateway', migrates: true, module: (runtime) => GatewayModule.forRoot(runtime) });

@@ -1,0 +1,17 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BillingModule } from '@quarry/billing';
+import { JobsModule } from '@quarry/jobs';
+import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { ScrapeWorkerModule } from '@quarry/scrape/worker';
+
+/** The scrape worker: consumes scrape jobs; serves only probes and metrics over HTTP. */
+@Module({})
+export class ScrapeWorkerAppModule {
+  static forRoot(runtime: PlatformRuntime): DynamicModule {
+    return {
+      module: ScrapeWorkerAppModule,
+      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeWorkerModule],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Body, Controller, Headers, HttpCode, Inject, Ip, Module, Post, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CreditsService } from '@quarry/billing';
+import { AppError } from '@quarry/contracts';
+import { IdentityRepository, KeyManagementService } from '@quarry/identity';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { Database } from '@quarry/platform/database';
+import { Public } from '@quarry/platform/http';
+import { runAdminCommand } from './admin-commands';
+import { removeStandaloneHandle, writeStandaloneHandle } from './standalone-handle';
+
+const TOKEN = randomBytes(32).toString('hex');
+
+/** Loopback-only endpoint through which the CLI administers a running one-process server. */
+@Controller('internal/admin')
+class AdminController {
+  constructor(
+    @Inject(Database) private readonly database: Database,
+    @Inject(IdentityRepository) private readonly identity: IdentityRepository,
+    @Inject(KeyManagementService) private readonly keys: KeyManagementService,
+    @Inject(CreditsService) private readonly credits: CreditsService,
+  ) {}
+
+  @Public()
+  @Post('commands')
+  @HttpCode(200)
+  async run(@Ip() ip: string, @Headers('x-admin-token') token: string | undefined, @Body() body: { argv?: unknown }) {
+    const loopback = ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+    const valid = typeof token === 'string' && token.length === TOKEN.length && timingSafeEqual(Buffer.from(token), Buffer.from(TOKEN));
+    if (!loopback || !valid) throw new AppError('FORBIDDEN');
+    if (!Array.isArray(body?.argv) || !body.argv.every((arg) => typeof arg === 'string')) throw new AppError('BAD_REQUEST');
+    return runAdminCommand(body.argv as string[], { database: this.database, identity: this.identity, keys: this.keys, credits: this.credits });
+  }
+}
+
+class StandaloneHandleLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  onApplicationBootstrap(): void {
+    writeStandaloneHandle(this.config.dataDir, { pid: process.pid, url: `http://127.0.0.1:${this.config.service.port}`, token: TOKEN });
+  }
+
+  onApplicationShutdown(): void {
+    removeStandaloneHandle(this.config.dataDir, process.pid);
+  }
+}
+
+@Module({ controllers: [AdminController], providers: [StandaloneHandleLifecycle] })
+export class AdminApiModule {}

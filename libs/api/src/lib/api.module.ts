@@ -1,0 +1,48 @@
+import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { BillingModule } from '@quarry/billing';
+import { IdentityModule } from '@quarry/identity';
+import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
+import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { HealthController } from '@quarry/platform/http';
+import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { ApiAuthGuard } from './auth/api-auth.guard';
+import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
+import { RootController } from './root/root.controller';
+import { ScrapeController } from './scrape/scrape.controller';
+import { ScrapeService } from './scrape/scrape.service';
+
+/** Starts following job events and makes readiness wait for the subscription. */
+class JobWaiterLifecycle implements OnApplicationBootstrap {
+  constructor(
+    @Inject(JobWaiter) private readonly waiter: JobWaiter,
+    @Inject(HealthRegistry) private readonly health: HealthRegistry,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.waiter.start();
+    let assigned = false;
+    void this.bus.subscriptionsReady().then(() => (assigned = true));
+    this.health.register('job-events', async () => {
+      if (!assigned) throw new Error('job events subscription not assigned yet');
+    });
+  }
+}
+
+/** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
+@Module({
+  imports: [IdentityModule, BillingModule, JobsModule],
+  controllers: [RootController, HealthController, ScrapeController],
+  providers: [
+    ApiAuthGuard,
+    ScrapeService,
+    BootstrapKeyService,
+    {
+      provide: JobWaiter,
+      useFactory: (bus: MessageBus, jobs: JobRepository, logger: Logger) => new JobWaiter(bus, jobs, logger.child({ component: 'job-waiter' })),
+      inject: [MESSAGE_BUS, JobRepository, LOGGER],
+    },
+    JobWaiterLifecycle,
+  ],
+})
+export class ApiModule {}

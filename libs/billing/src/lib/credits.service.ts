@@ -1,0 +1,80 @@
+import { AppError } from '@quarry/contracts';
+import { Database, type Prisma } from '@quarry/platform/database';
+
+export type LedgerKind = 'grant' | 'charge' | 'refund' | 'adjustment';
+
+export interface ChargeInput {
+  teamId: string;
+  amount: number;
+  /** Unique per charge: the same key never charges twice (redelivered jobs). */
+  idempotencyKey: string;
+  jobId?: string;
+  apiKeyId?: string;
+  description?: string;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** The credit ledger: every change of a team's balance is a ledger row written in the same transaction. */
+export class CreditsService {
+  constructor(private readonly db: Database) {}
+
+  async balance(teamId: string): Promise<number> {
+    const team = await this.db.prisma.team.findUnique({ where: { id: teamId }, select: { credits: true } });
+    return team?.credits ?? 0;
+  }
+
+  /** Throws 402 when the team has fewer than `needed` credits. */
+  async ensureAvailable(teamId: string, needed: number): Promise<number> {
+    const balance = await this.balance(teamId);
+    if (balance < needed) throw new AppError('PAYMENT_REQUIRED');
+    return balance;
+  }
+
+  /** Charges inside the caller's transaction; returns false when this idempotency key was already charged. */
+  async chargeIn(tx: Tx, input: ChargeInput): Promise<boolean> {
+    return this.record(tx, { ...input, amount: -Math.abs(input.amount), kind: 'charge' });
+  }
+
+  async charge(input: ChargeInput): Promise<boolean> {
+    return this.db.prisma.$transaction((tx) => this.chargeIn(tx, input));
+  }
+
+  async grant(teamId: string, amount: number, description = 'grant', idempotencyKey?: string): Promise<boolean> {
+    return this.db.prisma.$transaction((tx) =>
+      this.record(tx, { teamId, amount, kind: amount >= 0 ? 'grant' : 'adjustment', description, idempotencyKey: idempotencyKey ?? null }),
+    );
+  }
+
+  async usage(teamId: string, since: Date, until: Date): Promise<number> {
+    const result = await this.db.prisma.creditLedgerEntry.aggregate({
+      where: { teamId, kind: 'charge', createdAt: { gte: since, lt: until } },
+      _sum: { amount: true },
+    });
+    return -(result._sum.amount ?? 0);
+  }
+
+  private async record(
+    tx: Tx,
+    entry: { teamId: string; amount: number; kind: LedgerKind; idempotencyKey: string | null; jobId?: string; apiKeyId?: string; description?: string },
+  ): Promise<boolean> {
+    if (entry.amount === 0) return true;
+    const inserted = await tx.creditLedgerEntry.createMany({
+      data: [
+        {
+          teamId: entry.teamId,
+          amount: entry.amount,
+          kind: entry.kind,
+          idempotencyKey: entry.idempotencyKey,
+          jobId: entry.jobId,
+          apiKeyId: entry.apiKeyId,
+          description: entry.description,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    if (inserted.count === 0) return false;
+    await tx.team.update({ where: { id: entry.teamId }, data: { credits: { increment: entry.amount } } });
+    return true;
+  }
+}

@@ -1,0 +1,65 @@
+import { findFormat, hasFormat, type FormatObject } from '@quarry/contracts';
+
+/**
+ * The one table of prices, in credits (spec §8, compat §19.4). Every charge is computed from it.
+ */
+export const PRICES = {
+  /** A scraped page (HTML, JSON, text, image…). */
+  page: 1,
+  /** A parsed PDF page (the first page is the base `page` credit). */
+  pdfPage: 1,
+  /** A PDF returned base64-encoded (`parsers: []`), whatever its length. */
+  rawPdf: 1,
+  /** Language-model formats: json (also change tracking in json mode), summary, question/query, highlights. */
+  jsonExtraction: 4,
+  summary: 0,
+  question: 4,
+  highlights: 4,
+  /** PII redaction pass. */
+  redactPII: 4,
+  /** Zero data retention handling. */
+  zeroDataRetention: 1,
+  /** Lockdown answers: a hit costs this in total, a miss the base page credit. */
+  lockdownHit: 5,
+  lockdownMiss: 1,
+  /** Map call. */
+  map: 1,
+  /** Search: per started block of 10 results. */
+  searchPer10Results: 2,
+} as const;
+
+export interface ScrapeChargeInput {
+  formats: readonly FormatObject[];
+  zeroDataRetention: boolean;
+  redactPII: boolean | object;
+  lockdown: boolean;
+  /** Parsed PDF pages when the target was a PDF parsed to markdown. */
+  pdfPages?: number;
+  /** True when the PDF was returned base64-encoded. */
+  rawPdf?: boolean;
+  cacheHit?: boolean;
+}
+
+/** Credits for one scraped page, with the surcharges of its options. */
+export function scrapeCredits(input: ScrapeChargeInput): number {
+  if (input.lockdown) return input.cacheHit ? PRICES.lockdownHit : PRICES.lockdownMiss;
+  let credits = PRICES.page;
+  if (input.rawPdf) credits = PRICES.rawPdf;
+  else if (input.pdfPages && input.pdfPages > 1) credits += (input.pdfPages - 1) * PRICES.pdfPage;
+  const formats = input.formats;
+  const changeTracking = findFormat(formats, 'changeTracking');
+  if (hasFormat(formats, 'json') || hasFormat(formats, 'deterministicJson') || changeTracking?.modes.includes('json')) {
+    credits += PRICES.jsonExtraction;
+  }
+  if (hasFormat(formats, 'summary')) credits += PRICES.summary;
+  if (hasFormat(formats, 'question') || hasFormat(formats, 'query')) credits += PRICES.question;
+  if (hasFormat(formats, 'highlights')) credits += PRICES.highlights;
+  if (input.redactPII) credits += PRICES.redactPII;
+  if (input.zeroDataRetention) credits += PRICES.zeroDataRetention;
+  return credits;
+}
+
+/** Credits a request must at least have before it starts (402 otherwise). */
+export function minimumCredits(count = 1): number {
+  return Math.max(1, count) * PRICES.page;
+}

@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const KEY_PREFIX = 'fc-';
+
+/** A new API key: `fc-` and 48 hex characters (192 random bits). Only its hash is stored. */
+export function generateApiKey(): string {
+  return `${KEY_PREFIX}${randomBytes(24).toString('hex')}`;
+}
+
+/** SHA-256 is enough for keys of this entropy (no dictionary to guard against); it keeps lookups O(1). */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** The displayable start of a key, e.g. `fc-1a2b3c4d`. */
+export function keyPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 8);
+}
+
+/** Extracts the key from `Authorization: Bearer <key>`; undefined when absent or malformed. */
+export function parseBearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer[ \t]+(\S{8,512})[ \t]*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,38 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { Database } from '@quarry/platform/database';
+import { AuthService } from './auth.service';
+import { IdentityRepository } from './identity.repository';
+import { KeyManagementService } from './key-management.service';
+
+export const DEFAULT_TEAM_NAME = 'default';
+
+@Global()
+@Module({
+  providers: [
+    { provide: IdentityRepository, useFactory: (db: Database) => new IdentityRepository(db), inject: [Database] },
+    { provide: KeyManagementService, useFactory: (repo: IdentityRepository) => new KeyManagementService(repo), inject: [IdentityRepository] },
+    {
+      provide: AuthService,
+      useFactory: (repo: IdentityRepository, config: AppConfig) => {
+        let cached: Promise<import('./auth-context').AuthContext> | undefined;
+        const defaultTeam = () =>
+          (cached ??= repo.ensureTeam(DEFAULT_TEAM_NAME).then(async (team) => {
+            const row = await repo.findTeamById(team.id);
+            return {
+              teamId: team.id,
+              teamName: team.name,
+              scopes: ['*'],
+              zeroDataRetention: row?.zeroDataRetention ?? false,
+              rateLimitPerMinute: 0,
+              concurrencyLimit: row?.concurrencyLimit ?? undefined,
+            };
+          }));
+        return new AuthService(repo, { enabled: config.auth.enabled, defaultTeam });
+      },
+      inject: [IdentityRepository, APP_CONFIG],
+    },
+  ],
+  exports: [IdentityRepository, KeyManagementService, AuthService],
+})
+export class IdentityModule {}

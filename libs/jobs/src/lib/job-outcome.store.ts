@@ -1,0 +1,68 @@
+import type { JobError, JobKind, ScrapeDocument } from '@quarry/contracts';
+import { CreditsService } from '@quarry/billing';
+import { Database, Prisma } from '@quarry/platform/database';
+import { DocumentRepository, type NewDocument } from './document.repository';
+
+export interface CompletedOutcome {
+  jobId: string;
+  teamId: string;
+  kind: JobKind;
+  apiKeyId?: string;
+  credits: number;
+  /** Small structured result kept on the job row. */
+  result?: unknown;
+  /** Documents to store with the outcome (none under zero data retention). */
+  documents?: Omit<NewDocument, 'jobId' | 'teamId'>[];
+}
+
+/**
+ * Writes a job's outcome in one transaction: the job row, its documents and its charge. A job that
+ * already has an outcome is left untouched (redelivery after a crash), so nothing is stored or
+ * charged twice.
+ */
+export class JobOutcomeStore {
+  constructor(
+    private readonly db: Database,
+    private readonly documents: DocumentRepository,
+    private readonly credits: CreditsService,
+  ) {}
+
+  /** Returns false when the job had already finished. */
+  async complete(outcome: CompletedOutcome): Promise<boolean> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.job.updateMany({
+        where: { id: outcome.jobId, status: { in: ['queued', 'active'] } },
+        data: {
+          status: 'completed',
+          finishedAt: new Date(),
+          creditsUsed: outcome.credits,
+          result: outcome.result === undefined ? Prisma.DbNull : (outcome.result as Prisma.InputJsonValue),
+        },
+      });
+      if (updated.count === 0) return false;
+      for (const document of outcome.documents ?? []) {
+        await this.documents.insertIn(tx, { ...document, jobId: outcome.jobId, teamId: outcome.teamId });
+      }
+      await this.credits.chargeIn(tx, {
+        teamId: outcome.teamId,
+        amount: outcome.credits,
+        idempotencyKey: `job:${outcome.jobId}`,
+        jobId: outcome.jobId,
+        apiKeyId: outcome.apiKeyId,
+        description: outcome.kind,
+      });
+      return true;
+    });
+  }
+
+  /** Records a failure (failed jobs cost nothing). Returns false when the job had already finished. */
+  async fail(jobId: string, error: JobError, status: 'failed' | 'cancelled' = 'failed'): Promise<boolean> {
+    const result = await this.db.prisma.job.updateMany({
+      where: { id: jobId, status: { in: ['queued', 'active'] } },
+      data: { status, finishedAt: new Date(), errorCode: error.code, error: error.message.slice(0, 4_000) },
+    });
+    return result.count > 0;
+  }
+}
+
+export type { ScrapeDocument };

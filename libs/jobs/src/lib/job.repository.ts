@@ -1,0 +1,115 @@
+import type { JobError, JobKind, JobStatus } from '@quarry/contracts';
+import { Database, Prisma } from '@quarry/platform/database';
+
+export interface JobRecord {
+  id: string;
+  teamId: string;
+  kind: JobKind;
+  status: JobStatus;
+  input: unknown;
+  result: unknown;
+  error?: JobError;
+  creditsUsed: number;
+  attempts: number;
+  zeroDataRetention: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+export interface NewJob {
+  id: string;
+  teamId: string;
+  apiKeyId?: string;
+  kind: JobKind;
+  input?: unknown;
+  zeroDataRetention: boolean;
+  idempotencyKey?: string;
+  expiresAt?: Date;
+}
+
+const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
+
+export function isTerminal(status: JobStatus): boolean {
+  return TERMINAL.includes(status);
+}
+
+type JobRow = Awaited<ReturnType<Database['prisma']['job']['findUnique']>>;
+
+function toRecord(row: NonNullable<JobRow>): JobRecord {
+  return {
+    id: row.id,
+    teamId: row.teamId,
+    kind: row.kind as JobKind,
+    status: row.status as JobStatus,
+    input: row.input,
+    result: row.result,
+    error: row.errorCode ? ({ code: row.errorCode, message: row.error ?? '' } as JobError) : undefined,
+    creditsUsed: row.creditsUsed,
+    attempts: row.attempts,
+    zeroDataRetention: row.zeroDataRetention,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    expiresAt: row.expiresAt,
+  };
+}
+
+/** Queries of the jobs table. Outcomes are written by JobOutcomeStore (one transaction with documents and charges). */
+export class JobRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(job: NewJob): Promise<void> {
+    await this.db.prisma.job.create({
+      data: {
+        id: job.id,
+        teamId: job.teamId,
+        apiKeyId: job.apiKeyId,
+        kind: job.kind,
+        status: 'queued',
+        input: job.zeroDataRetention || job.input === undefined ? Prisma.DbNull : (job.input as Prisma.InputJsonValue),
+        zeroDataRetention: job.zeroDataRetention,
+        idempotencyKey: job.idempotencyKey,
+        expiresAt: job.expiresAt,
+      },
+    });
+  }
+
+  async find(id: string): Promise<JobRecord | undefined> {
+    const row = await this.db.prisma.job.findUnique({ where: { id } });
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** A job of the team; another team's job is reported exactly like an unknown one. */
+  async findForTeam(id: string, teamId: string, kind?: JobKind): Promise<JobRecord | undefined> {
+    const row = await this.db.prisma.job.findFirst({ where: { id, teamId, ...(kind ? { kind } : {}) } });
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Marks a queued or interrupted job as running; returns false when it already has an outcome. */
+  async start(id: string): Promise<boolean> {
+    const result = await this.db.prisma.job.updateMany({
+      where: { id, status: { in: ['queued', 'active'] } },
+      data: { status: 'active', startedAt: new Date(), attempts: { increment: 1 } },
+    });
+    return result.count > 0;
+  }
+
+  async setStatus(id: string, status: JobStatus, error?: JobError): Promise<boolean> {
+    const result = await this.db.prisma.job.updateMany({
+      where: { id, status: { notIn: [...TERMINAL] } },
+      data: {
+        status,
+        ...(isTerminal(status) ? { finishedAt: new Date() } : {}),
+        ...(error ? { errorCode: error.code, error: error.message } : {}),
+      },
+    });
+    return result.count > 0;
+  }
+
+  async deleteExpired(now = new Date()): Promise<number> {
+    const result = await this.db.prisma.job.deleteMany({ where: { expiresAt: { lt: now } } });
+    return result.count;
+  }
+}

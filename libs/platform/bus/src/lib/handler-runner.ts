@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import { retryDelayMs, sleep, type BusMessage, type MessageHandler } from './message-bus';
+
+/** Handler attempts before a message is parked on the dead-letter path (about 8 minutes of retries). */
+export const MAX_HANDLER_ATTEMPTS = 40;
+
+/**
+ * Runs a handler until it succeeds, retrying with backoff while the bus is running. Returns false
+ * when the message was given up (after MAX_HANDLER_ATTEMPTS, or because the bus is stopping).
+ */
+export async function runWithRetry<T>(
+  message: Omit<BusMessage<T>, 'attempt'>,
+  handler: MessageHandler<T>,
+  options: { logger: Logger; isRunning: () => boolean; maxAttempts?: number },
+): Promise<'done' | 'gave-up' | 'stopped'> {
+  const maxAttempts = options.maxAttempts ?? MAX_HANDLER_ATTEMPTS;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await handler({ ...message, attempt });
+      return 'done';
+    } catch (error) {
+      if (!options.isRunning()) return 'stopped';
+      if (attempt >= maxAttempts) {
+        options.logger.error({ err: error, topic: message.topic, key: message.key, attempt }, 'message handler gave up');
+        return 'gave-up';
+      }
+      const delay = retryDelayMs(attempt);
+      options.logger.warn({ err: error, topic: message.topic, key: message.key, attempt, retryInMs: delay }, 'message handler failed; retrying');
+      await sleep(delay);
+      if (!options.isRunning()) return 'stopped';
+    }
+  }
+}
+
+/** A counting semaphore bounding the handlers in flight. */
+export class Semaphore {
+  private available: number;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.available = size;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.available > 0) {
+      this.available -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.available += 1;
+  }
+}

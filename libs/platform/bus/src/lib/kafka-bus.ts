@@ -1,0 +1,197 @@
+import { hostname } from 'node:os';
+import { TOPICS, type TopicKey } from '@quarry/contracts';
+import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import { runWithRetry, Semaphore } from './handler-runner';
+import type { MessageBus, MessageHandler, PublishOptions, SubscribeOptions } from './message-bus';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  topicPrefix: string;
+  replicationFactor: number;
+}
+
+interface ConsumerEntry {
+  consumer: Consumer;
+  assigned: Promise<void>;
+}
+
+const DEAD_LETTER_SUFFIX = '.dead-letter';
+
+/**
+ * Kafka adapter (kafkajs). Messages of a partition are handled concurrently (bounded by the
+ * subscription's concurrency) and its offset is committed only up to the first message whose
+ * handler has not finished — so a crash redelivers everything not yet durably handled.
+ */
+export class KafkaBus implements MessageBus {
+  readonly driver = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly admin: Admin;
+  private readonly consumers: ConsumerEntry[] = [];
+  private running = false;
+  private producerConnected = false;
+
+  constructor(
+    private readonly options: KafkaBusOptions,
+    private readonly logger: Logger,
+  ) {
+    this.kafka = new Kafka({
+      clientId: `${options.clientId}-${hostname()}-${process.pid}`,
+      brokers: options.brokers,
+      connectionTimeout: 3_000,
+      requestTimeout: 30_000,
+      retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: 10 },
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry: LogEntry) => this.logKafka(entry),
+    });
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 10, maxRetryTime: 10_000 } });
+    this.admin = this.kafka.admin();
+    this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
+    this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
+  }
+
+  topicName(topic: TopicKey): string {
+    return `${this.options.topicPrefix}${TOPICS[topic].name}`;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    await this.admin.connect();
+    await this.ensureTopics();
+    await this.producer.connect();
+  }
+
+  async publish(topic: TopicKey, value: unknown, options: PublishOptions = {}): Promise<void> {
+    await this.producer.send({
+      topic: this.topicName(topic),
+      acks: -1,
+      messages: [{ key: options.key ?? null, value: JSON.stringify(value), headers: options.headers }],
+    });
+  }
+
+  async subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void> {
+    const name = this.topicName(topic);
+    const consumer = this.kafka.consumer({
+      groupId: `${this.options.topicPrefix}${options.group}`,
+      sessionTimeout: 30_000,
+      rebalanceTimeout: 60_000,
+      heartbeatInterval: 3_000,
+      maxWaitTimeInMs: 200,
+      allowAutoTopicCreation: false,
+      retry: { retries: 20, initialRetryTime: 300, maxRetryTime: 10_000, restartOnFailure: async () => true },
+    });
+    let markAssigned: () => void = () => undefined;
+    const assigned = new Promise<void>((resolve) => (markAssigned = resolve));
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      if (Object.keys(event.payload.memberAssignment).length > 0) markAssigned();
+    });
+    consumer.on(consumer.events.CRASH, (event) =>
+      this.logger.error({ err: event.payload.error, group: options.group, restart: event.payload.restart }, 'kafka consumer crashed'),
+    );
+    await consumer.connect();
+    await consumer.subscribe({ topic: name, fromBeginning: true });
+    const semaphore = new Semaphore(options.concurrency);
+    const partitions = TOPICS[topic].partitions;
+    await consumer.run({
+      autoCommit: true,
+      autoCommitInterval: 1_000,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: Math.max(1, Math.min(partitions, options.concurrency)),
+      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+        const messages = batch.messages;
+        const finished = new Array<boolean>(messages.length).fill(false);
+        let resolvedUpTo = 0;
+        const beat = setInterval(() => void heartbeat().catch(() => undefined), 2_000);
+        const live = () => this.running && isRunning() && !isStale();
+        try {
+          await Promise.all(
+            messages.map(async (message, index) => {
+              await semaphore.acquire();
+              try {
+                if (!live()) return;
+                const raw = message.value?.toString('utf8') ?? '';
+                let value: unknown;
+                let outcome: 'done' | 'gave-up' | 'stopped' = 'done';
+                try {
+                  value = JSON.parse(raw);
+                } catch (error) {
+                  options.onInvalid?.(error, raw);
+                }
+                if (value !== undefined) {
+                  const headers = Object.fromEntries(
+                    Object.entries(message.headers ?? {}).map(([key, header]) => [key, header?.toString() ?? '']),
+                  );
+                  outcome = await runWithRetry({ topic, key: message.key?.toString(), value, headers }, handler as MessageHandler<unknown>, {
+                    logger: this.logger,
+                    isRunning: live,
+                  });
+                  if (outcome === 'gave-up') await this.deadLetter(name, raw, message.key?.toString());
+                }
+                if (outcome === 'stopped') return;
+                finished[index] = true;
+                while (resolvedUpTo < messages.length && finished[resolvedUpTo]) {
+                  resolveOffset(messages[resolvedUpTo].offset);
+                  resolvedUpTo += 1;
+                }
+                await commitOffsetsIfNecessary().catch((error: unknown) => this.logger.warn({ err: error }, 'offset commit failed'));
+              } finally {
+                semaphore.release();
+              }
+            }),
+          );
+        } finally {
+          clearInterval(beat);
+        }
+      },
+    });
+    this.consumers.push({ consumer, assigned });
+  }
+
+  async subscriptionsReady(): Promise<void> {
+    await Promise.all(this.consumers.map((entry) => entry.assigned));
+  }
+
+  async healthy(): Promise<void> {
+    if (!this.running) throw new Error('bus is not running');
+    if (!this.producerConnected) throw new Error('Kafka producer is not connected');
+    await this.admin.describeCluster();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.allSettled(this.consumers.map((entry) => entry.consumer.disconnect()));
+    await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+  }
+
+  private async ensureTopics(): Promise<void> {
+    const existing = new Set(await this.admin.listTopics());
+    const wanted = Object.keys(TOPICS).flatMap((key) => {
+      const topic = key as TopicKey;
+      return [
+        { topic: this.topicName(topic), numPartitions: TOPICS[topic].partitions },
+        { topic: `${this.topicName(topic)}${DEAD_LETTER_SUFFIX}`, numPartitions: 1 },
+      ];
+    });
+    const missing = wanted.filter((topic) => !existing.has(topic.topic));
+    if (missing.length === 0) return;
+    await this.admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((topic) => ({ ...topic, replicationFactor: this.options.replicationFactor })),
+    });
+    this.logger.info({ topics: missing.map((topic) => topic.topic) }, 'created Kafka topics');
+  }
+
+  private async deadLetter(topic: string, raw: string, key?: string): Promise<void> {
+    await this.producer
+      .send({ topic: `${topic}${DEAD_LETTER_SUFFIX}`, acks: -1, messages: [{ key: key ?? null, value: raw }] })
+      .catch((error: unknown) => this.logger.error({ err: error, topic }, 'could not park message on the dead-letter topic'));
+  }
+
+  private logKafka(entry: LogEntry): void {
+    const { message, ...extra } = entry.log;
+    const level = entry.level === logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
+    this.logger[level]({ kafka: entry.namespace, ...extra }, message);
+  }
+}

@@ -1,0 +1,104 @@
+import { TOPICS, type TopicKey } from '@quarry/contracts';
+import type { Logger } from 'pino';
+import { runWithRetry, Semaphore } from './handler-runner';
+import type { BusMessage, MessageBus, MessageHandler, PublishOptions, SubscribeOptions } from './message-bus';
+
+type Envelope = Omit<BusMessage<string>, 'attempt'>;
+
+interface Subscription {
+  group: string;
+  options: SubscribeOptions;
+  handler: MessageHandler<unknown>;
+  semaphore: Semaphore;
+}
+
+/** Bounded backlog kept for a topic that has no subscriber yet (one-process mode starts consumers first anyway). */
+const MAX_BACKLOG = 100_000;
+
+/**
+ * The bus for one-process mode: same at-least-once semantics as Kafka (retry with backoff until the
+ * handler succeeds), messages serialised to JSON so handlers see exactly what Kafka would deliver.
+ */
+export class MemoryBus implements MessageBus {
+  readonly driver = 'memory' as const;
+  private readonly groups = new Map<TopicKey, Map<string, Subscription[]>>();
+  private readonly backlog = new Map<TopicKey, Envelope[]>();
+  private readonly cursor = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+  }
+
+  async publish(topic: TopicKey, value: unknown, options: PublishOptions = {}): Promise<void> {
+    if (!(topic in TOPICS)) throw new Error(`Unknown topic ${topic}`);
+    const envelope: Envelope = { topic, key: options.key, value: JSON.stringify(value), headers: { ...options.headers } };
+    const groups = this.groups.get(topic);
+    if (!groups || groups.size === 0) {
+      const queue = this.backlog.get(topic) ?? [];
+      if (queue.length >= MAX_BACKLOG) throw new Error(`Backlog of ${topic} is full`);
+      queue.push(envelope);
+      this.backlog.set(topic, queue);
+      return;
+    }
+    for (const [group, members] of groups) this.deliver(this.pick(topic, group, members), envelope);
+  }
+
+  async subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void> {
+    const groups = this.groups.get(topic) ?? new Map<string, Subscription[]>();
+    this.groups.set(topic, groups);
+    const subscription: Subscription = {
+      group: options.group,
+      options,
+      handler: handler as MessageHandler<unknown>,
+      semaphore: new Semaphore(options.concurrency),
+    };
+    groups.set(options.group, [...(groups.get(options.group) ?? []), subscription]);
+    const pending = this.backlog.get(topic);
+    if (pending?.length) {
+      this.backlog.delete(topic);
+      for (const envelope of pending) this.deliver(subscription, envelope);
+    }
+  }
+
+  async subscriptionsReady(): Promise<void> {}
+
+  async healthy(): Promise<void> {
+    if (!this.running) throw new Error('bus is not running');
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private pick(topic: TopicKey, group: string, members: Subscription[]): Subscription {
+    const key = `${topic}/${group}`;
+    const index = (this.cursor.get(key) ?? 0) % members.length;
+    this.cursor.set(key, index + 1);
+    return members[index];
+  }
+
+  private deliver(subscription: Subscription, envelope: Envelope): void {
+    const task = (async () => {
+      await subscription.semaphore.acquire();
+      try {
+        let value: unknown;
+        try {
+          value = JSON.parse(envelope.value);
+        } catch (error) {
+          subscription.options.onInvalid?.(error, envelope.value);
+          return;
+        }
+        await runWithRetry({ ...envelope, value }, subscription.handler, { logger: this.logger, isRunning: () => this.running });
+      } finally {
+        subscription.semaphore.release();
+      }
+    })();
+    this.inFlight.add(task);
+    void task.finally(() => this.inFlight.delete(task));
+  }
+}

@@ -1,0 +1,53 @@
+import type { TopicKey } from '@quarry/contracts';
+
+export interface BusMessage<T = unknown> {
+  topic: TopicKey;
+  key?: string;
+  value: T;
+  headers: Record<string, string>;
+  /** 1 for the first delivery attempt in this process; redeliveries after a crash start again at 1. */
+  attempt: number;
+}
+
+export type MessageHandler<T = unknown> = (message: BusMessage<T>) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Consumer group: each message is handled once per group. */
+  group: string;
+  /** Messages handled at the same time by this subscription. */
+  concurrency: number;
+  /** Called when a message cannot be decoded; it is then skipped. */
+  onInvalid?: (error: unknown, raw: string) => void;
+}
+
+export interface PublishOptions {
+  key?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The platform's message bus. Delivery is at least once: a message counts as handled only when its
+ * handler resolves, and a handler that throws sees the message again (with backoff) — so handlers
+ * record their outcome durably before returning and are idempotent by job id.
+ */
+export interface MessageBus {
+  readonly driver: 'kafka' | 'memory';
+  start(): Promise<void>;
+  publish(topic: TopicKey, value: unknown, options?: PublishOptions): Promise<void>;
+  subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void>;
+  /** Resolves when every subscription has been assigned its share of the topic. */
+  subscriptionsReady(): Promise<void>;
+  healthy(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Injection token of the MessageBus. */
+export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
+
+/** Retry delay for a failing handler: doubling from 250 ms, capped, with jitter. */
+export function retryDelayMs(attempt: number, capMs = 15_000): number {
+  const base = Math.min(capMs, 250 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base / 2 + Math.random() * (base / 2));
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

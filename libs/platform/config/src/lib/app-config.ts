@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { envSchema } from './env.schema';
+
+export type BusDriver = 'kafka' | 'memory';
+
+/** The typed configuration of every service, built once from the environment at boot. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  service: { name: string; host: string; port: number; publicUrl: string; logLevel: string };
+  dataDir: string;
+  database: { url?: string; poolSize: number; migrateOnStart: boolean; embeddedDir: string };
+  bus: { driver: BusDriver; brokers: string[]; clientId: string; topicPrefix: string; replicationFactor: number };
+  auth: { enabled: boolean; bootstrapApiKey?: string; bootstrapCredits: number };
+  limits: { rateLimitPerMinute: number; teamConcurrency: number; maxBodyBytes: number; maxResponseBytes: number };
+  net: { allowPrivateNetworks: boolean; allowlist: string[]; userAgent: string };
+  worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
+  blob: { dir: string };
+  jobs: { retentionHours: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULT_CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/** Builds the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env, defaults: { serviceName?: string } = {}): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR);
+  const driver: BusDriver = env.BUS_DRIVER ? env.BUS_DRIVER : env.KAFKA_BROKERS.length > 0 ? 'kafka' : 'memory';
+  if (driver === 'kafka' && env.KAFKA_BROKERS.length === 0) throw new ConfigError(['KAFKA_BROKERS: required when BUS_DRIVER=kafka']);
+  const blobDir = env.BLOB_DIR ? (isAbsolute(env.BLOB_DIR) ? env.BLOB_DIR : resolve(env.BLOB_DIR)) : join(dataDir, 'blobs');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return {
+    env: env.NODE_ENV,
+    service: {
+      name: env.SERVICE_NAME ?? defaults.serviceName ?? 'quarry',
+      host: env.HOST,
+      port: env.PORT,
+      publicUrl,
+      logLevel: env.LOG_LEVEL,
+    },
+    dataDir,
+    database: {
+      url: env.DATABASE_URL,
+      poolSize: env.DATABASE_POOL_SIZE,
+      migrateOnStart: env.DATABASE_MIGRATE_ON_START,
+      embeddedDir: join(dataDir, 'pglite'),
+    },
+    bus: {
+      driver,
+      brokers: env.KAFKA_BROKERS,
+      clientId: env.KAFKA_CLIENT_ID,
+      topicPrefix: env.BUS_TOPIC_PREFIX,
+      replicationFactor: env.KAFKA_REPLICATION_FACTOR || Math.min(3, Math.max(1, env.KAFKA_BROKERS.length)),
+    },
+    auth: { enabled: env.AUTH_ENABLED, bootstrapApiKey: env.BOOTSTRAP_API_KEY, bootstrapCredits: env.BOOTSTRAP_CREDITS },
+    limits: {
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      teamConcurrency: env.TEAM_CONCURRENCY_LIMIT,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      maxResponseBytes: env.MAX_RESPONSE_BYTES,
+    },
+    net: { allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS, allowlist: env.OUTBOUND_ALLOWLIST, userAgent: env.SCRAPE_USER_AGENT },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      browserConcurrency: env.BROWSER_CONCURRENCY,
+      chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATHS.find((path) => existsSync(path)),
+    },
+    blob: { dir: blobDir },
+    jobs: { retentionHours: env.JOB_RETENTION_HOURS },
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? fallback : ['true', '1', 'yes'].includes(value)));
+
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const list = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const url = (what: string) =>
+  optionalString.refine((value) => value === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(value), {
+    message: `${what} must be an absolute URL`,
+  });
+
+/**
+ * Every environment variable the platform reads, with its default. The table in README.md
+ * ("Configuration") documents the same list; a test keeps the two in sync.
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  SERVICE_NAME: optionalString,
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(3002, 0, 65_535),
+  PUBLIC_URL: url('PUBLIC_URL'),
+  DATA_DIR: z.string().default('./.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: url('DATABASE_URL'),
+  DATABASE_POOL_SIZE: int(10, 1, 500),
+  DATABASE_MIGRATE_ON_START: bool(true),
+
+  BUS_DRIVER: z.enum(['kafka', 'memory', '']).optional(),
+  KAFKA_BROKERS: list,
+  KAFKA_CLIENT_ID: z.string().default('quarry'),
+  BUS_TOPIC_PREFIX: z.string().default('quarry.'),
+  KAFKA_REPLICATION_FACTOR: int(0, 0, 7),
+
+  AUTH_ENABLED: bool(true),
+  BOOTSTRAP_API_KEY: optionalString,
+  BOOTSTRAP_CREDITS: int(1_000_000, 0),
+  RATE_LIMIT_PER_MINUTE: int(1_000, 0),
+  TEAM_CONCURRENCY_LIMIT: int(2, 1, 10_000),
+  MAX_BODY_BYTES: int(10 * 1024 * 1024, 1_024),
+
+  ALLOW_PRIVATE_NETWORKS: bool(false),
+  OUTBOUND_ALLOWLIST: list,
+  MAX_RESPONSE_BYTES: int(25 * 1024 * 1024, 1_024),
+  SCRAPE_USER_AGENT: z.string().default('Mozilla/5.0 (compatible; QuarryBot/0.1; +https://github.com/quarry)'),
+  WORKER_CONCURRENCY: int(16, 1, 1_000),
+  CHROMIUM_PATH: optionalString,
+  BROWSER_CONCURRENCY: int(2, 0, 64),
+
+  BLOB_DIR: optionalString,
+  JOB_RETENTION_HOURS: int(24, 1),
+});
+
+export type Env = z.output<typeof envSchema>;

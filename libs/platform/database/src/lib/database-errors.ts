@@ -1,0 +1,46 @@
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+]);
+
+const UNAVAILABLE_MESSAGES = [
+  /connection terminated/i,
+  /connection refused/i,
+  /can't reach database/i,
+  /server closed the connection/i,
+  /timeout exceeded when trying to connect/i,
+  /database system is (shutting down|starting up)/i,
+  /DatabaseNotReachable/i,
+  /Connection(Closed|Refused)/i,
+];
+
+/** True when an error means the database cannot be reached right now (answered as 503, retried by workers). */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const record = error as Record<string, unknown>;
+  for (const key of ['code', 'errorCode']) {
+    const code = record[key];
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  }
+  const message = typeof record['message'] === 'string' ? record['message'] : '';
+  if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  const kind = (record['cause'] as Record<string, unknown> | undefined)?.['kind'];
+  if (typeof kind === 'string' && /DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections/.test(kind)) return true;
+  return isDatabaseUnavailable(record['cause'], depth + 1) || isDatabaseUnavailable(record['originalError'], depth + 1);
+}

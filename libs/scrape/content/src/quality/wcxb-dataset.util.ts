@@ -1,0 +1,53 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+export interface WcxbPage {
+  id: string;
+  url: string;
+  pageType: string;
+  /** Raw bytes of the page as fetched. */
+  html: Uint8Array;
+  mainContent: string;
+  withSnippets: string[];
+  withoutSnippets: string[];
+}
+
+interface GroundTruthFile {
+  url: string;
+  _internal?: { page_type?: { primary?: string } };
+  ground_truth: { main_content?: string; with?: string[]; without?: string[] };
+}
+
+/** The WCXB development subset kept beside the repository (`../shared/data/wcxb-dev`), if present. */
+export function wcxbDatasetDir(repoRoot: string): string | undefined {
+  const dir = join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
+  return existsSync(join(dir, 'ground-truth')) ? dir : undefined;
+}
+
+/** Pages with a reference main content, in file order. */
+export function loadWcxbPages(dir: string): WcxbPage[] {
+  const pages: WcxbPage[] = [];
+  for (const file of readdirSync(join(dir, 'ground-truth')).sort()) {
+    if (!file.endsWith('.json')) continue;
+    const id = file.slice(0, -'.json'.length);
+    const truth = JSON.parse(readFileSync(join(dir, 'ground-truth', file), 'utf8')) as GroundTruthFile;
+    const htmlPath = join(dir, 'html', `${id}.html.gz`);
+    if (!truth.ground_truth.main_content || !existsSync(htmlPath)) continue;
+    pages.push({
+      id,
+      url: truth.url,
+      pageType: truth._internal?.page_type?.primary ?? 'unknown',
+      html: gunzipSync(readFileSync(htmlPath)),
+      mainContent: truth.ground_truth.main_content,
+      withSnippets: truth.ground_truth.with ?? [],
+      withoutSnippets: truth.ground_truth.without ?? [],
+    });
+  }
+  return pages;
+}
+
+/** Every fifth page is held out: tuning looks at the rest, reports show both. */
+export function isHeldOut(index: number): boolean {
+  return index % 5 === 4;
+}

@@ -1,0 +1,102 @@
+import { scrapeCredits } from '@quarry/billing';
+import { AppError, urlKey, type JobError, type ScrapeJobMessage } from '@quarry/contracts';
+import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
+import type { MessageBus } from '@quarry/platform/bus';
+import type { PlatformMetrics } from '@quarry/platform/observability';
+import type { ScrapePipeline } from '@quarry/scrape/engine';
+import type { Logger } from 'pino';
+
+export interface ScrapeJobHandlerDeps {
+  pipeline: ScrapePipeline;
+  jobs: JobRepository;
+  outcomes: JobOutcomeStore;
+  bus: MessageBus;
+  metrics: PlatformMetrics;
+  logger: Logger;
+}
+
+/**
+ * Executes one scrape job from the bus: fetch, build the document, then store the outcome, the
+ * document and the charge in one transaction before announcing completion. Idempotent by job id:
+ * a redelivered job that already has an outcome only re-announces it.
+ */
+export class ScrapeJobHandler {
+  constructor(private readonly deps: ScrapeJobHandlerDeps) {}
+
+  async handle(message: ScrapeJobMessage): Promise<void> {
+    const { jobs, outcomes, logger, metrics } = this.deps;
+    const job = await jobs.find(message.jobId);
+    if (!job) {
+      logger.warn({ jobId: message.jobId }, 'scrape job has no job row; skipped');
+      return;
+    }
+    if (isTerminal(job.status)) {
+      await this.announce(message, job.status, job.error);
+      return;
+    }
+    const budgetMs = Math.min(message.request.timeout, message.deadline - Date.now());
+    if (budgetMs <= 0) {
+      await this.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+      return;
+    }
+    if (!(await jobs.start(message.jobId))) return this.handle(message);
+    const startedAt = Date.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), budgetMs);
+    metrics.jobsRunning.inc({ kind: 'scrape' });
+    try {
+      const outcome = await this.deps.pipeline.run(message.request, { jobId: message.jobId, signal: controller.signal, timeoutMs: budgetMs });
+      const request = message.request;
+      const credits = outcome.fetched
+        ? scrapeCredits({ formats: request.formats, zeroDataRetention: request.zeroDataRetention, redactPII: request.redactPII, lockdown: request.lockdown })
+        : 0;
+      const document = outcome.document;
+      document.metadata.creditsUsed = credits;
+      const stored = await outcomes.complete({
+        jobId: message.jobId,
+        teamId: message.teamId,
+        kind: 'scrape',
+        credits,
+        documents: request.zeroDataRetention
+          ? []
+          : [
+              {
+                sourceUrl: request.url,
+                url: document.metadata.url,
+                urlKey: urlKey(document.metadata.url),
+                statusCode: document.metadata.statusCode,
+                document,
+              },
+            ],
+      });
+      metrics.jobDuration.observe({ kind: 'scrape', engine: outcome.engine }, (Date.now() - startedAt) / 1000);
+      if (stored) {
+        metrics.jobsFinished.inc({ kind: 'scrape', outcome: 'completed' });
+        metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
+      }
+      await publishJobEvent(this.deps.bus, {
+        jobId: message.jobId,
+        teamId: message.teamId,
+        kind: 'scrape',
+        status: 'completed',
+        inlineResult: request.zeroDataRetention && stored ? document : undefined,
+        at: Date.now(),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error; // infrastructure failure: the bus redelivers
+      await this.fail(message, { code: error.code, message: error.message, details: error.details });
+    } finally {
+      clearTimeout(timer);
+      metrics.jobsRunning.dec({ kind: 'scrape' });
+    }
+  }
+
+  private async fail(message: ScrapeJobMessage, error: JobError): Promise<void> {
+    if (await this.deps.outcomes.fail(message.jobId, error)) this.deps.metrics.jobsFinished.inc({ kind: 'scrape', outcome: 'failed' });
+    await this.announce(message, 'failed', error);
+  }
+
+  private async announce(message: ScrapeJobMessage, status: 'completed' | 'failed' | 'cancelled' | 'queued' | 'active', error?: JobError) {
+    await publishJobEvent(this.deps.bus, { jobId: message.jobId, teamId: message.teamId, kind: 'scrape', status, error, at: Date.now() });
+  }
+}

@@ -1,0 +1,72 @@
+import { Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { CONSUMER_GROUPS, scrapeJobMessageSchema } from '@quarry/contracts';
+import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { GuardedHttpClient } from '@quarry/platform/net';
+import { HttpEngine, ScrapePipeline } from '@quarry/scrape/engine';
+import { ScrapeJobHandler } from './scrape-job.handler';
+import { createGuardedHttpClient } from './outbound';
+
+/** Consumes scrape jobs from the bus. */
+class ScrapeJobConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly handler: ScrapeJobHandler,
+    private readonly bus: MessageBus,
+    private readonly config: AppConfig,
+    private readonly logger: Logger,
+    private readonly metrics: PlatformMetrics,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.subscribe<unknown>(
+      'scrapeJobs',
+      {
+        group: CONSUMER_GROUPS.scrapeWorkers,
+        concurrency: this.config.worker.concurrency,
+        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable scrape job'),
+      },
+      async (message) => {
+        const parsed = scrapeJobMessageSchema.safeParse(message.value);
+        if (!parsed.success) {
+          this.metrics.busConsumed.inc({ topic: 'scrapeJobs', outcome: 'invalid' });
+          this.logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'invalid scrape job message skipped');
+          return;
+        }
+        await this.handler.handle(parsed.data);
+        this.metrics.busConsumed.inc({ topic: 'scrapeJobs', outcome: 'ok' });
+      },
+    );
+  }
+}
+
+@Module({
+  providers: [
+    {
+      provide: GuardedHttpClient,
+      useFactory: (config: AppConfig) => createGuardedHttpClient(config),
+      inject: [APP_CONFIG],
+    },
+    {
+      provide: ScrapePipeline,
+      useFactory: (client: GuardedHttpClient) => new ScrapePipeline({ http: new HttpEngine(client) }),
+      inject: [GuardedHttpClient],
+    },
+    {
+      provide: ScrapeJobHandler,
+      useFactory: (pipeline: ScrapePipeline, jobs: JobRepository, outcomes: JobOutcomeStore, bus: MessageBus, metrics: PlatformMetrics, logger: Logger) =>
+        new ScrapeJobHandler({ pipeline, jobs, outcomes, bus, metrics, logger: logger.child({ component: 'scrape-worker' }) }),
+      inject: [ScrapePipeline, JobRepository, JobOutcomeStore, MESSAGE_BUS, PlatformMetrics, LOGGER],
+    },
+    {
+      provide: ScrapeJobConsumer,
+      useFactory: (handler: ScrapeJobHandler, bus: MessageBus, config: AppConfig, logger: Logger, metrics: PlatformMetrics) =>
+        new ScrapeJobConsumer(handler, bus, config, logger, metrics),
+      inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG, LOGGER, PlatformMetrics],
+    },
+  ],
+  exports: [ScrapePipeline],
+})
+export class ScrapeWorkerModule {}
+

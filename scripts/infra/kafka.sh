@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# A real Apache Kafka (KRaft, from Maven Central) on loopback, for tests and the local cluster.
+#   up [single|cluster]   single: one broker on 127.0.0.1:${KAFKA_PORT:-9092}
+#                         cluster: three brokers+controllers on 127.0.0.1:19092,29092,39092
+#   down [single|cluster] graceful stop (SIGTERM)
+#   kill N | start N      cluster only: kill -9 / restart broker N (fault tests)
+#   brokers [mode]        prints the bootstrap list
+# Reuses a broker that already listens; data lives in .cache/kafka/.
+source "$(dirname "$0")/common.sh"
+KAFKA_DIR="$CACHE_DIR/kafka"
+LIBS="$REPO_ROOT/infra/kafka/target/kafka-libs"
+LOG4J="-Dlog4j.configuration=file:$REPO_ROOT/infra/kafka/log4j.properties"
+SINGLE_PORT="${KAFKA_PORT:-9092}"
+
+ensure_java_libs() {
+  command -v java >/dev/null || apt_ensure openjdk-17-jre-headless
+  if [ ! -f "$LIBS/.complete" ]; then
+    command -v mvn >/dev/null || apt_ensure maven
+    log "fetching Kafka jars from Maven Central"
+    mvn -q -B -f "$REPO_ROOT/infra/kafka/pom.xml" package >&2
+    touch "$LIBS/.complete"
+  fi
+}
+
+node_ports() { # mode index -> "broker controller"
+  if [ "$1" = single ]; then echo "$SINGLE_PORT $((SINGLE_PORT + 1))"; else echo "${2}9092 ${2}9093"; fi
+}
+
+write_config() { # mode index
+  local mode=$1 i=$2 dir="$KAFKA_DIR/$1/node$2" ports broker controller voters
+  read -r broker controller <<<"$(node_ports "$mode" "$i")"
+  if [ "$mode" = single ]; then voters="1@127.0.0.1:$controller"; else voters="1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093"; fi
+  mkdir -p "$dir"
+  {
+    echo "process.roles=broker,controller"
+    echo "node.id=$i"
+    echo "controller.quorum.voters=$voters"
+    echo "listeners=PLAINTEXT://127.0.0.1:$broker,CONTROLLER://127.0.0.1:$controller"
+    echo "advertised.listeners=PLAINTEXT://127.0.0.1:$broker"
+    echo "controller.listener.names=CONTROLLER"
+    echo "inter.broker.listener.name=PLAINTEXT"
+    echo "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    echo "log.dirs=$dir/data"
+    echo "auto.create.topics.enable=false"
+    echo "group.initial.rebalance.delay.ms=0"
+    echo "log.retention.hours=24"
+    if [ "$mode" = single ]; then
+      echo "num.partitions=1"
+      echo "offsets.topic.replication.factor=1"
+      echo "offsets.topic.num.partitions=4"
+      echo "transaction.state.log.replication.factor=1"
+      echo "transaction.state.log.min.isr=1"
+    else
+      echo "num.partitions=3"
+      echo "default.replication.factor=3"
+      echo "min.insync.replicas=2"
+      echo "offsets.topic.replication.factor=3"
+      echo "offsets.topic.num.partitions=6"
+      echo "transaction.state.log.replication.factor=3"
+      echo "transaction.state.log.min.isr=2"
+      echo "unclean.leader.election.enable=false"
+      echo "broker.heartbeat.interval.ms=500"
+      echo "broker.session.timeout.ms=3000"
+    fi
+  } >"$dir/server.properties"
+}
+
+start_node() { # mode index
+  local mode=$1 i=$2 dir="$KAFKA_DIR/$1/node$2" broker controller
+  read -r broker controller <<<"$(node_ports "$mode" "$i")"
+  if port_open 127.0.0.1 "$broker"; then log "broker $i already listening on $broker"; return 0; fi
+  [ -f "$dir/server.properties" ] || write_config "$mode" "$i"
+  if [ ! -f "$dir/data/meta.properties" ]; then
+    local cid
+    cid=$(cat "$KAFKA_DIR/$mode/cluster-id" 2>/dev/null || true)
+    if [ -z "$cid" ]; then
+      cid=$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+      echo "$cid" >"$KAFKA_DIR/$mode/cluster-id"
+    fi
+    java $LOG4J -cp "$LIBS/*" kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >&2
+  fi
+  local heap="${KAFKA_HEAP:-512m}"
+  [ "$mode" = cluster ] && heap="${KAFKA_HEAP:-384m}"
+  log "starting Kafka broker $i ($mode) on 127.0.0.1:$broker"
+  nohup java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true $LOG4J \
+    -cp "$LIBS/*" kafka.Kafka "$dir/server.properties" >"$dir/broker.log" 2>&1 &
+  echo $! >"$dir/pid"
+}
+
+stop_node() { # mode index signal
+  local pidfile="$KAFKA_DIR/$1/node$2/pid"
+  [ -f "$pidfile" ] || return 0
+  local pid; pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "-$3" "$pid" 2>/dev/null || true
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  fi
+  rm -f "$pidfile"
+}
+
+indices() { if [ "$1" = single ]; then echo 1; else echo 1 2 3; fi; }
+brokers() {
+  local list=() i broker controller
+  for i in $(indices "$1"); do read -r broker controller <<<"$(node_ports "$1" "$i")"; list+=("127.0.0.1:$broker"); done
+  (IFS=,; echo "${list[*]}")
+}
+
+cmd=${1:-up}; mode=${2:-single}
+case "$cmd" in
+  up)
+    ensure_java_libs
+    mkdir -p "$KAFKA_DIR/$mode"
+    for i in $(indices "$mode"); do start_node "$mode" "$i"; done
+    for i in $(indices "$mode"); do
+      read -r broker _ <<<"$(node_ports "$mode" "$i")"
+      wait_for_port 127.0.0.1 "$broker" 120 "Kafka broker $i (log: $KAFKA_DIR/$mode/node$i/broker.log)"
+    done
+    brokers "$mode"
+    ;;
+  down) for i in $(indices "$mode"); do stop_node "$mode" "$i" TERM; done ;;
+  kill) stop_node cluster "$2" KILL ;;
+  start) ensure_java_libs; start_node cluster "$2"; read -r broker _ <<<"$(node_ports cluster "$2")"; wait_for_port 127.0.0.1 "$broker" 120 "Kafka broker $2" ;;
+  brokers) brokers "$mode" ;;
+  reset) for i in $(indices "$mode"); do stop_node "$mode" "$i" TERM; done; rm -rf "${KAFKA_DIR:?}/$mode" ;;
+  *) die "usage: $0 up|down|reset|brokers [single|cluster] | kill N | start N" ;;
+esac

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# PostgreSQL for tests and cluster mode: Debian's postgresql-15 cluster on 127.0.0.1:5432.
+#   up     install if needed, start, ensure role/database `quarry` (password `quarry`); prints DATABASE_URL
+#   down   stop the cluster
+#   status exit 0 when it accepts connections
+source "$(dirname "$0")/common.sh"
+PGPORT="${PGPORT:-5432}"
+PG_VERSION="${PG_VERSION:-15}"
+URL="postgresql://quarry:quarry@127.0.0.1:${PGPORT}/quarry"
+
+psql_admin() { as_root su postgres -c "psql -p $PGPORT -v ON_ERROR_STOP=1 -qtAX $(printf '%q ' "$@")"; }
+
+case "${1:-up}" in
+  up)
+    command -v pg_ctlcluster >/dev/null || apt_ensure "postgresql-$PG_VERSION" postgresql-contrib
+    if ! port_open 127.0.0.1 "$PGPORT"; then
+      pg_lsclusters -h | grep -q "^$PG_VERSION main" || as_root pg_createcluster "$PG_VERSION" main >&2
+      log "starting PostgreSQL $PG_VERSION"
+      as_root pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start >&2 || as_root pg_ctlcluster "$PG_VERSION" main start >&2
+      wait_for_port 127.0.0.1 "$PGPORT" 30 PostgreSQL
+    fi
+    psql_admin -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'quarry') THEN CREATE ROLE quarry LOGIN PASSWORD 'quarry' CREATEDB; END IF; END \$\$;"
+    psql_admin -lqt | cut -d'|' -f1 | grep -qw quarry || psql_admin -c "CREATE DATABASE quarry OWNER quarry"
+    echo "$URL"
+    ;;
+  down)
+    as_root pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main stop >&2 || true
+    ;;
+  status)
+    port_open 127.0.0.1 "$PGPORT"
+    ;;
+  *) die "usage: $0 up|down|status" ;;
+esac
