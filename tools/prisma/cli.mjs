@@ -2,7 +2,7 @@
 // Offline Prisma workflow for this repository (docs/database.md is the reference):
 //
 //   node tools/prisma/cli.mjs generate [prisma generate args...]      npm run db:generate
-//   node tools/prisma/cli.mjs create-migration <name>                 npm run db:migration -- <name>
+//   node tools/prisma/cli.mjs create-migration <name> [--empty]       npm run db:migration -- <name>
 //   node tools/prisma/cli.mjs check                                   npm run db:check
 //   node tools/prisma/cli.mjs verify [--pg <admin-url>]               applies the migrations for real
 //   node tools/prisma/cli.mjs introspect                              schema as the migrations produce it
@@ -32,7 +32,7 @@ const require = createRequire(import.meta.url);
 const SELF = fileURLToPath(import.meta.url);
 
 function parseArgs(argv) {
-  const options = { schema: DEFAULT_SCHEMA, migrations: DEFAULT_MIGRATIONS, pg: undefined };
+  const options = { schema: DEFAULT_SCHEMA, migrations: DEFAULT_MIGRATIONS, pg: undefined, empty: false };
   const positional = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -44,6 +44,7 @@ function parseArgs(argv) {
     if (arg === '--schema') options.schema = path.resolve(take());
     else if (arg === '--migrations') options.migrations = path.resolve(take());
     else if (arg === '--pg') options.pg = take();
+    else if (arg === '--empty') options.empty = true;
     else positional.push(arg);
   }
   return { options, positional };
@@ -74,28 +75,41 @@ function normaliseName(raw) {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 200);
-  if (!name) throw new Error('Usage: create-migration <name>   (e.g. npm run db:migration -- add_document_language)');
+  if (!name)
+    throw new Error('Usage: create-migration <name>   (e.g. npm run db:migration -- add_document_language)');
   return name;
 }
 
 async function createMigration(options, rawName) {
   const name = normaliseName(rawName);
   const started = Date.now();
-  const script = await computeMigration({ schemaPath: options.schema, migrationsDir: options.migrations, name });
+  const script = await computeMigration({
+    schemaPath: options.schema,
+    migrationsDir: options.migrations,
+    name,
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (!script) {
-    console.log(`no changes: ${rel(options.migrations)} already matches ${rel(options.schema)} (${seconds} s)`);
+  if (!script && !options.empty) {
+    console.log(
+      `no changes: ${rel(options.migrations)} already matches ${rel(options.schema)} (${seconds} s)`,
+    );
     return 0;
   }
   const existing = readMigrations(options.migrations);
   const dirName = nextDirectoryName(name, existing);
   const dir = path.join(options.migrations, dirName);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'migration.sql'), script);
+  // --empty with no schema change: a migration for hand-written SQL only (docs/database.md).
+  writeFileSync(
+    path.join(dir, 'migration.sql'),
+    script ?? '-- Hand-written migration: see docs/database.md.\n',
+  );
   const lockfile = path.join(options.migrations, LOCKFILE_NAME);
   if (!existsSync(lockfile)) writeFileSync(lockfile, LOCKFILE_CONTENT);
   console.log(`created ${rel(path.join(dir, 'migration.sql'))} (${seconds} s)`);
-  console.log('Review it, append hand-written SQL if needed (see docs/database.md), then commit it with the schema change.');
+  console.log(
+    'Review it, append hand-written SQL if needed (see docs/database.md), then commit it with the schema change.',
+  );
   return 0;
 }
 
@@ -105,7 +119,9 @@ async function check(options) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const count = readMigrations(options.migrations).length;
   if (!drift) {
-    console.log(`ok: ${rel(options.schema)} matches ${count} migration(s) in ${rel(options.migrations)} (${seconds} s)`);
+    console.log(
+      `ok: ${rel(options.schema)} matches ${count} migration(s) in ${rel(options.migrations)} (${seconds} s)`,
+    );
     return 0;
   }
   console.error(
@@ -167,20 +183,30 @@ async function verify(options) {
   let failed = false;
   if (result.drift) {
     failed = true;
-    console.error(`PGlite: applied ${result.applied.length} migration(s), but the database differs from ${rel(options.schema)}:\n${result.drift}`);
+    console.error(
+      `PGlite: applied ${result.applied.length} migration(s), but the database differs from ${rel(options.schema)}:\n${result.drift}`,
+    );
   } else {
-    console.log(`PGlite: applied ${result.applied.length} migration(s); the database matches ${rel(options.schema)}`);
+    console.log(
+      `PGlite: applied ${result.applied.length} migration(s); the database matches ${rel(options.schema)}`,
+    );
   }
   if (result.postgres) {
     const { applied, objects, differences, version } = result.postgres;
     if (differences.length) {
       failed = true;
-      console.error(`PostgreSQL ${version}: applied ${applied.length} migration(s), but the result differs from PGlite:\n${differences.join('\n')}`);
+      console.error(
+        `PostgreSQL ${version}: applied ${applied.length} migration(s), but the result differs from PGlite:\n${differences.join('\n')}`,
+      );
     } else {
-      console.log(`PostgreSQL ${version}: applied ${applied.length} migration(s) in a throwaway database; its ${objects} catalog entries equal PGlite's`);
+      console.log(
+        `PostgreSQL ${version}: applied ${applied.length} migration(s) in a throwaway database; its ${objects} catalog entries equal PGlite's`,
+      );
     }
   } else {
-    console.log('PostgreSQL: skipped (pass --pg postgres://user:password@host:port/db of a role that may CREATE DATABASE, or set PRISMA_VERIFY_PG_URL)');
+    console.log(
+      'PostgreSQL: skipped (pass --pg postgres://user:password@host:port/db of a role that may CREATE DATABASE, or set PRISMA_VERIFY_PG_URL)',
+    );
   }
   console.log(`(${seconds} s)`);
   return failed ? 1 : 0;
@@ -198,8 +224,12 @@ async function main() {
     case 'verify':
       return verify(options);
     case 'introspect': {
-      const { files, warnings } = await introspectMigrations({ schemaPath: options.schema, migrationsDir: options.migrations });
-      for (const file of files) process.stdout.write(files.length > 1 ? `// ${rel(file.path)}\n${file.content}` : file.content);
+      const { files, warnings } = await introspectMigrations({
+        schemaPath: options.schema,
+        migrationsDir: options.migrations,
+      });
+      for (const file of files)
+        process.stdout.write(files.length > 1 ? `// ${rel(file.path)}\n${file.content}` : file.content);
       if (warnings) console.error(warnings);
       return 0;
     }
@@ -207,7 +237,9 @@ async function main() {
       console.log(`@prisma/schema-engine-wasm ${await engineVersion()}`);
       return 0;
     default:
-      console.error('Usage: node tools/prisma/cli.mjs <generate|create-migration <name>|check|verify [--pg <url>]|introspect|version> [--schema <file>] [--migrations <dir>]');
+      console.error(
+        'Usage: node tools/prisma/cli.mjs <generate|create-migration <name> [--empty]|check|verify [--pg <url>]|introspect|version> [--schema <file>] [--migrations <dir>]',
+      );
       return 2;
   }
 }

@@ -57,11 +57,9 @@ export async function engineVersion() {
 
 /**
  * Wraps a SqlDriverAdapter so that `executeScript` runs the whole script in one round trip with
- * `runScript` and awaits it. Both stock adapters need this for migration scripts:
- * - pglite-prisma-adapter 0.7.2 does not await `PGlite.exec`, so a failing migration would become
- *   an unhandled rejection instead of an engine error;
- * - @prisma/adapter-pg 7.10.1 splits scripts on ";", which breaks dollar-quoted function bodies.
- * This is composition over the public adapter interface, not a patch of the libraries.
+ * `runScript` and awaits it. pglite-prisma-adapter 0.7.2 does not await `PGlite.exec` there, so a
+ * failing migration would surface as an unhandled rejection instead of an engine error.
+ * Composition over the public adapter interface, not a patch of the library.
  */
 class ScriptAwareAdapter {
   constructor(inner, runScript) {
@@ -166,14 +164,16 @@ export async function createPGlite(extensionNames = []) {
 
 function pgliteVersion() {
   try {
-    return JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')).version;
+    return JSON.parse(
+      readFileSync(path.join(REPO_ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
+    ).version;
   } catch {
     return 'unknown';
   }
 }
 
 /**
- * Driver adapter factory over in-memory PGlite .
+ * Driver adapter factory over in-memory PGlite.
  * - `separateShadow: false` (diff): the engine's main connection is only used for a version
  *   probe, so the first shadow database reuses the main instance.
  * - `separateShadow: true` (create-migration): the main database receives the migrations too, so
@@ -226,7 +226,8 @@ async function openEngine(factory, schemaFiles) {
   const glue = await loadEngineClass();
   const { bindMigrationAwareSqlAdapterFactory } = await import('@prisma/driver-adapter-utils');
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
-  const log = /engine/.test(process.env.PRISMA_TOOLS_DEBUG ?? '') ? (line) => process.stderr.write(`[schema-engine] ${line}\n`) : () => {};
+  const verbose = /engine/.test(process.env.PRISMA_TOOLS_DEBUG ?? '');
+  const log = (line) => verbose && process.stderr.write(`[schema-engine] ${line}\n`);
   const datamodels = schemaFiles?.length ? schemaFiles.map((f) => [f.path, f.content]) : undefined;
   let engine;
   const started = Date.now();
@@ -300,7 +301,7 @@ export function readMigrations(dir) {
  *   -- prisma:unmanaged index "documents_search_idx"
  *   -- prisma:unmanaged column "documents"."search"
  *   -- prisma:unmanaged constraint "documents"."documents_status_check"
- *   -- prisma:unmanaged table "search_synonyms"
+ *   -- prisma:unmanaged table "search_synonyms"            (or "schema"."table")
  *
  * Before diffing, the replayed shadow database drops exactly these objects again (tables are also
  * passed to the engine as external tables), so they never show up as drift and Prisma never
@@ -313,8 +314,8 @@ export function unmanagedObjects(migrations) {
     for (const match of m.sql.matchAll(marker)) {
       const kind = match[1].toLowerCase();
       const parts = [...match[2].matchAll(/"((?:[^"]|"")+)"|([A-Za-z_][\w$]*)/g)].map((p) => p[1] ?? p[2]);
-      const want = kind === 'index' || kind === 'table' ? 1 : 2;
-      if (parts.length !== want) {
+      const allowed = { index: [1], table: [1, 2], column: [2], constraint: [2] }[kind];
+      if (!allowed.includes(parts.length)) {
         throw new Error(`${m.name}: malformed marker "${match[0].trim()}"`);
       }
       objects.push({ kind, parts, migration: m.name });
@@ -357,7 +358,10 @@ function migrationsList(dir, migrations, { forDiff }) {
   return {
     baseDir: dir,
     // Replaying needs the provider; a history without a lockfile yet is still PostgreSQL.
-    lockfile: { path: LOCKFILE_NAME, content: existsSync(lockfilePath) ? readFileSync(lockfilePath, 'utf8') : LOCKFILE_CONTENT },
+    lockfile: {
+      path: LOCKFILE_NAME,
+      content: existsSync(lockfilePath) ? readFileSync(lockfilePath, 'utf8') : LOCKFILE_CONTENT,
+    },
     shadowDbInitScript: '',
     migrationDirectories: directories,
   };
@@ -366,7 +370,7 @@ function migrationsList(dir, migrations, { forDiff }) {
 function filtersFor(migrations) {
   const tables = unmanagedObjects(migrations)
     .filter((o) => o.kind === 'table')
-    .map((o) => o.parts[0]);
+    .map((o) => (o.parts.length === 2 ? o.parts.join('.') : `public.${o.parts[0]}`));
   return { ...NO_FILTERS, externalTables: tables };
 }
 
@@ -385,7 +389,11 @@ const EMPTY_MIGRATION = /^\s*--\s*This is an empty migration\.\s*$/;
  * as `prisma migrate dev --create-only` writes it (including its data-loss warnings).
  * Returns null when there is nothing to do.
  */
-export async function computeMigration({ schemaPath = DEFAULT_SCHEMA, migrationsDir = DEFAULT_MIGRATIONS, name = 'migration' }) {
+export async function computeMigration({
+  schemaPath = DEFAULT_SCHEMA,
+  migrationsDir = DEFAULT_MIGRATIONS,
+  name = 'migration',
+}) {
   const migrations = readMigrations(migrationsDir);
   const schemaFiles = readSchema(schemaPath);
   const list = migrationsList(migrationsDir, migrations, { forDiff: true });
@@ -450,7 +458,8 @@ async function openTarget(target, migrations) {
       db,
       exec: (sql) => db.exec(sql),
       query: async (sql, params) => (await db.query(sql, params)).rows,
-      transaction: (work) => db.transaction((tx) => work({ exec: (sql) => tx.exec(sql), query: (sql, p) => tx.query(sql, p) })),
+      transaction: (work) =>
+        db.transaction((tx) => work({ exec: (sql) => tx.exec(sql), query: (sql, p) => tx.query(sql, p) })),
       close: () => db.close(),
     };
   }
@@ -464,7 +473,10 @@ async function openTarget(target, migrations) {
     transaction: async (work) => {
       await client.query('BEGIN');
       try {
-        const result = await work({ exec: (sql) => client.query(sql), query: (sql, p) => client.query(sql, p) });
+        const result = await work({
+          exec: (sql) => client.query(sql),
+          query: (sql, p) => client.query(sql, p),
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -530,7 +542,9 @@ async function catalogSnapshot(target) {
     enums: `SELECT n.nspname || '.' || t.typname || ' ' || string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS line
       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace
       WHERE ${userNs} GROUP BY n.nspname, t.typname ORDER BY 1`,
-    views: `SELECT n.nspname || '.' || c.relname || ' ' || pg_get_viewdef(c.oid) AS line FROM pg_class c
+    // Names only: PostgreSQL 16+ deparses view bodies differently (no table qualification); their
+    // columns are compared in `columns`.
+    views: `SELECT n.nspname || '.' || c.relname || ' ' || c.relkind::text AS line FROM pg_class c
       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('v', 'm') AND ${userNs} ORDER BY 1`,
     functions: `SELECT n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS line
       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
@@ -553,7 +567,11 @@ async function catalogSnapshot(target) {
  * throwaway database), applies them there too and compares its catalog with PGlite's.
  * Returns `{ applied, drift, postgres?: { applied, differences } }`.
  */
-export async function applyAndCompare({ schemaPath = DEFAULT_SCHEMA, migrationsDir = DEFAULT_MIGRATIONS, postgresUrl }) {
+export async function applyAndCompare({
+  schemaPath = DEFAULT_SCHEMA,
+  migrationsDir = DEFAULT_MIGRATIONS,
+  postgresUrl,
+}) {
   const migrations = readMigrations(migrationsDir);
   const schemaFiles = readSchema(schemaPath);
   const lite = await openTarget('pglite', migrations);
@@ -568,7 +586,12 @@ export async function applyAndCompare({ schemaPath = DEFAULT_SCHEMA, migrationsD
         const [a, b] = [await catalogSnapshot(lite), await catalogSnapshot(pg)];
         const onlyLite = a.filter((line) => !b.includes(line)).map((line) => `- PGlite only:     ${line}`);
         const onlyPg = b.filter((line) => !a.includes(line)).map((line) => `+ PostgreSQL only: ${line}`);
-        result.postgres = { version, applied: pgApplied, objects: b.length, differences: [...onlyLite, ...onlyPg] };
+        result.postgres = {
+          version,
+          applied: pgApplied,
+          objects: b.length,
+          differences: [...onlyLite, ...onlyPg],
+        };
       } finally {
         await pg.close();
       }
@@ -616,7 +639,10 @@ function singlePGliteFactory(db) {
  * with the current schema the way `prisma db pull` does. Used to find how to declare
  * hand-written objects (e.g. the exact dbgenerated() text of a generated column).
  */
-export async function introspectMigrations({ schemaPath = DEFAULT_SCHEMA, migrationsDir = DEFAULT_MIGRATIONS }) {
+export async function introspectMigrations({
+  schemaPath = DEFAULT_SCHEMA,
+  migrationsDir = DEFAULT_MIGRATIONS,
+}) {
   const migrations = readMigrations(migrationsDir);
   const schemaFiles = readSchema(schemaPath);
   const lite = await openTarget('pglite', migrations);
