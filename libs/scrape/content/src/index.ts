@@ -1,1 +1,12 @@
-export { decodeBody } from './decode/decode-body.util';
+export { decodeBody, normalizeCharset } from './decode/decode-body.util';
+export type { DecodedBody } from './decode/decode-body.util';
+export { extractLinks } from './links/extract-links.util';
+export { BASE64_IMAGE_PLACEHOLDER } from './markdown/html-to-markdown.util';
+export { markdownToText } from './quality/markdown-to-text.util';
+export { transformDocument } from './transform/transform-document.util';
+export type {
+  ContentOptions,
+  OutputFormat,
+  TransformInput,
+  TransformResult,
+} from './transform/transform.types';

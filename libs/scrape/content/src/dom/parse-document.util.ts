@@ -58,6 +58,17 @@ function findOutsideScripts(html: string, re: RegExp, from: number): RegExpExecA
   return null;
 }
 
+const CDATA_OR_RAW_TEXT = /<(script|style)\b[\s\S]*?<\/\1\s*>|<!\[CDATA\[[^>]*>/gi;
+
+/**
+ * In HTML (not XML) `<![CDATA[` opens a bogus comment that ends at the next `>`; htmlparser2 instead
+ * swallows the rest of the document. Drops those sections the way a browser does, leaving scripts alone.
+ */
+function dropHtmlCdata(html: string): string {
+  if (!html.includes('<![CDATA[')) return html;
+  return html.replace(CDATA_OR_RAW_TEXT, (match: string, rawTag?: string) => (rawTag ? match : ''));
+}
+
 /**
  * Rebuilds the `<html><head>…</head><body>…</body></html>` skeleton that an HTML5 parser would infer:
  * linkedom only understands documents that spell it out, and returns an empty body for fragments,
@@ -90,7 +101,7 @@ export function normalizeDocumentShell(html: string): string {
 
 /** Parses an HTML string into a linkedom document that always has a head and a body. */
 export function parseDocument(html: string): DomDocument {
-  const { document } = parseHTML(normalizeDocumentShell(html));
+  const { document } = parseHTML(normalizeDocumentShell(dropHtmlCdata(html)));
   // linkedom's typings describe a browser Window; the structural subset in dom.types is what it provides.
   return document as unknown as DomDocument;
 }

@@ -1,0 +1,83 @@
+import type { DomElement } from '../dom/dom.types';
+
+/** Why an element looks like page chrome rather than content. */
+export type ChromeKind = 'navigation' | 'header' | 'footer' | 'aside' | 'overlay' | 'social' | 'ad' | 'comments' | 'related' | 'form';
+
+const TAG_KIND: Readonly<Record<string, ChromeKind>> = {
+  nav: 'navigation',
+  header: 'header',
+  footer: 'footer',
+  aside: 'aside',
+  dialog: 'overlay',
+  menu: 'navigation',
+};
+
+const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
+  navigation: 'navigation',
+  banner: 'header',
+  contentinfo: 'footer',
+  complementary: 'aside',
+  search: 'form',
+  menu: 'navigation',
+  menubar: 'navigation',
+  toolbar: 'navigation',
+  tablist: 'navigation',
+  dialog: 'overlay',
+  alertdialog: 'overlay',
+};
+
+/**
+ * Class/id patterns, tested on each class token and on the id; first match wins. Distinctive words
+ * match anywhere inside a hyphenated token; words that page builders reuse for ordinary blocks
+ * (widget, overlay, header, ad, share) only match as a whole token or token prefix.
+ */
+const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
+  [/(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi|popup|pop-up|modal|lightbox|interstitial|paywall|agegate|age-gate)(?:$|[-_])|^(?:overlay|announcement-bar|notification-bar|alert-bar|promo-bar)$/, 'overlay'],
+  [/(?:^|[-_])(?:nav|navbar|navigation|menu|menubar|megamenu|mega-menu|mainmenu|submenu|breadcrumb|breadcrumbs|skip-link|skiplink|skip-links|pagination|pager)(?:$|[-_])|^(?:crumbs|dropdown|dropdown-menu|tabs-nav)$/, 'navigation'],
+  [/^(?:header|site-header|siteheader|global-header|globalheader|masthead|top-bar|topbar|top-nav|topnav|utility-bar|header-wrapper|header-container|header-top|header-bottom|site-branding|page-header-nav)$/, 'header'],
+  [/^(?:footer|site-footer|sitefooter|global-footer|globalfooter|page-footer|footer-wrapper|footer-container|footer-top|footer-bottom|colophon|copyright)$|(?:^|[-_])footer(?:$|[-_])/, 'footer'],
+  [/(?:^|[-_])(?:sidebar|side-bar|sidebars)(?:$|[-_])|^(?:aside|rail|right-rail|left-rail|side-rail|widget|widgets|widget-area|secondary|widget_[a-z0-9_-]+)$/, 'aside'],
+  [/(?:^|[-_])(?:sharing|social|socials|sharebar|addthis|sharethis|newsletter|subscribe|signup|sign-up|mailing-list|optin|opt-in)(?:$|[-_])|^(?:share|share-buttons|share-links|follow-us|subscription)$/, 'social'],
+  [/(?:^|[-_])(?:advert|adverts|advertisement|advertising|adslot|ad-slot|adsbygoogle|dfp|gpt-ad|taboola|outbrain)(?:$|[-_])|^(?:ad|ads|ad-container|ad-wrapper|sponsor|sponsored|promo|promotion)$/, 'ad'],
+  [/(?:^|[-_])(?:comments|comment-list|commentlist|comment-respond|comments-area|comment-form|disqus)(?:$|[-_])|^respond$/, 'comments'],
+  [/(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/, 'related'],
+];
+
+function nameTokens(element: DomElement): string[] {
+  const tokens: string[] = [];
+  const id = element.getAttribute('id');
+  if (id) tokens.push(id.toLowerCase());
+  const cls = element.getAttribute('class');
+  if (cls) for (const t of cls.toLowerCase().split(/\s+/)) if (t) tokens.push(t);
+  return tokens;
+}
+
+export interface ChromeSignal {
+  kind: ChromeKind;
+  /** Semantic signals (tag, ARIA role) are firmer than class/id names, which wrappers also carry. */
+  semantic: boolean;
+}
+
+/** The chrome kind an element's tag, ARIA role or class/id names point to, if any. */
+export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal | undefined {
+  if (tag === 'main' || tag === 'body' || tag === 'article') return undefined;
+  const role = element.getAttribute('role')?.toLowerCase();
+  if (role === 'main') return undefined;
+  const byTag = TAG_KIND[tag];
+  if (byTag) return { kind: byTag, semantic: true };
+  if (role && ROLE_KIND[role]) return { kind: ROLE_KIND[role], semantic: true };
+  if (element.getAttribute('aria-modal') === 'true') return { kind: 'overlay', semantic: true };
+  for (const token of nameTokens(element)) {
+    if (token.length > 60) continue;
+    for (const [pattern, kind] of NAME_PATTERNS) if (pattern.test(token)) return { kind, semantic: false };
+  }
+  return undefined;
+}
+
+/** Elements whose class/id say "this is the content". */
+export const CONTENT_NAME = /(?:^|[-_\s])(?:content|main|article|post|entry|story|body|text|prose|markdown|rich-?text|blog|product|description|thread|topic|question|answer|message)(?:$|[-_\s])/;
+
+export function hasContentName(element: DomElement): boolean {
+  const sig = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`.toLowerCase();
+  return CONTENT_NAME.test(sig);
+}
