@@ -54,6 +54,23 @@ export default [
     },
   },
   {
+    // Tests may use the testing helpers whatever the project type.
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            ...typeRules.map((rule) => ({ ...rule, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'type:testing'] })),
+            ...scopeRules,
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['libs/platform/config/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cjs', '**/webpack.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
 import { ApiModule } from '@quarry/api';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
-import { ScrapeWorkerModule } from '@quarry/scrape/worker';
+import { ScrapeWorkerModule } from '@quarry/scrape/runner';
 
 /** Everything in one process (`make start`): the API and every worker, on embedded defaults. */
 @Module({})

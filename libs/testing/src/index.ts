@@ -1,0 +1,2 @@
+export * from './lib/test-infra';
+export * from './lib/fixture-server';

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { TOPICS, type TopicKey } from '@quarry/contracts';
-import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { runWithRetry, Semaphore } from './handler-runner';
-import type { MessageBus, MessageHandler, PublishOptions, SubscribeOptions } from './message-bus';
+import { sleep, type MessageBus, type MessageHandler, type PublishOptions, type SubscribeOptions } from './message-bus';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -46,7 +46,7 @@ export class KafkaBus implements MessageBus {
       logLevel: logLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.logKafka(entry),
     });
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 10, maxRetryTime: 10_000 } });
+    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, retry: { retries: 10, maxRetryTime: 10_000 } });
     this.admin = this.kafka.admin();
     this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
     this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
@@ -159,9 +159,11 @@ export class KafkaBus implements MessageBus {
     await this.admin.describeCluster();
   }
 
-  async stop(): Promise<void> {
+  /** Stops consuming; handlers still running get `gracePeriodMs` to finish (their messages are redelivered otherwise). */
+  async stop(gracePeriodMs = 30_000): Promise<void> {
     this.running = false;
-    await Promise.allSettled(this.consumers.map((entry) => entry.consumer.disconnect()));
+    const disconnected = Promise.allSettled(this.consumers.map((entry) => entry.consumer.disconnect()));
+    await Promise.race([disconnected, sleep(gracePeriodMs)]);
     await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }
 

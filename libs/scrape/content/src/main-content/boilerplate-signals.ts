@@ -43,6 +43,14 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
   [/(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/, 'related'],
 ];
 
+function inSectioningContent(element: DomElement): boolean {
+  for (let p = element.parentElement; p; p = p.parentElement) {
+    const tag = p.localName.toLowerCase();
+    if (tag === 'article' || tag === 'section' || tag === 'main' || p.getAttribute('role') === 'main') return true;
+  }
+  return false;
+}
+
 function nameTokens(element: DomElement): string[] {
   const tokens: string[] = [];
   const id = element.getAttribute('id');
@@ -64,6 +72,11 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
   const role = element.getAttribute('role')?.toLowerCase();
   if (role === 'main') return undefined;
   const byTag = TAG_KIND[tag];
+  if (byTag && (tag === 'header' || tag === 'footer') && inSectioningContent(element)) {
+    // Inside article/section/main, header and footer belong to that section (title and lead,
+    // or tags and share links), not to the page: not a landmark (HTML-AAM), at most a weak signal.
+    return tag === 'footer' ? { kind: 'footer', semantic: false } : undefined;
+  }
   if (byTag) return { kind: byTag, semantic: true };
   if (role && ROLE_KIND[role]) return { kind: ROLE_KIND[role], semantic: true };
   if (element.getAttribute('aria-modal') === 'true') return { kind: 'overlay', semantic: true };

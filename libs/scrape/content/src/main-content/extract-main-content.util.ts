@@ -4,7 +4,7 @@ import { removeHidden } from './remove-hidden.util';
 import { removeWidgets } from './remove-widgets.util';
 
 const PROTECTING = 'main, [role="main"], article, #main, #content, #main-content, [itemprop="articleBody"]';
-const COVERAGE = 0.8;
+const COVERAGE = Number(process.env.COV ?? 0.8);
 /** Less than this is no main content: the caller falls back to the whole cleaned page. */
 const MIN_MAIN_CHARS = 25;
 const PROSE_ELSEWHERE = Number(process.env.PE ?? 400);

@@ -3,6 +3,8 @@ import { isElement, isText, tagOf } from '../dom/dom.types';
 
 const LINE_ELEMENTS = new Set(['div', 'p', 'li', 'tr', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table']);
 const SKIPPED = new Set(['script', 'style', 'template', 'button']);
+// Highlighters that render each line as a block-level span and rely on CSS for the line breaks.
+const LINE_CLASS = /(?:^|\s)(?:line|code-line|token-line|ec-line|cm-line|highlight-line|view-line)(?:\s|$)/;
 
 /** Text of a code block as it displays: `<br>` and line-level wrappers (one div per line) end lines. */
 export function codeText(root: DomNode): string {
@@ -15,7 +17,8 @@ export function codeText(root: DomNode): string {
         if (tag === 'br') out.push('\n');
         else if (!SKIPPED.has(tag)) {
           walk(child);
-          if (LINE_ELEMENTS.has(tag) && !(out[out.length - 1] ?? '').endsWith('\n')) out.push('\n');
+          const lineLike = LINE_ELEMENTS.has(tag) || LINE_CLASS.test(child.getAttribute('class') ?? '');
+          if (lineLike && !(out[out.length - 1] ?? '').endsWith('\n')) out.push('\n');
         }
       }
     }

@@ -1,0 +1,21 @@
+import { decodeBody } from '../../libs/scrape/content/src/decode/decode-body.util';
+import { loadWcxbPages } from '../../libs/scrape/content/src/quality/wcxb-dataset.util';
+import { parseDocument } from '../../libs/scrape/content/src/dom/parse-document.util';
+import { stripNonContent } from '../../libs/scrape/content/src/clean/strip-non-content.util';
+import { analyzeContent } from '../../libs/scrape/content/src/main-content/extract-main-content.util';
+import type { DomElement } from '../../libs/scrape/content/src/dom/dom.types';
+const [id, depthArg = '6', minArg = '200'] = process.argv.slice(2);
+const page = loadWcxbPages('/work/shared/data/wcxb-dev').find((p) => p.id === id)!;
+const doc = parseDocument(decodeBody(page.html).text);
+const body = doc.body!;
+stripNonContent(body);
+const stats = analyzeContent(body);
+const show = (el: DomElement, depth: number) => {
+  const s = stats.get(el)!;
+  if (s.text < Number(minArg) && depth > 0) return;
+  const sig = `${el.getAttribute('id') ? '#' + el.getAttribute('id') : ''}${el.getAttribute('class') ? '.' + el.getAttribute('class')!.trim().split(/\s+/).slice(0, 4).join('.') : ''}${el.getAttribute('role') ? '[role=' + el.getAttribute('role') + ']' : ''}${el.hasAttribute('hidden') || el.getAttribute('aria-hidden') ? '[HIDDEN]' : ''}`;
+  console.log(`${'  '.repeat(depth)}${s.tag}${sig.slice(0, 90)} text=${s.text} link=${s.link} good=${s.good} links=${s.links}${s.kind ? ' KIND=' + s.kind.kind + (s.kind.semantic ? '!' : '') : ''}`);
+  if (depth >= Number(depthArg)) return;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) show(c, depth + 1);
+};
+show(body, 0);

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
+import pino from 'pino';
+import { KafkaBus } from './kafka-bus';
+
+jest.setTimeout(120_000);
+
+const logger = pino({ level: 'warn' });
+const until = async (predicate: () => boolean, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+const bus = (prefix: string) => new KafkaBus({ brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: prefix, replicationFactor: 1 }, logger);
+
+describe('KafkaBus against a real broker', () => {
+  it('creates its topics and delivers to every group, once per group', async () => {
+    const prefix = `${uniqueName('t')}.`;
+    const sut = bus(prefix);
+    await sut.start();
+    const workers: unknown[] = [];
+    const followers: unknown[] = [];
+    await sut.subscribe('scrapeJobs', { group: 'workers', concurrency: 4 }, async (message) => void workers.push(message.value));
+    await sut.subscribe('scrapeJobs', { group: 'followers', concurrency: 4 }, async (message) => void followers.push(message.value));
+    await sut.subscriptionsReady();
+    for (let i = 0; i < 20; i += 1) await sut.publish('scrapeJobs', { i }, { key: `k${i}`, headers: { traceparent: `t${i}` } });
+    await until(() => workers.length === 20 && followers.length === 20);
+    expect(new Set(workers.map((value) => (value as { i: number }).i)).size).toBe(20);
+    await sut.stop();
+  });
+
+  it('redelivers a message whose worker was killed before committing', async () => {
+    const prefix = `${uniqueName('t')}.`;
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'fixtures/stuck-consumer.ts'), TEST_KAFKA_BROKERS.join(','), prefix], {
+      env: { ...process.env, SWC_NODE_PROJECT: join(__dirname, '../../../../../tsconfig.base.json') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await until(() => output.includes('ready'), 90_000);
+      const producer = bus(prefix);
+      await producer.start();
+      await producer.publish('scrapeJobs', { job: 'a' }, { key: 'a' });
+      await until(() => output.includes('received'));
+      child.kill('SIGKILL');
+      await producer.stop();
+
+      const second = bus(prefix);
+      await second.start();
+      const seen: unknown[] = [];
+      await second.subscribe('scrapeJobs', { group: 'workers', concurrency: 1 }, async (message) => void seen.push(message.value));
+      await until(() => seen.length === 1, 90_000);
+      expect(seen).toEqual([{ job: 'a' }]);
+      await second.stop();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('retries a failing handler and commits after it succeeds', async () => {
+    const prefix = `${uniqueName('t')}.`;
+    const sut = bus(prefix);
+    await sut.start();
+    const attempts: number[] = [];
+    await sut.subscribe('scrapeJobs', { group: 'workers', concurrency: 2 }, async (message) => {
+      attempts.push(message.attempt);
+      if (message.attempt < 2) throw new Error('transient');
+    });
+    await sut.subscriptionsReady();
+    await sut.publish('scrapeJobs', { job: 'r' });
+    await until(() => attempts.length === 2);
+    await sut.stop();
+
+    const again = bus(prefix);
+    await again.start();
+    const replayed: unknown[] = [];
+    await again.subscribe('scrapeJobs', { group: 'workers', concurrency: 2 }, async (message) => void replayed.push(message.value));
+    await again.subscriptionsReady();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(replayed).toEqual([]);
+    await again.stop();
+  });
+});
