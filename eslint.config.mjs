@@ -34,7 +34,7 @@ export default [
     ignores: ['**/dist', '**/node_modules', '**/generated/**', '**/.nx', 'infra/**', 'bench/node_modules/**', '.data/**', '.cache/**'],
   },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    files: ['**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -71,7 +71,7 @@ export default [
     },
   },
   {
-    files: ['libs/platform/config/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cjs', '**/webpack.config.js'],
+    files: ['libs/platform/config/src/**/*.ts', 'libs/testing/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cjs', '**/webpack.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -1,2 +1,3 @@
 export * from './lib/test-infra';
 export * from './lib/fixture-server';
+export * from './lib/basic-site';

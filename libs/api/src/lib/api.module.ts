@@ -7,6 +7,7 @@ import { HealthController } from '@quarry/platform/http';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
+import { BlobsController } from './blobs/blobs.controller';
 import { RootController } from './root/root.controller';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
@@ -32,7 +33,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
   imports: [IdentityModule, BillingModule, JobsModule],
-  controllers: [RootController, HealthController, ScrapeController],
+  controllers: [RootController, HealthController, ScrapeController, BlobsController],
   providers: [
     ApiAuthGuard,
     ScrapeService,

@@ -1,0 +1,2 @@
+export * from './lib/blob-store';
+export * from './lib/blob.module';

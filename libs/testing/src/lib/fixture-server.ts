@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FixtureHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+export type FixtureHandler = (request: IncomingMessage, response: ServerResponse) => unknown;
 
 export interface FixtureServer {
   url: string;

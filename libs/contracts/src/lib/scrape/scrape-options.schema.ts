@@ -64,8 +64,7 @@ export const scrapeOptionsShape = {
   auditMetadata: z.record(z.string(), z.unknown()).optional(),
 };
 
-const scrapeOptionsObject = z.object(scrapeOptionsShape);
-type ScrapeOptionsInput = z.output<typeof scrapeOptionsObject>;
+type ScrapeOptionsInput = z.output<z.ZodObject<typeof scrapeOptionsShape>>;
 
 /** Cross-field rules of spec §2.1 and compat §3/§4, shared by every schema built from the shape. */
 export function checkScrapeOptions(options: ScrapeOptionsInput, ctx: z.RefinementCtx, path: PropertyKey[] = []): void {

@@ -64,7 +64,10 @@ export class MemoryBus implements MessageBus {
     }
   }
 
-  async subscriptionsReady(): Promise<void> {}
+  /** In-process subscriptions are live as soon as they are registered. */
+  subscriptionsReady(): Promise<void> {
+    return Promise.resolve();
+  }
 
   async healthy(): Promise<void> {
     if (!this.running) throw new Error('bus is not running');

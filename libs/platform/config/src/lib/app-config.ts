@@ -15,7 +15,7 @@ export interface AppConfig {
   limits: { rateLimitPerMinute: number; teamConcurrency: number; maxBodyBytes: number; maxResponseBytes: number };
   net: { allowPrivateNetworks: boolean; allowlist: string[]; userAgent: string };
   worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
-  blob: { dir: string };
+  blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
 }
 
@@ -76,7 +76,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       browserConcurrency: env.BROWSER_CONCURRENCY,
       chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATHS.find((path) => existsSync(path)),
     },
-    blob: { dir: blobDir },
+    blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
   };
 }

@@ -79,6 +79,7 @@ export const envSchema = z.object({
   BROWSER_CONCURRENCY: int(2, 0, 64),
 
   BLOB_DIR: optionalString,
+  BLOB_SIGNING_SECRET: optionalString,
   JOB_RETENTION_HOURS: int(24, 1),
 });
 

@@ -1,4 +1,5 @@
 import { Global, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { BlobModule } from '@quarry/platform/blob';
 import { BusModule, createBus, sleep, type MessageBus } from '@quarry/platform/bus';
 import { ConfigModule, type AppConfig } from '@quarry/platform/config';
 import { Database, DatabaseModule, findMigrationsDir } from '@quarry/platform/database';
@@ -79,9 +80,10 @@ export class PlatformModule {
         ObservabilityModule.forRoot(runtime),
         DatabaseModule.forRoot(runtime.database),
         BusModule.forRoot(runtime.bus),
+        BlobModule,
       ],
       providers: [{ provide: RuntimeLifecycle, useValue: new RuntimeLifecycle(runtime) }],
-      exports: [ConfigModule, ObservabilityModule, DatabaseModule, BusModule],
+      exports: [ConfigModule, ObservabilityModule, DatabaseModule, BusModule, BlobModule],
     };
   }
 }

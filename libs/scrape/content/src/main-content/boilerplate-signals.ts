@@ -1,7 +1,19 @@
 import type { DomElement } from '../dom/dom.types';
 
 /** Why an element looks like page chrome rather than content. */
-export type ChromeKind = 'navigation' | 'header' | 'footer' | 'aside' | 'overlay' | 'social' | 'ad' | 'comments' | 'related' | 'form';
+export type ChromeKind =
+  | 'navigation'
+  | 'header'
+  | 'footer'
+  | 'aside'
+  | 'overlay'
+  | 'social'
+  | 'ad'
+  | 'comments'
+  | 'related'
+  | 'meta'
+  | 'teasers'
+  | 'form';
 
 const TAG_KIND: Readonly<Record<string, ChromeKind>> = {
   nav: 'navigation',
@@ -40,6 +52,7 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
   [/(?:^|[-_])(?:sharing|social|socials|sharebar|addthis|sharethis|newsletter|subscribe|signup|sign-up|mailing-list|optin|opt-in)(?:$|[-_])|^(?:share|share-buttons|share-links|follow-us|subscription)$/, 'social'],
   [/(?:^|[-_])(?:advert|adverts|advertisement|advertising|adslot|ad-slot|adsbygoogle|dfp|gpt-ad|taboola|outbrain)(?:$|[-_])|^(?:ad|ads|ad-container|ad-wrapper|sponsor|sponsored|promo|promotion)$/, 'ad'],
   [/(?:^|[-_])(?:comments|comment-list|commentlist|comment-respond|comments-area|comment-form|disqus)(?:$|[-_])|^respond$/, 'comments'],
+  [/(?:^|[-_])(?:author-box|authorbox|about-author|author-bio|author-info|post-author|entry-meta|post-meta|article-meta|byline|post-tags|entry-tags|tags-links|cat-links|post-categories|post-navigation|nav-links|adjacent-posts)(?:$|[-_])/, 'meta'],
   [/(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/, 'related'],
 ];
 

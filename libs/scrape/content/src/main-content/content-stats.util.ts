@@ -15,6 +15,8 @@ export interface ElementStats {
   good: number;
   /** Characters of the element's own text nodes outside links. */
   ownGood: number;
+  /** Longest text of a single link inside. */
+  maxLink: number;
   /** Chrome signal of the element itself (tag, role, class/id). */
   kind?: ChromeSignal;
 }
@@ -39,7 +41,7 @@ export function computeStats(root: DomElement): StatsMap {
     const tag = tagOf(element);
     // A card or teaser wrapped in one anchor is content; navigation anchors are short labels.
     const isLink = tag === 'a' && element.hasAttribute('href') && visibleChars(element.textContent ?? '') < LONG_ANCHOR;
-    const stats: ElementStats = { tag, text: 0, link: 0, links: isLink ? 1 : 0, good: 0, ownGood: 0, kind: chromeSignalOf(element, tag) };
+    const stats: ElementStats = { tag, text: 0, link: 0, links: isLink ? 1 : 0, good: 0, ownGood: 0, maxLink: 0, kind: chromeSignalOf(element, tag) };
     const linked = inLink || isLink;
     for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) {
       if (isText(child)) {
@@ -52,10 +54,12 @@ export function computeStats(root: DomElement): StatsMap {
         stats.text += c.text;
         stats.link += c.link;
         stats.links += c.links;
+        if (c.maxLink > stats.maxLink) stats.maxLink = c.maxLink;
         if (!c.kind) stats.good += c.good;
       }
     }
     stats.good += stats.ownGood;
+    if (tag === 'a' && stats.text > stats.maxLink) stats.maxLink = stats.text;
     map.set(element, stats);
     return stats;
   };

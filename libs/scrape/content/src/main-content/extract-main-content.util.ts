@@ -2,6 +2,7 @@ import type { DomElement } from '../dom/dom.types';
 import { computeStats, refreshGood, type ElementStats, type StatsMap } from './content-stats.util';
 import { removeHidden } from './remove-hidden.util';
 import { removeWidgets } from './remove-widgets.util';
+import { findTeaserGroups } from './teaser-groups.util';
 
 const PROTECTING = 'main, [role="main"], article, #main, #content, #main-content, [itemprop="articleBody"]';
 const COVERAGE = Number(process.env.COV ?? 0.8);
@@ -41,7 +42,8 @@ function unflagContentHolders(root: DomElement, stats: StatsMap): boolean {
     const own = s.text - s.link;
     const contentLike = own >= CONTENT_LIKE_CHARS && s.link <= CONTENT_LIKE_LINK_DENSITY * s.text;
     const weak = !s.kind.semantic && s.kind.kind !== 'overlay' && s.kind.kind !== 'comments';
-    if ((weak && (s.text >= 0.5 * total || contentLike)) || (own > 0 && element.querySelector(PROTECTING))) {
+    const proseCanSave = s.kind.kind !== 'teasers' && s.kind.kind !== 'meta';
+    if ((weak && (s.text >= 0.5 * total || (contentLike && proseCanSave))) || (own > 0 && element.querySelector(PROTECTING))) {
       s.kind = undefined;
       changed = true;
     }
@@ -97,6 +99,13 @@ export function analyzeContent(root: DomElement): StatsMap {
   removeHidden(root);
   if (process.env.NOWIDGET !== '1') removeWidgets(root);
   const stats = computeStats(root);
+  if (process.env.NOTEASER !== '1') {
+    for (const group of findTeaserGroups(root, stats)) {
+      const s = stats.get(group);
+      if (s && !s.kind) s.kind = { kind: 'teasers', semantic: false };
+    }
+    refreshGood(root, stats);
+  }
   if (unflagContentHolders(root, stats)) refreshGood(root, stats);
   return stats;
 }

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, TEST_KAFKA_BROKERS, uniqueName, type TestDatabase } from '@quarry/testing';
+import { startService, type ServiceProcess } from './service-process';
+
+export interface Platform {
+  /** Round-robin over the gateways. */
+  url: () => string;
+  gateways: ServiceProcess[];
+  workers: ServiceProcess[];
+  apiKey: string;
+  database?: TestDatabase;
+  env: Record<string, string>;
+  startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  gateways?: number;
+  workers?: number;
+  env?: Record<string, string>;
+  credits?: number;
+}
+
+/**
+ * The cluster mode on one machine: gateways and scrape workers as separate processes sharing a
+ * fresh PostgreSQL database and a unique set of Kafka topics.
+ */
+export async function startCluster(options: ClusterOptions = {}): Promise<Platform> {
+  const database = await createTestDatabase();
+  const apiKey = `fc-${randomBytes(24).toString('hex')}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    BUS_DRIVER: 'kafka',
+    KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+    BUS_TOPIC_PREFIX: `${uniqueName('e2e')}.`,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    BOOTSTRAP_API_KEY: apiKey,
+    BOOTSTRAP_CREDITS: String(options.credits ?? 1_000_000),
+    BLOB_SIGNING_SECRET: randomBytes(16).toString('hex'),
+    BLOB_DIR: `/tmp/${uniqueName('quarry-blobs')}`,
+    DATABASE_MIGRATE_ON_START: 'true',
+    ...options.env,
+  };
+  const gateways: ServiceProcess[] = [];
+  const workers: ServiceProcess[] = [];
+  const platform: Platform = {
+    url: (() => {
+      let next = 0;
+      return () => gateways[next++ % gateways.length].url;
+    })(),
+    gateways,
+    workers,
+    apiKey,
+    database,
+    env,
+    startWorker: async (extraEnv = {}) => {
+      const worker = await startService('scrape-worker', { ...env, ...extraEnv }, { label: `worker-${workers.length + 1}` });
+      workers.push(worker);
+      return worker;
+    },
+    stop: async () => {
+      await Promise.allSettled([...gateways, ...workers].map((service) => service.stop()));
+      await database.drop();
+    },
+  };
+  try {
+    // The first gateway migrates; the rest start in parallel.
+    gateways.push(await startService('gateway', env, { label: 'gateway-1' }));
+    const more = Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) => startService('gateway', env, { label: `gateway-${index + 2}` }));
+    gateways.push(...(await Promise.all(more)));
+    for (let index = 0; index < (options.workers ?? 2); index += 1) await platform.startWorker();
+  } catch (error) {
+    await platform.stop();
+    throw error;
+  }
+  return platform;
+}
+
+/** The one-process mode on embedded PGlite and the in-memory bus, as `make start` runs it. */
+export async function startStandalone(env: Record<string, string> = {}): Promise<Platform> {
+  const apiKey = `fc-${randomBytes(24).toString('hex')}`;
+  const dataDir = `/tmp/${uniqueName('quarry-standalone')}`;
+  const fullEnv: Record<string, string> = { DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORKS: 'true', BOOTSTRAP_API_KEY: apiKey, ...env };
+  const service = await startService('standalone', fullEnv);
+  return {
+    url: () => service.url,
+    gateways: [service],
+    workers: [],
+    apiKey,
+    env: fullEnv,
+    startWorker: () => Promise.reject(new Error('one-process mode has no separate workers')),
+    stop: () => service.stop(),
+  };
+}

@@ -1,0 +1,53 @@
+import type { DomElement } from '../dom/dom.types';
+import type { StatsMap } from './content-stats.util';
+
+const MIN_ITEMS = 3;
+const MAX_ITEM_CHARS = 600;
+const MIN_TITLE_LINK_CHARS = 20;
+
+function signature(element: DomElement): string {
+  const cls = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
+  return `${element.localName}.${cls.replace(/\d+/g, '')}`;
+}
+
+/**
+ * Elements whose children are a run of similar teasers: each a short block led by a title link
+ * (a card in a "related posts" row, a product tile, a news list entry). Whether such a group is the
+ * page's content (a listing) or secondary to it (related items under an article) is decided by the
+ * caller from its share of the page.
+ */
+export function findTeaserGroups(root: DomElement, stats: StatsMap): DomElement[] {
+  const groups: DomElement[] = [];
+  const visit = (element: DomElement): void => {
+    const bySignature = new Map<string, DomElement[]>();
+    let childCount = 0;
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      childCount++;
+      const key = signature(child);
+      const list = bySignature.get(key);
+      if (list) list.push(child);
+      else bySignature.set(key, [child]);
+    }
+    const own = stats.get(element);
+    if (own && childCount >= MIN_ITEMS && own.text > 0) {
+      for (const items of bySignature.values()) {
+        if (items.length < MIN_ITEMS) continue;
+        let teasers = 0;
+        let text = 0;
+        for (const item of items) {
+          const s = stats.get(item);
+          if (!s) continue;
+          text += s.text;
+          if (s.text > 0 && s.text <= MAX_ITEM_CHARS && s.maxLink >= MIN_TITLE_LINK_CHARS) teasers++;
+        }
+        if (teasers >= MIN_ITEMS && teasers >= 0.7 * items.length && text >= 0.6 * own.text) {
+          groups.push(element);
+          return;
+        }
+      }
+    }
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) visit(child);
+  };
+  visit(root);
+  return groups;
+}
