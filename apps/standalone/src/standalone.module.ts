@@ -2,12 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
 import { ApiModule } from '@quarry/api';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
-import { ScrapeWorkerModule } from '@quarry/scrape/runner';
+import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** Everything in one process (`make start`): the API and every worker, on embedded defaults. */
 @Module({})
 export class StandaloneModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
-    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeWorkerModule, AdminApiModule] };
+    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, AdminApiModule] };
   }
 }

@@ -2,4 +2,5 @@ export * from './lib/engine.types';
 export * from './lib/http.engine';
 export * from './lib/scrape-errors';
 export * from './lib/document-builder';
+export * from './lib/pipeline-extensions';
 export * from './lib/scrape-pipeline';

@@ -1,3 +1,3 @@
 export * from './lib/scrape-job.handler';
-export * from './lib/scrape-worker.module';
+export * from './lib/scrape-runner.module';
 export * from './lib/outbound';

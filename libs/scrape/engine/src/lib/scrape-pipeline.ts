@@ -1,6 +1,7 @@
 import { AppError, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import { blockedDocument, buildDocument } from './document-builder';
 import type { Engine, EngineContext } from './engine.types';
+import type { HandledContent, PipelineExtensions } from './pipeline-extensions';
 import { isBlocked, toScrapeError } from './scrape-errors';
 
 export interface ScrapeOutcome {
@@ -8,35 +9,57 @@ export interface ScrapeOutcome {
   engine: string;
   /** False when the target was refused by the outbound guard (nothing was fetched). */
   fetched: boolean;
+  billing: HandledContent['billing'];
 }
 
-export interface PipelineEngines {
-  http: Engine;
-  /** The Chromium engine, when one is configured. */
-  browser?: Engine;
+export interface RunContext extends EngineContext {
+  teamId: string;
 }
 
 /**
- * One scrape from request to document: picks the engine, fetches within the job's time budget and
- * builds the requested formats. Throws AppError for failures the API reports as errors.
+ * One scrape from request to document: picks the engine, fetches within the job's time budget,
+ * builds the requested formats (content handlers) and adds derived formats (enrichers). Throws
+ * AppError for failures the API reports as errors.
  */
 export class ScrapePipeline {
-  constructor(private readonly engines: PipelineEngines) {}
+  constructor(
+    private readonly http: Engine,
+    private readonly extensions: PipelineExtensions,
+  ) {}
 
   get supportsActions(): boolean {
-    return !!this.engines.browser;
+    return this.extensions.engines.has('browser');
   }
 
-  async run(request: ScrapeRequest, context: EngineContext): Promise<ScrapeOutcome> {
-    if ((request.actions?.length ?? 0) > 0 && !this.engines.browser) throw new AppError('SCRAPE_ACTIONS_NOT_SUPPORTED');
-    const engine = this.engines.http;
+  selectEngine(request: ScrapeRequest): Engine {
+    for (const select of this.extensions.selectors) {
+      const engine = select(request, this.extensions.engines);
+      if (engine) return engine;
+    }
+    return this.http;
+  }
+
+  async run(request: ScrapeRequest, context: RunContext): Promise<ScrapeOutcome> {
+    if ((request.actions?.length ?? 0) > 0 && !this.supportsActions) throw new AppError('SCRAPE_ACTIONS_NOT_SUPPORTED');
+    const engine = this.selectEngine(request);
+    let outcome: ScrapeOutcome;
     try {
       const page = await engine.fetch(request, context);
-      return { document: buildDocument(page, request, context.jobId), engine: page.engine, fetched: true };
+      const handler = this.extensions.handlers.find((candidate) => candidate.canHandle(page, request));
+      const handled: HandledContent = handler
+        ? await handler.build(page, request, context)
+        : { document: buildDocument(page, request, context.jobId) };
+      outcome = { document: handled.document, engine: page.engine, fetched: true, billing: handled.billing };
+      for (const enricher of this.extensions.enrichers) {
+        if (enricher.appliesTo(request)) await enricher.enrich(outcome.document, request, { ...context, page });
+      }
     } catch (error) {
-      if (isBlocked(error)) return { document: blockedDocument(request, context.jobId, error.message), engine: engine.name, fetched: false };
-      if (context.signal.aborted) throw new AppError('SCRAPE_TIMEOUT');
+      if (isBlocked(error)) {
+        return { document: blockedDocument(request, context.jobId, error.message), engine: engine.name, fetched: false, billing: undefined };
+      }
+      if (context.signal.aborted && !(error instanceof AppError)) throw new AppError('SCRAPE_TIMEOUT');
       throw toScrapeError(error, request.url);
     }
+    return outcome;
   }
 }

@@ -45,10 +45,21 @@ export class ScrapeJobHandler {
     const timer = setTimeout(() => controller.abort(), budgetMs);
     metrics.jobsRunning.inc({ kind: 'scrape' });
     try {
-      const outcome = await this.deps.pipeline.run(message.request, { jobId: message.jobId, signal: controller.signal, timeoutMs: budgetMs });
+      const outcome = await this.deps.pipeline.run(message.request, {
+        jobId: message.jobId,
+        teamId: message.teamId,
+        signal: controller.signal,
+        timeoutMs: budgetMs,
+      });
       const request = message.request;
       const credits = outcome.fetched
-        ? scrapeCredits({ formats: request.formats, zeroDataRetention: request.zeroDataRetention, redactPII: request.redactPII, lockdown: request.lockdown })
+        ? scrapeCredits({
+            formats: request.formats,
+            zeroDataRetention: request.zeroDataRetention,
+            redactPII: request.redactPII,
+            lockdown: request.lockdown,
+            ...outcome.billing,
+          })
         : 0;
       const document = outcome.document;
       document.metadata.creditsUsed = credits;

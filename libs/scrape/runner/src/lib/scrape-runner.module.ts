@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { GuardedHttpClient } from '@quarry/platform/net';
-import { HttpEngine, ScrapePipeline } from '@quarry/scrape/engine';
+import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
 import { ScrapeJobHandler } from './scrape-job.handler';
 import { createGuardedHttpClient } from './outbound';
 
@@ -48,10 +48,11 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
       useFactory: (config: AppConfig) => createGuardedHttpClient(config),
       inject: [APP_CONFIG],
     },
+    { provide: PipelineExtensions, useValue: new PipelineExtensions() },
     {
       provide: ScrapePipeline,
-      useFactory: (client: GuardedHttpClient) => new ScrapePipeline({ http: new HttpEngine(client) }),
-      inject: [GuardedHttpClient],
+      useFactory: (client: GuardedHttpClient, extensions: PipelineExtensions) => new ScrapePipeline(new HttpEngine(client), extensions),
+      inject: [GuardedHttpClient, PipelineExtensions],
     },
     {
       provide: ScrapeJobHandler,
@@ -66,7 +67,7 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
       inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG, LOGGER, PlatformMetrics],
     },
   ],
-  exports: [ScrapePipeline],
+  exports: [ScrapePipeline, PipelineExtensions, GuardedHttpClient],
 })
-export class ScrapeWorkerModule {}
+export class ScrapeRunnerModule {}
 
