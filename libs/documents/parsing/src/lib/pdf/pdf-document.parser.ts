@@ -1,0 +1,171 @@
+import { AppError, type PdfParseOptions } from '@quarry/contracts';
+import type { DocumentToolkit } from '../document-toolkit';
+import { layoutDocument, type DocumentLayout, type ExtractedPage } from '../layout/document-layout';
+import type { PageContent, PdfInfo } from '../model/page-content.types';
+import { ocrToContent } from '../ocr/ocr-content';
+import { boundedDpi, type RenderedPage } from '../render/page-renderer';
+import { WorkerCrashedError, WorkerTaskError, WorkerTimeoutError } from '../worker/parse-worker-pool';
+import { PdfSession } from './pdf-session';
+import { ocrReason } from './text-quality';
+
+export interface ParseBudget {
+  /** Epoch ms by which the result must be ready. */
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+export interface PdfParseResult {
+  layout: DocumentLayout;
+  info: PdfInfo;
+  /** Pages parsed (capped by maxPages). */
+  numPages: number;
+  totalPages: number;
+  /** Pages that produced content (status ok or partial): the billed pages. */
+  parsedPages: number;
+  warnings: string[];
+}
+
+/** Time kept back at the end of the budget for layout, storage and the reply. */
+const RESERVE_MS = 1_500;
+/** Long side in pixels when a page's size is unknown (its text extraction failed). */
+const FALLBACK_LONG_SIDE = 3_400;
+
+type FailureReason = 'time budget exhausted' | 'page timed out' | 'page could not be read' | 'no text layer (fast mode)' | 'OCR failed';
+
+/**
+ * Parses a PDF page by page in a worker thread: embedded text with layout (fast), OCR of rendered
+ * pages (ocr), or text with OCR for the pages that have none or only garbage (auto). Pages that fail
+ * or run out of time are reported with status `failed`; the document fails only when no page worked.
+ */
+export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, options: PdfParseOptions, budget: ParseBudget): Promise<PdfParseResult> {
+  const { settings } = toolkit;
+  const timeLeft = () => budget.deadline - RESERVE_MS - Date.now();
+  const session = new PdfSession(toolkit.pool, data, Math.max(1_000, Math.min(settings.openTimeoutMs, timeLeft())));
+  try {
+    const info = await openOrExplain(session);
+    const numPages = Math.min(info.totalPages, options.maxPages ?? info.totalPages);
+    const pages = new Map<number, ExtractedPage>();
+    const native = new Map<number, PageContent>();
+    const failures = new Map<number, FailureReason>();
+    const ocrQueue: number[] = [];
+    const fail = (pageNumber: number, reason: FailureReason, content?: PageContent) => {
+      failures.set(pageNumber, reason);
+      pages.set(pageNumber, { pageNumber, source: 'native_text', status: 'failed', renderSize: content ? { width: content.width, height: content.height } : null });
+    };
+
+    for (let pageNumber = 1; pageNumber <= numPages; pageNumber += 1) {
+      if (timeLeft() <= 0 || budget.signal?.aborted) {
+        fail(pageNumber, 'time budget exhausted');
+        continue;
+      }
+      let content: PageContent;
+      try {
+        content = await session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()));
+      } catch (error) {
+        if (options.mode === 'ocr') ocrQueue.push(pageNumber);
+        else fail(pageNumber, error instanceof WorkerTimeoutError ? 'page timed out' : 'page could not be read');
+        if (!(error instanceof WorkerTaskError || error instanceof WorkerTimeoutError || error instanceof WorkerCrashedError)) throw error;
+        continue;
+      }
+      native.set(pageNumber, content);
+      const reason = ocrReason(content);
+      if (options.mode === 'ocr' || (options.mode === 'auto' && reason)) {
+        ocrQueue.push(pageNumber);
+        continue;
+      }
+      if (options.mode === 'fast' && (reason === 'no_text' || reason === 'scanned')) {
+        fail(pageNumber, 'no text layer (fast mode)', content);
+        continue;
+      }
+      const status = content.truncated || reason === 'garbage_text' ? 'partial' : 'ok';
+      pages.set(pageNumber, { pageNumber, content, source: 'native_text', status, renderSize: { width: content.width, height: content.height } });
+    }
+
+    if (options.mode === 'fast' && numPages > 0 && [...failures.values()].filter((reason) => reason === 'no text layer (fast mode)').length === numPages) {
+      throw new AppError('SCRAPE_PDF_OCR_REQUIRED');
+    }
+
+    await forEachConcurrent(ocrQueue, settings.ocrConcurrency, async (pageNumber) => {
+      const fallback = native.get(pageNumber);
+      const keepNative = () => {
+        if (fallback && fallback.items.length > 0) {
+          failures.set(pageNumber, 'OCR failed');
+          pages.set(pageNumber, { pageNumber, content: fallback, source: 'native_text', status: 'partial', renderSize: { width: fallback.width, height: fallback.height } });
+        } else fail(pageNumber, timeLeft() <= 0 ? 'time budget exhausted' : 'OCR failed', fallback);
+      };
+      const pageBudget = Math.min(settings.pageTimeoutMs, timeLeft());
+      if (pageBudget < 500 || budget.signal?.aborted) return keepNative();
+      const started = Date.now();
+      try {
+        const rendered = await render(toolkit, session, pageNumber, fallback, pageBudget, budget.signal);
+        const remaining = pageBudget - (Date.now() - started);
+        if (remaining < 250) throw new Error('no time left for OCR');
+        const result = await toolkit.ocr.recognize(rendered.png, { timeoutMs: remaining, dpi: rendered.dpi, signal: budget.signal });
+        const pointSize = fallback ? { width: fallback.width, height: fallback.height } : undefined;
+        const content = ocrToContent(result, pageNumber, pointSize);
+        pages.set(pageNumber, { pageNumber, content, source: 'layout_ocr', status: 'ok', renderSize: { width: rendered.width, height: rendered.height } });
+      } catch {
+        keepNative();
+      }
+    });
+
+    const ordered = Array.from({ length: numPages }, (_, index) => pages.get(index + 1) ?? { pageNumber: index + 1, source: 'native_text' as const, status: 'failed' as const, renderSize: null });
+    const parsedPages = ordered.filter((page) => page.status !== 'failed').length;
+    if (numPages > 0 && parsedPages === 0) {
+      if ([...failures.values()].some((reason) => reason === 'time budget exhausted' || reason === 'page timed out')) throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+      throw new AppError('DOCUMENT_INVALID', { message: 'No page of the PDF could be parsed: the file is damaged or not a PDF' });
+    }
+    const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers });
+    return { layout, info, numPages, totalPages: info.totalPages, parsedPages, warnings: describeFailures(failures) };
+  } finally {
+    await session.close();
+  }
+}
+
+async function openOrExplain(session: PdfSession): Promise<PdfInfo> {
+  try {
+    return await session.open();
+  } catch (error) {
+    if (error instanceof WorkerTaskError && error.reason === 'encrypted') throw new AppError('DOCUMENT_ENCRYPTED', { message: 'The PDF is encrypted with a password and cannot be parsed' });
+    if (error instanceof WorkerTaskError && error.reason === 'invalid') throw new AppError('DOCUMENT_INVALID', { message: error.message });
+    if (error instanceof WorkerCrashedError && error.outOfMemory) throw new AppError('DOCUMENT_INVALID', { message: 'The PDF needs more memory to open than a parse worker may use' });
+    if (error instanceof WorkerTimeoutError) throw new AppError('DOCUMENT_INVALID', { message: 'The PDF could not be opened within its time budget' });
+    throw error;
+  }
+}
+
+async function render(
+  toolkit: DocumentToolkit,
+  session: PdfSession,
+  pageNumber: number,
+  native: PageContent | undefined,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<RenderedPage> {
+  const { settings } = toolkit;
+  const size = native ? { width: native.width, height: native.height } : undefined;
+  const dpi = boundedDpi(settings.ocrDpi, size, settings.maxRenderPixels);
+  if (toolkit.pdftoppm) return toolkit.pdftoppm.render(await session.file(), pageNumber, size ? { dpi } : { dpi, scaleTo: FALLBACK_LONG_SIDE }, timeoutMs, signal);
+  return session.render(pageNumber, dpi, timeoutMs);
+}
+
+function describeFailures(failures: Map<number, FailureReason>): string[] {
+  const byReason = new Map<FailureReason, number[]>();
+  for (const [page, reason] of [...failures.entries()].sort((a, b) => a[0] - b[0])) byReason.set(reason, [...(byReason.get(reason) ?? []), page]);
+  return [...byReason.entries()].map(([reason, list]) => {
+    const shown = list.length > 20 ? `${list.slice(0, 20).join(', ')} and ${list.length - 20} more` : list.join(', ');
+    const what = reason === 'OCR failed' ? 'fell back to their embedded text' : 'were not parsed';
+    return `Page${list.length > 1 ? 's' : ''} ${shown} ${what} (${reason})`;
+  });
+}
+
+async function forEachConcurrent<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await task(item);
+    }
+  });
+  await Promise.all(runners);
+}
