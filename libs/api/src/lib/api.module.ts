@@ -9,6 +9,8 @@ import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { RootController } from './root/root.controller';
+import { ParseController } from './parse/parse.controller';
+import { ParseService } from './parse/parse.service';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
 
@@ -33,10 +35,11 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
   imports: [IdentityModule, BillingModule, JobsModule],
-  controllers: [RootController, HealthController, ScrapeController, BlobsController],
+  controllers: [RootController, HealthController, ScrapeController, BlobsController, ParseController],
   providers: [
     ApiAuthGuard,
     ScrapeService,
+    ParseService,
     BootstrapKeyService,
     {
       provide: JobWaiter,

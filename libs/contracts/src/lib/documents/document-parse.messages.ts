@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PageBlocks, PageMarkdown } from '../scrape/document.types';
 import { jobErrorSchema, type JobError } from '../messaging/job-messages.schema';
 import { DOCUMENT_KINDS } from './document-kinds';
+import type { PdfParser } from '../scrape/parsers.schema';
 import { parseRequestSchema } from './parse-request.schema';
 
 /** How a PDF is parsed: the `pdf` parser's options (spec §2.1.2) without its `type`. */
@@ -15,6 +16,17 @@ export const pdfParseOptionsSchema = z.object({
 export type PdfParseOptions = z.output<typeof pdfParseOptionsSchema>;
 
 export const DEFAULT_PDF_PARSE_OPTIONS: PdfParseOptions = { mode: 'auto', pages: false, blocks: false, pageMarkers: false };
+
+/**
+ * The PDF parsing a request asks for (spec §2.1.2): absent `parsers` means the default `pdf` parser;
+ * `parsers: []` means none (null: the PDF is returned base64-encoded for a flat credit).
+ */
+export function pdfParseOptionsOf(parsers: readonly PdfParser[] | undefined): PdfParseOptions | null {
+  if (parsers === undefined) return DEFAULT_PDF_PARSE_OPTIONS;
+  const parser = parsers.find((entry) => entry.type === 'pdf');
+  if (!parser) return null;
+  return { mode: parser.mode, pages: parser.pages, blocks: parser.blocks, pageMarkers: parser.pageMarkers, ...(parser.maxPages ? { maxPages: parser.maxPages } : {}) };
+}
 
 /** The document to parse, stored in the blob store (Kafka messages stay small). */
 export const documentInputSchema = z.object({
@@ -40,9 +52,11 @@ export const parseReplySchema = z.discriminatedUnion('type', [
 export const documentParseJobMessageSchema = z.object({
   parseId: z.uuid(),
   jobId: z.uuid(),
+  /** The team of an upload job (scrape results are not stored by the doc-parser). */
   teamId: z.uuid(),
   input: documentInputSchema,
-  pdf: pdfParseOptionsSchema,
+  /** PDF parsing options; null when the request disabled PDF parsing (`parsers: []`). */
+  pdf: pdfParseOptionsSchema.nullable(),
   reply: parseReplySchema,
   /** Epoch ms after which nobody waits for the result any more. */
   deadline: z.number().int(),
@@ -74,5 +88,7 @@ export interface ParsedDocumentOutput {
   metadata: Record<string, string | string[] | number>;
   /** PDF pages parsed (billing: one credit each); absent for other kinds. */
   pdfPages?: number;
+  /** Text source and status of every PDF page (metrics), whether or not `blocks` were asked for. */
+  pageSummary?: { source: string; status: 'ok' | 'partial' | 'failed' }[];
   warning?: string;
 }

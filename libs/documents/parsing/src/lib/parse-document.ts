@@ -67,6 +67,7 @@ async function parsePdfDocument(toolkit: DocumentToolkit, request: DocumentParse
     ...(request.pdf.blocks ? { blocks: layout.blocks } : {}),
     metadata,
     pdfPages: result.parsedPages,
+    pageSummary: layout.blocks.map((page) => ({ source: result.sources[page.pageNumber - 1] ?? 'native_text', status: page.status })),
     ...(result.warnings.length ? { warning: result.warnings.join('; ') } : {}),
   };
 }

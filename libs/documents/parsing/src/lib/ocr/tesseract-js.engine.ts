@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { OcrTimeoutError, type OcrEngine, type OcrOptions, type OcrResult } from './ocr-engine';
 import { parseTesseractTsv } from './tesseract-tsv';
 
-const requireHere = createRequire(join(__dirname, 'noop.js'));
+// Taken from the runtime so that bundlers leave it alone: packages resolve from node_modules at run time.
+const requireHere = process.getBuiltinModule('node:module').createRequire(join(__dirname, 'noop.js'));
 
 /**
  * tesseract.js (WebAssembly) for machines without the Tesseract binary. Fully offline: the

@@ -22,6 +22,8 @@ export interface PdfParseResult {
   totalPages: number;
   /** Pages that produced content (status ok or partial): the billed pages. */
   parsedPages: number;
+  /** Text source of each parsed page, in page order. */
+  sources: string[];
   warnings: string[];
 }
 
@@ -116,7 +118,7 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
       throw new AppError('DOCUMENT_INVALID', { message: 'No page of the PDF could be parsed: the file is damaged or not a PDF' });
     }
     const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers });
-    return { layout, info, numPages, totalPages: info.totalPages, parsedPages, warnings: describeFailures(failures) };
+    return { layout, info, numPages, totalPages: info.totalPages, parsedPages, sources: ordered.map((page) => page.source), warnings: describeFailures(failures) };
   } finally {
     await session.close();
   }

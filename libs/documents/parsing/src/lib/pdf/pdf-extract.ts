@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
@@ -9,7 +8,8 @@ type Matrix = [number, number, number, number, number, number];
 
 // pdfjs-dist is ESM-only; a real dynamic import keeps bundlers and the CommonJS test transform from rewriting it.
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
-const requireHere = createRequire(join(__dirname, 'noop.js'));
+// Taken from the runtime so that bundlers leave it alone: packages resolve from node_modules at run time.
+const requireHere = process.getBuiltinModule('node:module').createRequire(join(__dirname, 'noop.js'));
 
 let pdfjsPromise: Promise<Pdfjs> | undefined;
 
