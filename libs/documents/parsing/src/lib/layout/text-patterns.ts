@@ -29,7 +29,7 @@ const PAGE_NUMBER = [
   /^(page|p\.|pg\.?|seite|página|pagina)?\s*\d{1,5}(\s*(of|\/|von|de|sur)\s*\d{1,5})?$/i,
   /^[-–—]\s*\d{1,5}\s*[-–—]$/,
   /^\[\s*\d{1,5}\s*\]$/,
-  /^(?=[mdclxvi])m{0,3}(c[md]|d?c{0,3})(x[cl]|l?x{0,3})(i[xv]|v?i{0,3})$/i,
+  /^(?=[xvi])x{0,3}(ix|iv|v?i{0,3})$/i,
 ];
 
 /** True for texts that are only a page number ("12", "Page 3 of 9", "- 4 -", "xii"). */

@@ -156,8 +156,9 @@ function describeFailures(failures: Map<number, FailureReason>): string[] {
   for (const [page, reason] of [...failures.entries()].sort((a, b) => a[0] - b[0])) byReason.set(reason, [...(byReason.get(reason) ?? []), page]);
   return [...byReason.entries()].map(([reason, list]) => {
     const shown = list.length > 20 ? `${list.slice(0, 20).join(', ')} and ${list.length - 20} more` : list.join(', ');
-    const what = reason === 'OCR failed' ? 'fell back to their embedded text' : 'were not parsed';
-    return `Page${list.length > 1 ? 's' : ''} ${shown} ${what} (${reason})`;
+    const plural = list.length > 1;
+    const what = reason === 'OCR failed' ? `fell back to ${plural ? 'their' : 'its'} embedded text` : `${plural ? 'were' : 'was'} not parsed`;
+    return `Page${plural ? 's' : ''} ${shown} ${what} (${reason})`;
   });
 }
 
