@@ -11,6 +11,7 @@ import {
   SCANNED_PAGES,
   scannedPageText,
   scannedPdf,
+  slowPdf,
   truncated,
 } from '@quarry/documents/fixtures';
 import { closeDocumentToolkit, type DocumentToolkit } from '../document-toolkit';
@@ -51,10 +52,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
   });
   afterAll(() => closeDocumentToolkit(toolkit));
 
-  describe('fast mode on the layout report', () => {
+  describe('auto mode on the layout report (text layer, graphics placed)', () => {
     let output: ParsedDocumentOutput;
     beforeAll(async () => {
-      output = await parseDocument(toolkit, pdfRequest(report, { mode: 'fast', pages: true, blocks: true, pageMarkers: true }));
+      output = await parseDocument(toolkit, pdfRequest(report, { mode: 'auto', pages: true, blocks: true, pageMarkers: true }));
     });
 
     it('rebuilds headings, columns, lists, the table and the code block in reading order', () => {
@@ -131,6 +132,16 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
       expect(output.metadata).toMatchObject({ numPages: 3, totalPages: 3, title: REPORT.title, producer: 'Quarry fixtures' });
       expect(output.pdfPages).toBe(3);
     });
+  });
+
+  it('fast mode reads the same text without interpreting graphics (no figure blocks)', async () => {
+    const auto = await parseDocument(toolkit, pdfRequest(report, { mode: 'auto', blocks: true }));
+    const fast = await parseDocument(toolkit, pdfRequest(report, { mode: 'fast', blocks: true }));
+    expect(fast.markdown).toBe(auto.markdown);
+    expect(items(fast).some((block) => block.type === 'figure')).toBe(false);
+    expect(items(auto).some((block) => block.type === 'figure')).toBe(true);
+    expect(items(fast).find((block) => block.type === 'table')?.label).toBe('table');
+    expect(items(auto).find((block) => block.type === 'table')?.label).toBe('table_ruled');
   });
 
   it('caps parsing at maxPages and reports the true page count', async () => {
@@ -213,9 +224,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     });
 
     it('gives up a page over its time budget, replaces the thread and parses the next pages', async () => {
-      const strict = await testToolkit({ settings: { pageTimeoutMs: 400 } });
+      // Light pages take milliseconds, the heavy one seconds (even on a loaded machine the gap is wide).
+      const strict = await testToolkit({ settings: { pageTimeoutMs: 1_500 } });
       try {
-        const output = await parseDocument(strict, pdfRequest(await heavyPagePdf(), { mode: 'fast', blocks: true }));
+        const output = await parseDocument(strict, pdfRequest(await heavyPagePdf(1_500_000), { mode: 'fast', blocks: true }));
         expect(output.blocks?.map((page) => page.status)).toEqual(['ok', 'failed', 'ok']);
         expect(output.markdown).toBe('Light first page.\n\nLight last page.');
         expect(output.warning).toBe('Page 2 was not parsed (page timed out)');
@@ -227,12 +239,14 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     });
 
     it('returns the pages parsed before the document budget ran out, the rest marked failed', async () => {
-      const output = await parseDocument(toolkit, pdfRequest(await longPdf(200), { mode: 'fast', blocks: true }, 2_800));
+      // 20 pages that each take a few hundred milliseconds; 3.5 s of budget (1.5 s of it kept back by the parser).
+      const output = await parseDocument(toolkit, pdfRequest(await slowPdf(20, 100_000), { mode: 'fast', blocks: true }, 3_500));
       const statuses = output.blocks?.map((page) => page.status) ?? [];
-      expect(statuses).toHaveLength(200);
+      expect(statuses).toHaveLength(20);
       expect(statuses[0]).toBe('ok');
-      expect(statuses[199]).toBe('failed');
+      expect(statuses[19]).toBe('failed');
       expect(output.pdfPages).toBe(statuses.filter((status) => status === 'ok').length);
+      expect(output.markdown).toContain('Slow page 1.');
       expect(output.warning).toMatch(/were not parsed \(time budget exhausted\)/);
     });
 

@@ -29,6 +29,8 @@ export interface PdfParseResult {
 
 /** Time kept back at the end of the budget for layout, storage and the reply. */
 const RESERVE_MS = 1_500;
+/** Pages requested from the parse thread ahead of the one being laid out. */
+const LOOKAHEAD = 4;
 /** Long side in pixels when a page's size is unknown (its text extraction failed). */
 const FALLBACK_LONG_SIDE = 3_400;
 
@@ -42,7 +44,7 @@ type FailureReason = 'time budget exhausted' | 'page timed out' | 'page could no
 export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, options: PdfParseOptions, budget: ParseBudget): Promise<PdfParseResult> {
   const { settings } = toolkit;
   const timeLeft = () => budget.deadline - RESERVE_MS - Date.now();
-  const session = new PdfSession(toolkit.pool, data, Math.max(1_000, Math.min(settings.openTimeoutMs, timeLeft())));
+  const session = new PdfSession(toolkit.pool, data, Math.max(1_000, Math.min(settings.openTimeoutMs, timeLeft())), !toolkit.pdftoppm);
   try {
     const info = await openOrExplain(session);
     const numPages = Math.min(info.totalPages, options.maxPages ?? info.totalPages);
@@ -55,14 +57,31 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
       pages.set(pageNumber, { pageNumber, source: 'native_text', status: 'failed', renderSize: content ? { width: content.width, height: content.height } : null });
     };
 
+    // Fast mode reads the text layer only; auto and ocr also place images (figures, scans), rulings and bold fonts.
+    const graphics = options.mode !== 'fast';
+    // Pages are requested a few ahead so the parse thread never waits for the main thread.
+    const inflight = new Map<number, Promise<PageContent>>();
+    const request = (pageNumber: number) => {
+      if (pageNumber > numPages || inflight.has(pageNumber) || timeLeft() <= 0) return;
+      const pending = session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
+      pending.catch(() => undefined);
+      inflight.set(pageNumber, pending);
+    };
     for (let pageNumber = 1; pageNumber <= numPages; pageNumber += 1) {
-      if (timeLeft() <= 0 || budget.signal?.aborted) {
+      for (let ahead = 0; ahead < LOOKAHEAD; ahead += 1) request(pageNumber + ahead);
+      const pending = inflight.get(pageNumber);
+      inflight.delete(pageNumber);
+      if (!pending || budget.signal?.aborted) {
         fail(pageNumber, 'time budget exhausted');
         continue;
       }
       let content: PageContent;
       try {
-        content = await session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()));
+        content = await pending.catch(async (error: unknown) => {
+          // A thread killed by another page's timeout or crash: this page gets one more try on the new thread.
+          if (error instanceof WorkerCrashedError && timeLeft() > 0) return session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
+          throw error;
+        });
       } catch (error) {
         if (options.mode === 'ocr') ocrQueue.push(pageNumber);
         else fail(pageNumber, error instanceof WorkerTimeoutError ? 'page timed out' : 'page could not be read');

@@ -18,20 +18,23 @@ export class PdfSession {
   private tempDir?: string;
   private filePath?: string;
   private recoveries = 0;
+  private recovering?: Promise<void>;
 
   constructor(
     private readonly pool: ParseWorkerPool,
     private readonly data: Uint8Array,
     private readonly openTimeoutMs: number,
+    /** Pages will be rasterised by pdf.js (no pdftoppm): it needs the standard fonts' programs. */
+    private readonly renderInThread: boolean,
   ) {}
 
   async open(): Promise<PdfInfo> {
     this.worker = await this.pool.acquire();
-    return this.call<PdfInfo>({ op: 'pdf.open', data: this.data }, this.openTimeoutMs);
+    return this.call<PdfInfo>({ op: 'pdf.open', data: this.data, standardFonts: this.renderInThread }, this.openTimeoutMs);
   }
 
-  page(pageNumber: number, timeoutMs: number): Promise<PageContent> {
-    return this.call<PageContent>({ op: 'pdf.page', pageNumber }, timeoutMs);
+  page(pageNumber: number, timeoutMs: number, graphics = true): Promise<PageContent> {
+    return this.call<PageContent>({ op: 'pdf.page', pageNumber, graphics }, timeoutMs);
   }
 
   /** Rasterises a page with pdf.js in the thread (when pdftoppm is not available). */
@@ -62,23 +65,33 @@ export class PdfSession {
   }
 
   private async call<T>(request: Parameters<ParseWorker['call']>[0], timeoutMs: number): Promise<T> {
-    if (!this.worker) throw new Error('PDF session is not open');
+    const worker = this.worker;
+    if (!worker) throw new Error('PDF session is not open');
     try {
-      return await this.worker.call<T>(request, timeoutMs);
+      return await worker.call<T>(request, timeoutMs);
     } catch (error) {
       if ((error instanceof WorkerTimeoutError || error instanceof WorkerCrashedError) && request.op !== 'pdf.open' && request.op !== 'pdf.close') {
-        await this.recover();
+        await this.recover(worker);
       }
       throw error;
     }
   }
 
-  /** A fresh thread with the document reopened; the session keeps its pool slot. */
-  private async recover(): Promise<void> {
-    if (!this.worker) return;
-    this.recoveries += 1;
-    if (this.recoveries > MAX_RECOVERIES) return; // the dead thread makes every further page fail fast
-    this.worker = await this.pool.replace(this.worker);
-    await this.worker.call({ op: 'pdf.open', data: this.data }, this.openTimeoutMs);
+  /**
+   * A fresh thread with the document reopened; the session keeps its pool slot. Calls that were in
+   * flight on the same dead thread share one recovery.
+   */
+  private async recover(failed: ParseWorker): Promise<void> {
+    if (this.worker !== failed) return this.recovering;
+    this.recovering ??= (async () => {
+      this.recoveries += 1;
+      if (this.recoveries > MAX_RECOVERIES) return; // the dead thread makes every further page fail fast
+      const fresh = await this.pool.replace(failed);
+      this.worker = fresh;
+      await fresh.call({ op: 'pdf.open', data: this.data, standardFonts: this.renderInThread }, this.openTimeoutMs);
+    })().finally(() => {
+      this.recovering = undefined;
+    });
+    return this.recovering;
   }
 }

@@ -18,11 +18,11 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       return 'pong';
     case 'pdf.open': {
       await closeCurrent();
-      current = await openPdf(request.data, { password: request.password, maxImagePixels: settings.maxImagePixels });
+      current = await openPdf(request.data, { password: request.password, standardFonts: request.standardFonts, maxImagePixels: settings.maxImagePixels });
       return pdfInfo(current);
     }
     case 'pdf.page':
-      return extractPage(requireOpen(), request.pageNumber, { maxItems: settings.maxItemsPerPage, maxOperators: settings.maxOperatorsPerPage });
+      return extractPage(requireOpen(), request.pageNumber, { maxItems: settings.maxItemsPerPage, maxOperators: settings.maxOperatorsPerPage, graphics: request.graphics });
     case 'pdf.render':
       return renderPage(requireOpen(), request.pageNumber, request.dpi, settings.maxRenderPixels);
     case 'pdf.close':

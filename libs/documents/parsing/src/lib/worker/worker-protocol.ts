@@ -11,8 +11,8 @@ export interface WorkerSettings {
 
 export type WorkerRequest =
   | { id: number; op: 'ping' }
-  | { id: number; op: 'pdf.open'; data: Uint8Array; password?: string }
-  | { id: number; op: 'pdf.page'; pageNumber: number }
+  | { id: number; op: 'pdf.open'; data: Uint8Array; password?: string; standardFonts: boolean }
+  | { id: number; op: 'pdf.page'; pageNumber: number; graphics: boolean }
   | { id: number; op: 'pdf.render'; pageNumber: number; dpi: number }
   | { id: number; op: 'pdf.close' }
   | { id: number; op: 'office.convert'; kind: DocumentKind; data: Uint8Array; filename: string; options: OfficeConvertOptions };
