@@ -17,8 +17,7 @@ import { join } from 'node:path';
 import { characterErrorRate, longPdf, rasterise, reportPdf, SCANNED_PAGES, scannedPageText, scannedPdf, buildPdf } from '../../libs/documents/fixtures/src';
 import { closeDocumentToolkit, createDocumentToolkit, parseDocument, type DocumentToolkit } from '../../libs/documents/parsing/src';
 
-// pdf-parse ships types for its CommonJS build.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// The baseline, loaded through its CommonJS build.
 const { PDFParse } = require('pdf-parse') as { PDFParse: new (options: { data: Uint8Array }) => { getText(): Promise<{ text: string; total: number }>; destroy(): Promise<void> } };
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
