@@ -24,6 +24,8 @@ export interface ElementStats {
 export type StatsMap = Map<DomElement, ElementStats>;
 
 const LONG_ANCHOR = Number(process.env.LONG_ANCHOR ?? 100);
+const HEADLINE_ANCHOR = Number(process.env.HA ?? 40);
+const HEADLINE_WEIGHT = Number(process.env.HW ?? 0.5);
 
 function visibleChars(data: string): number {
   let n = 0;
@@ -37,20 +39,30 @@ function visibleChars(data: string): number {
 /** Bottom-up text statistics for every element under (and including) `root`. */
 export function computeStats(root: DomElement): StatsMap {
   const map: StatsMap = new Map();
-  const visit = (element: DomElement, inLink: boolean): ElementStats => {
+  const visit = (element: DomElement, inLink: number): ElementStats => {
     const tag = tagOf(element);
-    // A card or teaser wrapped in one anchor is content; navigation anchors are short labels.
-    const isLink = tag === 'a' && element.hasAttribute('href') && visibleChars(element.textContent ?? '') < LONG_ANCHOR;
+    // A card or teaser wrapped in one anchor is content and a headline link half so; navigation
+    // anchors are short labels. The weight is the share of the anchor's text counted as good.
+    let linkWeight = inLink;
+    let isLink = false;
+    if (inLink < 0 && tag === 'a' && element.hasAttribute('href')) {
+      const chars = visibleChars(element.textContent ?? '');
+      isLink = chars < LONG_ANCHOR;
+      if (isLink) linkWeight = chars >= HEADLINE_ANCHOR ? HEADLINE_WEIGHT : 0;
+    }
     const stats: ElementStats = { tag, text: 0, link: 0, links: isLink ? 1 : 0, good: 0, ownGood: 0, maxLink: 0, kind: chromeSignalOf(element, tag) };
-    const linked = inLink || isLink;
     for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) {
       if (isText(child)) {
         const n = visibleChars(child.data);
         stats.text += n;
-        if (linked) stats.link += n;
-        else stats.ownGood += n;
+        if (linkWeight >= 0) {
+          stats.link += n;
+          stats.ownGood += n * linkWeight;
+        } else {
+          stats.ownGood += n;
+        }
       } else if (isElement(child)) {
-        const c = visit(child, linked);
+        const c = visit(child, linkWeight);
         stats.text += c.text;
         stats.link += c.link;
         stats.links += c.links;
@@ -63,7 +75,7 @@ export function computeStats(root: DomElement): StatsMap {
     map.set(element, stats);
     return stats;
   };
-  visit(root, false);
+  visit(root, -1);
   return map;
 }
 
