@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { computeStats, refreshGood, type ElementStats, type StatsMap } from './content-stats.util';
+import { removeDuplicateBlocks } from './remove-duplicates.util';
 import { removeHidden } from './remove-hidden.util';
 import { removeWidgets } from './remove-widgets.util';
 import { findBoilerplateSections } from './boilerplate-headings.util';
@@ -178,5 +179,6 @@ export function extractMainContent(root: DomElement): DomElement | undefined {
   const kept = cs.text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
   if (kept < MIN_MAIN_CHARS) return undefined;
   for (const element of prunable) element.remove();
+  if (process.env.NODEDUP !== '1') removeDuplicateBlocks(container);
   return container;
 }
