@@ -3,7 +3,6 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 // turndown-plugin-gfm ships no types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { gfm } = require('turndown-plugin-gfm') as { gfm: TurndownService.Plugin };
 
 function newTurndown(): TurndownService {

@@ -23,9 +23,8 @@ export interface ElementStats {
 
 export type StatsMap = Map<DomElement, ElementStats>;
 
-const LONG_ANCHOR = Number(process.env.LONG_ANCHOR ?? 100);
-const HEADLINE_ANCHOR = Number(process.env.HA ?? 40);
-const HEADLINE_WEIGHT = Number(process.env.HW ?? 0.5);
+/** Anchors with this much text are cards or teasers, counted as content rather than as links. */
+const LONG_ANCHOR = 100;
 
 function visibleChars(data: string): number {
   let n = 0;
@@ -39,30 +38,21 @@ function visibleChars(data: string): number {
 /** Bottom-up text statistics for every element under (and including) `root`. */
 export function computeStats(root: DomElement): StatsMap {
   const map: StatsMap = new Map();
-  const visit = (element: DomElement, inLink: number): ElementStats => {
+  const visit = (element: DomElement, inLink: boolean): ElementStats => {
     const tag = tagOf(element);
-    // A card or teaser wrapped in one anchor is content and a headline link half so; navigation
-    // anchors are short labels. The weight is the share of the anchor's text counted as good.
-    let linkWeight = inLink;
-    let isLink = false;
-    if (inLink < 0 && tag === 'a' && element.hasAttribute('href')) {
-      const chars = visibleChars(element.textContent ?? '');
-      isLink = chars < LONG_ANCHOR;
-      if (isLink) linkWeight = chars >= HEADLINE_ANCHOR ? HEADLINE_WEIGHT : 0;
-    }
+    // A card or teaser wrapped in one anchor is content; navigation anchors are short labels.
+    const isLink =
+      !inLink && tag === 'a' && element.hasAttribute('href') && visibleChars(element.textContent ?? '') < LONG_ANCHOR;
+    const linked = inLink || isLink;
     const stats: ElementStats = { tag, text: 0, link: 0, links: isLink ? 1 : 0, good: 0, ownGood: 0, maxLink: 0, kind: chromeSignalOf(element, tag) };
     for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) {
       if (isText(child)) {
         const n = visibleChars(child.data);
         stats.text += n;
-        if (linkWeight >= 0) {
-          stats.link += n;
-          stats.ownGood += n * linkWeight;
-        } else {
-          stats.ownGood += n;
-        }
+        if (linked) stats.link += n;
+        else stats.ownGood += n;
       } else if (isElement(child)) {
-        const c = visit(child, linkWeight);
+        const c = visit(child, linked);
         stats.text += c.text;
         stats.link += c.link;
         stats.links += c.links;
@@ -75,7 +65,7 @@ export function computeStats(root: DomElement): StatsMap {
     map.set(element, stats);
     return stats;
   };
-  visit(root, -1);
+  visit(root, false);
   return map;
 }
 
