@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeBody } from '../../libs/scrape/content/src/decode/decode-body.util';
 import { scorePage, type PageScore } from '../../libs/scrape/content/src/quality/page-score.util';
@@ -9,6 +11,8 @@ interface Job {
   extractors: ExtractorName[];
   shard: number;
   shards: number;
+  /** Directory per baseline for cached markdown (baselines are slow and never change), if caching. */
+  cacheDirs: Partial<Record<ExtractorName, string>>;
 }
 
 const job = workerData as Job;
@@ -18,11 +22,18 @@ for (const name of job.extractors) {
   const extractor = EXTRACTORS[name];
   results[name] = pages.map((page) => {
     const html = decodeBody(page.html).text;
+    const cacheDir = job.cacheDirs[name];
+    const cached = cacheDir ? join(cacheDir, `${page.id}.md`) : undefined;
+    if (cached && existsSync(cached)) return scorePage(page, readFileSync(cached, 'utf8'));
     let markdown = '';
     try {
       markdown = extractor.run(html, page.url);
     } catch {
       markdown = '';
+    }
+    if (cacheDir && cached) {
+      mkdirSync(cacheDir, { recursive: true });
+      writeFileSync(cached, markdown);
     }
     return scorePage(page, markdown);
   });

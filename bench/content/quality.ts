@@ -2,8 +2,12 @@
  * Main-content quality on the WCXB development subset: word F1 (and `with`/`without` snippet rates)
  * per page type, ours against @mozilla/readability, all pages and the held-out fifth.
  *
- *   node -r @swc-node/register bench/content/quality.ts [--linkedom] [--no-baseline] [--workers N]
+ *   node -r @swc-node/register bench/content/quality.ts [--linkedom] [--no-baseline] [--fresh] [--workers N]
+ *
+ * Baseline outputs are cached under bench/content/.cache, keyed by the baseline packages' versions
+ * (jsdom takes most of a second per page); --fresh recomputes them. Ours is always recomputed.
  */
+import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -18,10 +22,29 @@ const extractors: ExtractorName[] = ['quarry'];
 if (!args.includes('--no-baseline')) extractors.push('readability-jsdom');
 if (args.includes('--linkedom')) extractors.push('readability-linkedom');
 
-function runShard(dir: string, shard: number): Promise<Record<string, PageScore[]>> {
+function versionOf(pkg: string): string {
+  const main = require.resolve(pkg);
+  const root = main.slice(0, main.lastIndexOf(`node_modules/${pkg}/`) + `node_modules/${pkg}/`.length);
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function cacheDirs(): Partial<Record<ExtractorName, string>> {
+  const common = `readability-${versionOf('@mozilla/readability')}-turndown-${versionOf('turndown')}`;
+  const dirs: Partial<Record<ExtractorName, string>> = {
+    'readability-jsdom': join(__dirname, '.cache', `jsdom-${versionOf('jsdom')}-${common}`),
+    'readability-linkedom': join(__dirname, '.cache', `linkedom-${versionOf('linkedom')}-${common}`),
+  };
+  if (args.includes('--fresh')) for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
+  return dirs;
+}
+
+function runShard(dir: string, shard: number, caches: Partial<Record<ExtractorName, string>>): Promise<Record<string, PageScore[]>> {
   const script = `require('@swc-node/register'); require(${JSON.stringify(join(__dirname, 'quality-worker.ts'))});`;
   return new Promise((ok, fail) => {
-    const worker = new Worker(script, { eval: true, workerData: { dir, extractors, shard, shards: workers } });
+    const worker = new Worker(script, {
+      eval: true,
+      workerData: { dir, extractors, shard, shards: workers, cacheDirs: caches },
+    });
     worker.once('message', ok);
     worker.once('error', fail);
   });
@@ -46,7 +69,8 @@ async function main(): Promise<void> {
   if (!dir) throw new Error('WCXB dataset not found at ../shared/data/wcxb-dev (relative to the repo root)');
   const started = Date.now();
   const order = loadWcxbPages(dir).map((p) => p.id);
-  const shards = await Promise.all(Array.from({ length: workers }, (_, k) => runShard(dir, k)));
+  const caches = cacheDirs();
+  const shards = await Promise.all(Array.from({ length: workers }, (_, k) => runShard(dir, k, caches)));
   const all: Record<string, PageScore[]> = {};
   for (const e of extractors) {
     const byId = new Map(shards.flatMap((s) => s[e]).map((score) => [score.id, score]));
