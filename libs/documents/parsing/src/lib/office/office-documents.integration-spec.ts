@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppError, documentKindOf, type DocumentKind } from '@quarry/contracts';
 import { characterErrorRate, docxFixture, officeFixtures, textImagePng, type OfficeFixture } from '@quarry/documents/fixtures';
 import JSZip from 'jszip';
@@ -78,5 +82,37 @@ describe('office documents and images', () => {
     const error = await parseDocument(toolkit, request('doc', Buffer.from('\u00d0\u00cf\u0011\u00e0 legacy'), 'old.doc')).catch((caught: unknown) => caught);
     expect((error as AppError).code).toBe('PARSE_UNSUPPORTED_FILE_TYPE');
     expect((error as AppError).message).toMatch(/save the file as \.docx/);
+  });
+});
+
+describe('legacy Office files through LibreOffice', () => {
+  const soffice = spawnSync('soffice', ['--version'], { timeout: 30_000 }).status === 0;
+  const maybe = soffice ? it : it.skip;
+  let toolkit: DocumentToolkit;
+
+  beforeAll(async () => {
+    if (soffice) toolkit = await testToolkit({ sofficeCommand: 'soffice', settings: { openTimeoutMs: 120_000 } });
+  });
+  afterAll(async () => {
+    if (toolkit) await closeDocumentToolkit(toolkit);
+  });
+
+  maybe('converts a .doc (made from the DOCX fixture by LibreOffice) to the same markdown', async () => {
+    const docx = await docxFixture();
+    const dir = mkdtempSync(join(tmpdir(), 'quarry-doc-'));
+    try {
+      writeFileSync(join(dir, 'summary.docx'), docx.data);
+      spawnSync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'doc', '--outdir', dir, join(dir, 'summary.docx')], { timeout: 120_000 });
+      const doc = readFileSync(join(dir, 'summary.doc'));
+      const output = await parseDocument(toolkit, { ...request('doc', doc, 'summary.doc'), budget: { deadline: Date.now() + 120_000 } });
+      expect(output.markdown).toContain('# Quarterly Summary');
+      expect(output.markdown).toContain('Revenue grew **twelve percent** this quarter.');
+      expect(output.markdown).toContain('1. Ship OCR\n2. Measure speed');
+      // LibreOffice's own DOCX import flattens the docx package's percentage-width table into one
+      // paragraph before writing the .doc, so only its text survives the round trip.
+      expect(output.markdown).toMatch(/Metric\s*Value\s*Pages\s*1200/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
