@@ -12,7 +12,12 @@ module.exports = {
       tsConfig: './tsconfig.json',
       skipTypeChecking: true,
       // Parse worker threads run their own bundle next to main.js (libs/documents/parsing).
-      additionalEntryPoints: [{ entryName: 'parse-worker', entryPath: 'libs/documents/parsing/src/lib/worker/parse-worker.main.ts' }],
+      additionalEntryPoints: [
+        {
+          entryName: 'parse-worker',
+          entryPath: 'libs/documents/parsing/src/lib/worker/parse-worker.main.ts',
+        },
+      ],
       assets: [{ input: 'prisma/migrations', glob: '**/*', output: 'prisma/migrations' }],
       optimization: false,
       outputHashing: 'none',

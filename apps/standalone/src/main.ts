@@ -7,6 +7,6 @@ main({
   name: 'standalone',
   migrates: true,
   module: (runtime) => StandaloneModule.forRoot(runtime),
-  configureHttp: (fastify, runtime) => registerParseUploads(fastify, runtime.config),
+  configureHttp: (fastify, runtime) => registerParseUploads(fastify, runtime),
   afterListen: (url, runtime) => publishAdminHandle(runtime.config.dataDir, url),
 });

@@ -10,6 +10,7 @@ import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { RootController } from './root/root.controller';
 import { ParseController } from './parse/parse.controller';
+import { ParseUploadsService } from './parse/parse-uploads.service';
 import { ParseService } from './parse/parse.service';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
@@ -40,6 +41,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     ApiAuthGuard,
     ScrapeService,
     ParseService,
+    ParseUploadsService,
     BootstrapKeyService,
     {
       provide: JobWaiter,

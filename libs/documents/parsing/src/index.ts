@@ -6,4 +6,9 @@ export * from './lib/assemble/assemble-document';
 export * from './lib/model/page-content.types';
 export * from './lib/office/office-output.types';
 export * from './lib/ocr/ocr-engine';
-export { ParseWorkerPool, WorkerCrashedError, WorkerTimeoutError, WorkerTaskError } from './lib/worker/parse-worker-pool';
+export {
+  ParseWorkerPool,
+  WorkerCrashedError,
+  WorkerTimeoutError,
+  WorkerTaskError,
+} from './lib/worker/parse-worker-pool';

@@ -2,7 +2,24 @@
  * Document types the doc-parser converts (compat §14 extensions, plus images for OCR). The kind is
  * decided from the file name's extension, checked against the bytes where a signature exists.
  */
-export const DOCUMENT_KINDS = ['pdf', 'docx', 'odt', 'ods', 'odp', 'rtf', 'xlsx', 'pptx', 'epub', 'csv', 'html', 'image', 'doc', 'xls', 'xlsb', 'ppt'] as const;
+export const DOCUMENT_KINDS = [
+  'pdf',
+  'docx',
+  'odt',
+  'ods',
+  'odp',
+  'rtf',
+  'xlsx',
+  'pptx',
+  'epub',
+  'csv',
+  'html',
+  'image',
+  'doc',
+  'xls',
+  'xlsb',
+  'ppt',
+] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** Legacy binary Office formats: accepted by extension, converted only where LibreOffice is available. */
@@ -70,7 +87,9 @@ export function fileExtension(filename: string): string {
  * junk that looks like markup does not count (an HTML page quoting a PDF header is not a PDF).
  */
 export function looksLikePdf(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1_024)).toString('latin1');
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1_024)).toString(
+    'latin1',
+  );
   const at = head.indexOf('%PDF-');
   return at >= 0 && !head.slice(0, at).includes('<');
 }

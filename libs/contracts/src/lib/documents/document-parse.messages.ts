@@ -15,7 +15,12 @@ export const pdfParseOptionsSchema = z.object({
 });
 export type PdfParseOptions = z.output<typeof pdfParseOptionsSchema>;
 
-export const DEFAULT_PDF_PARSE_OPTIONS: PdfParseOptions = { mode: 'auto', pages: false, blocks: false, pageMarkers: false };
+export const DEFAULT_PDF_PARSE_OPTIONS: PdfParseOptions = {
+  mode: 'auto',
+  pages: false,
+  blocks: false,
+  pageMarkers: false,
+};
 
 /**
  * The PDF parsing a request asks for (spec §2.1.2): absent `parsers` means the default `pdf` parser;
@@ -25,7 +30,13 @@ export function pdfParseOptionsOf(parsers: readonly PdfParser[] | undefined): Pd
   if (parsers === undefined) return DEFAULT_PDF_PARSE_OPTIONS;
   const parser = parsers.find((entry) => entry.type === 'pdf');
   if (!parser) return null;
-  return { mode: parser.mode, pages: parser.pages, blocks: parser.blocks, pageMarkers: parser.pageMarkers, ...(parser.maxPages ? { maxPages: parser.maxPages } : {}) };
+  return {
+    mode: parser.mode,
+    pages: parser.pages,
+    blocks: parser.blocks,
+    pageMarkers: parser.pageMarkers,
+    ...(parser.maxPages ? { maxPages: parser.maxPages } : {}),
+  };
 }
 
 /** The document to parse, stored in the blob store (Kafka messages stay small). */
@@ -73,7 +84,9 @@ export const documentParseResultEventSchema = z.object({
   error: jobErrorSchema.optional(),
   at: z.number().int(),
 });
-export type DocumentParseResultEvent = Omit<z.output<typeof documentParseResultEventSchema>, 'error'> & { error?: JobError };
+export type DocumentParseResultEvent = Omit<z.output<typeof documentParseResultEventSchema>, 'error'> & {
+  error?: JobError;
+};
 
 /** What the doc-parser extracted from one document (the blob behind `resultKey`). */
 export interface ParsedDocumentOutput {

@@ -43,6 +43,11 @@ export const ERROR_CATALOG = {
   DOCUMENT_INVALID: { status: 422, message: 'The document is malformed or truncated and could not be parsed', retryable: false },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded', retryable: true },
   CONCURRENCY_LIMITED: { status: 429, message: 'Concurrency limit reached', retryable: true },
+  PARSE_UPLOAD_UNPARSED_LIMIT_REACHED: {
+    status: 429,
+    message: 'Too many unparsed uploads: parse or let expire the upload references of the last 24 hours before requesting more',
+    retryable: true,
+  },
   UNKNOWN_ERROR: { status: 500, message: 'Internal Server Error', retryable: true },
   SCRAPE_ALL_ENGINES_FAILED: { status: 500, message: 'All scraping engines failed for this URL', retryable: true },
   SCRAPE_SSL_ERROR: { status: 500, message: 'The target TLS certificate could not be verified', retryable: false },

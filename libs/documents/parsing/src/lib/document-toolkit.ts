@@ -47,17 +47,33 @@ export interface ToolkitDescription {
 }
 
 /** Picks the engines: Debian's tesseract and pdftoppm when installed (faster, killable), else tesseract.js and pdf.js. */
-export async function createDocumentToolkit(options: ToolkitOptions): Promise<{ toolkit: DocumentToolkit; description: ToolkitDescription }> {
+export async function createDocumentToolkit(
+  options: ToolkitOptions,
+): Promise<{ toolkit: DocumentToolkit; description: ToolkitDescription }> {
   const useCli =
-    options.ocrEngine === 'tesseract' || (options.ocrEngine === 'auto' && (await TesseractCliEngine.available(options.tesseractCommand, options.ocrLanguages)));
-  const ocr: OcrEngine = useCli ? new TesseractCliEngine(options.tesseractCommand, options.ocrLanguages) : new TesseractJsEngine(options.ocrLanguages);
-  const usePdftoppm = options.renderer === 'pdftoppm' || (options.renderer === 'auto' && (await PdftoppmRenderer.available(options.pdftoppmCommand)));
+    options.ocrEngine === 'tesseract' ||
+    (options.ocrEngine === 'auto' &&
+      (await TesseractCliEngine.available(options.tesseractCommand, options.ocrLanguages)));
+  const ocr: OcrEngine = useCli
+    ? new TesseractCliEngine(options.tesseractCommand, options.ocrLanguages)
+    : new TesseractJsEngine(options.ocrLanguages);
+  const usePdftoppm =
+    options.renderer === 'pdftoppm' ||
+    (options.renderer === 'auto' && (await PdftoppmRenderer.available(options.pdftoppmCommand)));
   const pdftoppm = usePdftoppm ? new PdftoppmRenderer(options.pdftoppmCommand) : undefined;
-  const soffice = options.sofficeCommand && (await commandRuns(options.sofficeCommand)) ? options.sofficeCommand : undefined;
+  const soffice =
+    options.sofficeCommand && (await commandRuns(options.sofficeCommand))
+      ? options.sofficeCommand
+      : undefined;
   const pool = new ParseWorkerPool({
     size: options.workers,
     memoryMb: options.workerMemoryMb,
-    settings: { maxItemsPerPage: 50_000, maxOperatorsPerPage: 2_000_000, maxImagePixels: 60_000_000, maxRenderPixels: options.settings.maxRenderPixels },
+    settings: {
+      maxItemsPerPage: 50_000,
+      maxOperatorsPerPage: 2_000_000,
+      maxImagePixels: 60_000_000,
+      maxRenderPixels: options.settings.maxRenderPixels,
+    },
     onEvent: options.onWorkerEvent,
   });
   // pdf.js rendering happens in the document's own thread: one page at a time.

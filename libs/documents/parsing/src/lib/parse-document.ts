@@ -3,7 +3,12 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AppError, type DocumentKind, type ParsedDocumentOutput, type PdfParseOptions } from '@quarry/contracts';
+import {
+  AppError,
+  type DocumentKind,
+  type ParsedDocumentOutput,
+  type PdfParseOptions,
+} from '@quarry/contracts';
 import type { DocumentToolkit } from './document-toolkit';
 import { layoutDocument } from './layout/document-layout';
 import { ocrToContent } from './ocr/ocr-content';
@@ -29,7 +34,10 @@ const LEGACY_TARGETS: Partial<Record<DocumentKind, { extension: string; kind: Do
 };
 
 /** Parses any supported document into markdown (and pages/blocks for PDFs). Throws AppError on failure. */
-export async function parseDocument(toolkit: DocumentToolkit, request: DocumentParseRequest): Promise<ParsedDocumentOutput> {
+export async function parseDocument(
+  toolkit: DocumentToolkit,
+  request: DocumentParseRequest,
+): Promise<ParsedDocumentOutput> {
   switch (request.kind) {
     case 'pdf':
       return parsePdfDocument(toolkit, request);
@@ -45,8 +53,16 @@ export async function parseDocument(toolkit: DocumentToolkit, request: DocumentP
   }
 }
 
-async function parsePdfDocument(toolkit: DocumentToolkit, request: DocumentParseRequest): Promise<ParsedDocumentOutput> {
-  const result = await parsePdf(toolkit, new Uint8Array(request.data.buffer, request.data.byteOffset, request.data.byteLength), request.pdf, request.budget);
+async function parsePdfDocument(
+  toolkit: DocumentToolkit,
+  request: DocumentParseRequest,
+): Promise<ParsedDocumentOutput> {
+  const result = await parsePdf(
+    toolkit,
+    new Uint8Array(request.data.buffer, request.data.byteOffset, request.data.byteLength),
+    request.pdf,
+    request.budget,
+  );
   const { info, layout } = result;
   const metadata: ParsedDocumentOutput['metadata'] = {};
   const title = info.title ?? layout.title;
@@ -67,38 +83,85 @@ async function parsePdfDocument(toolkit: DocumentToolkit, request: DocumentParse
     ...(request.pdf.blocks ? { blocks: layout.blocks } : {}),
     metadata,
     pdfPages: result.parsedPages,
-    pageSummary: layout.blocks.map((page) => ({ source: result.sources[page.pageNumber - 1] ?? 'native_text', status: page.status })),
+    pageSummary: layout.blocks.map((page) => ({
+      source: result.sources[page.pageNumber - 1] ?? 'native_text',
+      status: page.status,
+    })),
     ...(result.warnings.length ? { warning: result.warnings.join('; ') } : {}),
   };
 }
 
-async function parseImage(toolkit: DocumentToolkit, request: DocumentParseRequest): Promise<ParsedDocumentOutput> {
+async function parseImage(
+  toolkit: DocumentToolkit,
+  request: DocumentParseRequest,
+): Promise<ParsedDocumentOutput> {
   const timeoutMs = Math.min(toolkit.settings.pageTimeoutMs, request.budget.deadline - Date.now());
   if (timeoutMs < 500) throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
   let result;
   try {
     result = await toolkit.ocr.recognize(request.data, { timeoutMs, signal: request.budget.signal });
   } catch (error) {
-    if ((error as Error)?.name === 'OcrTimeoutError') throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', { message: 'OCR of the image did not finish within its time budget' });
-    throw new AppError('DOCUMENT_INVALID', { message: 'The image could not be read (unsupported or damaged image file)' });
+    if ((error as Error)?.name === 'OcrTimeoutError')
+      throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', {
+        message: 'OCR of the image did not finish within its time budget',
+      });
+    throw new AppError('DOCUMENT_INVALID', {
+      message: 'The image could not be read (unsupported or damaged image file)',
+    });
   }
   const content = ocrToContent(result, 1);
-  const layout = layoutDocument([{ pageNumber: 1, content, source: 'layout_ocr', status: 'ok', renderSize: { width: result.width, height: result.height } }], { pageMarkers: false });
+  const layout = layoutDocument(
+    [
+      {
+        pageNumber: 1,
+        content,
+        source: 'layout_ocr',
+        status: 'ok',
+        renderSize: { width: result.width, height: result.height },
+      },
+    ],
+    { pageMarkers: false },
+  );
   return { markdown: layout.markdown, metadata: layout.title ? { title: layout.title } : {} };
 }
 
-async function convertInWorker(toolkit: DocumentToolkit, request: DocumentParseRequest): Promise<OfficeOutput> {
+async function convertInWorker(
+  toolkit: DocumentToolkit,
+  request: DocumentParseRequest,
+): Promise<OfficeOutput> {
   const timeoutMs = Math.min(toolkit.settings.openTimeoutMs, request.budget.deadline - Date.now());
-  if (timeoutMs < 500) throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', { message: 'No time was left to convert the document' });
+  if (timeoutMs < 500)
+    throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', {
+      message: 'No time was left to convert the document',
+    });
   const worker = await toolkit.pool.acquire();
   try {
     const data = new Uint8Array(request.data.buffer, request.data.byteOffset, request.data.byteLength);
-    return await worker.call<OfficeOutput>({ op: 'office.convert', kind: request.kind, data, filename: request.filename, options: request.content }, timeoutMs);
+    return await worker.call<OfficeOutput>(
+      {
+        op: 'office.convert',
+        kind: request.kind,
+        data,
+        filename: request.filename,
+        options: request.content,
+      },
+      timeoutMs,
+    );
   } catch (error) {
-    if (error instanceof WorkerTaskError) throw new AppError('DOCUMENT_INVALID', { message: `The ${request.kind.toUpperCase()} file could not be converted: ${error.message}` });
-    if (error instanceof WorkerTimeoutError) throw new AppError('DOCUMENT_INVALID', { message: `The ${request.kind.toUpperCase()} file could not be converted within its time budget` });
+    if (error instanceof WorkerTaskError)
+      throw new AppError('DOCUMENT_INVALID', {
+        message: `The ${request.kind.toUpperCase()} file could not be converted: ${error.message}`,
+      });
+    if (error instanceof WorkerTimeoutError)
+      throw new AppError('DOCUMENT_INVALID', {
+        message: `The ${request.kind.toUpperCase()} file could not be converted within its time budget`,
+      });
     if (error instanceof WorkerCrashedError) {
-      throw new AppError('DOCUMENT_INVALID', { message: error.outOfMemory ? 'The document needs more memory than a parse worker may use' : 'The document crashed its parse worker' });
+      throw new AppError('DOCUMENT_INVALID', {
+        message: error.outOfMemory
+          ? 'The document needs more memory than a parse worker may use'
+          : 'The document crashed its parse worker',
+      });
     }
     throw error;
   } finally {
@@ -118,7 +181,10 @@ function officeOutput(output: OfficeOutput): ParsedDocumentOutput {
 }
 
 /** Legacy binary Office files, converted to their OOXML successor by LibreOffice when it is installed. */
-async function parseLegacy(toolkit: DocumentToolkit, request: DocumentParseRequest): Promise<ParsedDocumentOutput> {
+async function parseLegacy(
+  toolkit: DocumentToolkit,
+  request: DocumentParseRequest,
+): Promise<ParsedDocumentOutput> {
   const target = LEGACY_TARGETS[request.kind];
   if (!toolkit.soffice || !target) {
     throw new AppError('PARSE_UNSUPPORTED_FILE_TYPE', {
@@ -131,15 +197,35 @@ async function parseLegacy(toolkit: DocumentToolkit, request: DocumentParseReque
     const input = join(dir, `input.${request.kind}`);
     await writeFile(input, request.data);
     const profile = pathToFileURL(join(dir, `profile-${randomUUID()}`)).href;
-    await runProcess(toolkit.soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', target.extension, '--outdir', join(dir, 'out'), input], {
-      timeoutMs,
-      maxOutputBytes: 1_000_000,
-      signal: request.budget.signal,
-    }).catch(() => {
-      throw new AppError('DOCUMENT_INVALID', { message: `The .${request.kind} file could not be converted by LibreOffice` });
+    await runProcess(
+      toolkit.soffice,
+      [
+        `-env:UserInstallation=${profile}`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        target.extension,
+        '--outdir',
+        join(dir, 'out'),
+        input,
+      ],
+      {
+        timeoutMs,
+        maxOutputBytes: 1_000_000,
+        signal: request.budget.signal,
+      },
+    ).catch(() => {
+      throw new AppError('DOCUMENT_INVALID', {
+        message: `The .${request.kind} file could not be converted by LibreOffice`,
+      });
     });
-    const produced = (await readdir(join(dir, 'out')).catch(() => [] as string[])).find((name) => name.endsWith(`.${target.extension}`));
-    if (!produced) throw new AppError('DOCUMENT_INVALID', { message: `The .${request.kind} file could not be converted by LibreOffice` });
+    const produced = (await readdir(join(dir, 'out')).catch(() => [] as string[])).find((name) =>
+      name.endsWith(`.${target.extension}`),
+    );
+    if (!produced)
+      throw new AppError('DOCUMENT_INVALID', {
+        message: `The .${request.kind} file could not be converted by LibreOffice`,
+      });
     const data = await readFile(join(dir, 'out', produced));
     return parseDocument(toolkit, { ...request, kind: target.kind, data });
   } finally {

@@ -1,4 +1,9 @@
-import { closeDocumentToolkit, createDocumentToolkit, type DocumentToolkit, type ToolkitDescription } from '@quarry/documents/parsing';
+import {
+  closeDocumentToolkit,
+  createDocumentToolkit,
+  type DocumentToolkit,
+  type ToolkitDescription,
+} from '@quarry/documents/parsing';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
 
@@ -6,7 +11,11 @@ import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
 const MAX_RENDER_PIXELS = 12_000_000;
 
 /** Builds the parsing engines from configuration and warms one parse thread. */
-export async function startDocumentToolkit(config: AppConfig, logger: Logger, metrics: PlatformMetrics): Promise<{ toolkit: DocumentToolkit; description: ToolkitDescription }> {
+export async function startDocumentToolkit(
+  config: AppConfig,
+  logger: Logger,
+  metrics: PlatformMetrics,
+): Promise<{ toolkit: DocumentToolkit; description: ToolkitDescription }> {
   const documents = config.documents;
   const started = await createDocumentToolkit({
     workers: documents.concurrency,
@@ -30,7 +39,9 @@ export async function startDocumentToolkit(config: AppConfig, logger: Logger, me
       else logger.warn({ event, detail }, 'parse worker thread stopped');
     },
   });
-  await started.toolkit.pool.warm().catch((error: unknown) => logger.warn({ err: error }, 'parse worker warm-up failed'));
+  await started.toolkit.pool
+    .warm()
+    .catch((error: unknown) => logger.warn({ err: error }, 'parse worker warm-up failed'));
   logger.info(started.description, 'document parsing ready');
   return started;
 }

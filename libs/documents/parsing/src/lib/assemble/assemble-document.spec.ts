@@ -23,7 +23,12 @@ const page = (pageNumber: number, blocks: LayoutBlock[]): AssembledPage => ({
 
 describe('assembleDocument', () => {
   const pages = [
-    page(1, [block('Quarry Report', { type: 'page_header', label: 'page_header', inMarkdown: false }), block('# Title', { type: 'title', label: 'title' }), block('- a', { listItem: true }), block('- b', { listItem: true })]),
+    page(1, [
+      block('Quarry Report', { type: 'page_header', label: 'page_header', inMarkdown: false }),
+      block('# Title', { type: 'title', label: 'title' }),
+      block('- a', { listItem: true }),
+      block('- b', { listItem: true }),
+    ]),
     page(2, []),
     page(3, [block('Closing words.')]),
   ];
@@ -32,7 +37,9 @@ describe('assembleDocument', () => {
     const { markdown } = assembleDocument(pages, { pageMarkers: true });
     expect(pageMarker(3)).toBe('\n\n---\n\n<!-- page 3 -->\n\n');
     expect(markdown).toBe('# Title\n\n- a\n- b\n\n---\n\n<!-- page 3 -->\n\nClosing words.');
-    expect(assembleDocument(pages, { pageMarkers: false }).markdown).toBe('# Title\n\n- a\n- b\n\nClosing words.');
+    expect(assembleDocument(pages, { pageMarkers: false }).markdown).toBe(
+      '# Title\n\n- a\n- b\n\nClosing words.',
+    );
   });
 
   it('gives every block in the markdown a span that indexes it exactly', () => {
@@ -50,7 +57,12 @@ describe('assembleDocument', () => {
   it('numbers blocks p<page>.b<index> in reading order with normalised boxes', () => {
     const { blocks, pages: pageMarkdown } = assembleDocument(pages, { pageMarkers: false });
     expect(blocks[0].items.map((item) => item.id)).toEqual(['p1.b0', 'p1.b1', 'p1.b2', 'p1.b3']);
-    expect(blocks[0].items[1]).toMatchObject({ readingOrder: 1, bbox: [0.1, 0.1, 0.5, 0.2], source: 'native_text', label: 'title' });
+    expect(blocks[0].items[1]).toMatchObject({
+      readingOrder: 1,
+      bbox: [0.1, 0.1, 0.5, 0.2],
+      source: 'native_text',
+      label: 'title',
+    });
     expect(blocks[1]).toMatchObject({ pageNumber: 2, items: [], width: 612, height: 792 });
     expect(pageMarkdown).toEqual([
       { pageNumber: 1, markdown: '# Title\n\n- a\n- b' },

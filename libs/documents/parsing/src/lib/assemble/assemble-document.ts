@@ -29,7 +29,10 @@ export function pageMarker(pageNumber: number): string {
  * Joins pages into the document markdown and records, for every block, the exact `[start, end)`
  * slice of that markdown it contributed. Empty pages add nothing (so no marker either).
  */
-export function assembleDocument(pages: readonly AssembledPage[], options: { pageMarkers: boolean }): AssembledDocument {
+export function assembleDocument(
+  pages: readonly AssembledPage[],
+  options: { pageMarkers: boolean },
+): AssembledDocument {
   let markdown = '';
   const pageMarkdown: PageMarkdown[] = [];
   const blocks: PageBlocks[] = [];
@@ -55,7 +58,10 @@ export function assembleDocument(pages: readonly AssembledPage[], options: { pag
           label: block.label,
           bbox: block.box && page.pointSize ? normalise(block.box, page.pointSize) : null,
           content: block.markdown,
-          markdownSpan: offset !== undefined && pageStart >= 0 ? [pageStart + offset, pageStart + offset + block.markdown.length] : null,
+          markdownSpan:
+            offset !== undefined && pageStart >= 0
+              ? [pageStart + offset, pageStart + offset + block.markdown.length]
+              : null,
           readingOrder: index,
           source: page.source,
           confidence: block.confidence,
@@ -83,7 +89,15 @@ function renderPage(blocks: readonly LayoutBlock[]): { markdown: string; offsets
   return { markdown, offsets };
 }
 
-function normalise(box: { x0: number; y0: number; x1: number; y1: number }, size: { width: number; height: number }): [number, number, number, number] {
+function normalise(
+  box: { x0: number; y0: number; x1: number; y1: number },
+  size: { width: number; height: number },
+): [number, number, number, number] {
   const clamp = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
-  return [clamp(box.x0 / size.width), clamp(box.y0 / size.height), clamp(box.x1 / size.width), clamp(box.y1 / size.height)];
+  return [
+    clamp(box.x0 / size.width),
+    clamp(box.y0 / size.height),
+    clamp(box.x1 / size.width),
+    clamp(box.y1 / size.height),
+  ];
 }

@@ -25,7 +25,10 @@ export interface DocumentLayout extends AssembledDocument {
  * per text source (OCR sizes are estimates, so they are not mixed with native font sizes), then
  * blocks page by page and the markdown with its spans.
  */
-export function layoutDocument(pages: readonly ExtractedPage[], options: { pageMarkers: boolean }): DocumentLayout {
+export function layoutDocument(
+  pages: readonly ExtractedPage[],
+  options: { pageMarkers: boolean },
+): DocumentLayout {
   const lined = pages.map((page) => ({
     page,
     lines: page.content ? buildLines(page.content.items) : [],
@@ -40,7 +43,13 @@ export function layoutDocument(pages: readonly ExtractedPage[], options: { pageM
   const stats = new Map<PageSource, LayoutStats>();
   for (const source of ['native_text', 'layout_ocr'] as const) {
     const ratio = source === 'layout_ocr' ? OCR_HEADING_RATIO : HEADING_RATIO;
-    stats.set(source, computeLayoutStats(lined.filter(({ page }) => page.source === source).flatMap(({ lines }) => body(lines)), ratio));
+    stats.set(
+      source,
+      computeLayoutStats(
+        lined.filter(({ page }) => page.source === source).flatMap(({ lines }) => body(lines)),
+        ratio,
+      ),
+    );
   }
   const title: TitleState = { used: false };
   let titleText: string | undefined;
@@ -50,7 +59,12 @@ export function layoutDocument(pages: readonly ExtractedPage[], options: { pageM
           {
             content: page.content,
             lines: body(lines),
-            furniture: lines.filter((line) => furniture.has(line)).map((line) => ({ line, type: furniture.get(line) as NonNullable<ReturnType<typeof furniture.get>> })),
+            furniture: lines
+              .filter((line) => furniture.has(line))
+              .map((line) => ({
+                line,
+                type: furniture.get(line) as NonNullable<ReturnType<typeof furniture.get>>,
+              })),
             rotated,
             stats: stats.get(page.source) as LayoutStats,
             source: page.source,

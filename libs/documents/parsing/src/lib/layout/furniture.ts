@@ -20,10 +20,21 @@ export function detectFurniture(pages: readonly FurniturePage[], bodySize: numbe
   const candidates: { line: Line; zone: 'top' | 'bottom'; key: string; exact: string; page: number }[] = [];
   pages.forEach((page, index) => {
     for (const line of page.lines) {
-      const zone = line.y1 <= page.height * MARGIN_ZONE ? 'top' : line.y0 >= page.height * (1 - MARGIN_ZONE) ? 'bottom' : undefined;
+      const zone =
+        line.y1 <= page.height * MARGIN_ZONE
+          ? 'top'
+          : line.y0 >= page.height * (1 - MARGIN_ZONE)
+            ? 'bottom'
+            : undefined;
       if (!zone) continue;
       const size = Math.round(line.fontSize);
-      candidates.push({ line, zone, key: `${zone}|${size}|${furnitureKey(line.text)}`, exact: `${zone}|${size}|${line.text}`, page: index });
+      candidates.push({
+        line,
+        zone,
+        key: `${zone}|${size}|${furnitureKey(line.text)}`,
+        exact: `${zone}|${size}|${line.text}`,
+        page: index,
+      });
     }
   });
   const pagesPerKey = new Map<string, Set<number>>();
@@ -43,7 +54,10 @@ export function detectFurniture(pages: readonly FurniturePage[], bodySize: numbe
   const repeats = (key: string) => (pagesPerKey.get(key)?.size ?? 0) >= repeatThreshold;
   for (const candidate of candidates) {
     if (isPageNumberText(candidate.line.text)) found.set(candidate.line, 'page_number');
-    else if (repeats(candidate.exact) || (repeats(candidate.key) && candidate.line.fontSize <= bodySize * 1.05)) {
+    else if (
+      repeats(candidate.exact) ||
+      (repeats(candidate.key) && candidate.line.fontSize <= bodySize * 1.05)
+    ) {
       found.set(candidate.line, candidate.zone === 'top' ? 'page_header' : 'page_footer');
     }
   }

@@ -1,7 +1,13 @@
 import type { TextItem } from '../model/page-content.types';
 
 /** A native text item at (x, baseline) for layout unit tests (Helvetica-like metrics). */
-export function item(text: string, x: number, baseline: number, size = 11, options: Partial<TextItem> = {}): TextItem {
+export function item(
+  text: string,
+  x: number,
+  baseline: number,
+  size = 11,
+  options: Partial<TextItem> = {},
+): TextItem {
   const width = text.length * size * 0.5;
   return {
     text,

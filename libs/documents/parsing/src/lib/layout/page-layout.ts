@@ -4,10 +4,25 @@ import { headingLevel, type LayoutStats } from './layout-stats';
 import { readingOrder } from './reading-order';
 import { detectTables, type TableRegion } from './tables';
 import type { Line } from './text-lines';
-import { escapeCell, escapeParagraphStart, isCaptionText, joinParagraphLines, listMarker } from './text-patterns';
+import {
+  escapeCell,
+  escapeParagraphStart,
+  isCaptionText,
+  joinParagraphLines,
+  listMarker,
+} from './text-patterns';
 
 /** Block types of spec §2.3. */
-export type LayoutBlockType = 'title' | 'section_header' | 'text' | 'table' | 'figure' | 'caption' | 'page_number' | 'page_header' | 'page_footer';
+export type LayoutBlockType =
+  | 'title'
+  | 'section_header'
+  | 'text'
+  | 'table'
+  | 'figure'
+  | 'caption'
+  | 'page_number'
+  | 'page_header'
+  | 'page_footer';
 
 /** A block of a page in reading order, before the document's markdown is assembled. */
 export interface LayoutBlock {
@@ -39,7 +54,10 @@ export interface TitleState {
   used: boolean;
 }
 
-type Element = (Box & { kind: 'line'; line: Line }) | (Box & { kind: 'table'; table: TableRegion }) | (Box & { kind: 'figure' });
+type Element =
+  | (Box & { kind: 'line'; line: Line })
+  | (Box & { kind: 'table'; table: TableRegion })
+  | (Box & { kind: 'figure' });
 
 /** Lays out one page: tables, figures and paragraphs in reading order, typed and rendered as markdown. */
 export function layoutPage(input: PageLayoutInput, title: TitleState): LayoutBlock[] {
@@ -48,11 +66,30 @@ export function layoutPage(input: PageLayoutInput, title: TitleState): LayoutBlo
   const { tables, remaining } = detectTables(input.lines, content.rules);
   const figures = content.images.filter((image) => {
     const area = (image.x1 - image.x0) * (image.y1 - image.y0);
-    return area >= 0.015 * pageArea && area <= 0.9 * pageArea && image.x1 - image.x0 >= 20 && image.y1 - image.y0 >= 20;
+    return (
+      area >= 0.015 * pageArea &&
+      area <= 0.9 * pageArea &&
+      image.x1 - image.x0 >= 20 &&
+      image.y1 - image.y0 >= 20
+    );
   });
   const elements: Element[] = [
-    ...remaining.map((line) => ({ kind: 'line' as const, line, x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 })),
-    ...tables.map((table) => ({ kind: 'table' as const, table, x0: table.x0, y0: table.y0, x1: table.x1, y1: table.y1 })),
+    ...remaining.map((line) => ({
+      kind: 'line' as const,
+      line,
+      x0: line.x0,
+      y0: line.y0,
+      x1: line.x1,
+      y1: line.y1,
+    })),
+    ...tables.map((table) => ({
+      kind: 'table' as const,
+      table,
+      x0: table.x0,
+      y0: table.y0,
+      x1: table.x1,
+      y1: table.y1,
+    })),
     ...figures.map((figure) => ({ kind: 'figure' as const, ...clip(figure, content) })),
   ];
   const ordered = readingOrder(elements, Math.max(6, 0.8 * stats.bodySize));
@@ -71,15 +108,33 @@ export function layoutPage(input: PageLayoutInput, title: TitleState): LayoutBlo
     }
     flush();
     if (element.kind === 'table') body.push(tableBlock(element.table, ocr));
-    else body.push({ type: 'figure', label: 'figure', box: clip(element, content), markdown: '', inMarkdown: false, listItem: false, confidence: { layout: 0.8, ocr: null } });
+    else
+      body.push({
+        type: 'figure',
+        label: 'figure',
+        box: clip(element, content),
+        markdown: '',
+        inMarkdown: false,
+        listItem: false,
+        confidence: { layout: 0.8, ocr: null },
+      });
   }
   flush();
   if (input.rotated.length) {
     const text = input.rotated.map((line) => line.text).join(' ');
-    body.push({ type: 'text', label: 'rotated_text', box: unionBox(input.rotated), markdown: escapeParagraphStart(text), inMarkdown: true, listItem: false, confidence: { layout: 0.5, ocr: ocrConfidence(input.rotated, ocr) } });
+    body.push({
+      type: 'text',
+      label: 'rotated_text',
+      box: unionBox(input.rotated),
+      markdown: escapeParagraphStart(text),
+      inMarkdown: true,
+      listItem: false,
+      confidence: { layout: 0.5, ocr: ocrConfidence(input.rotated, ocr) },
+    });
   }
   // Page numbers at the top read with the header, those at the bottom with the footer.
-  const isTop = (entry: { line: Line; type: FurnitureType }) => entry.type === 'page_header' || (entry.type === 'page_number' && entry.line.y0 < content.height / 2);
+  const isTop = (entry: { line: Line; type: FurnitureType }) =>
+    entry.type === 'page_header' || (entry.type === 'page_number' && entry.line.y0 < content.height / 2);
   const furniture = (top: boolean) =>
     input.furniture
       .filter((entry) => isTop(entry) === top)
@@ -87,7 +142,10 @@ export function layoutPage(input: PageLayoutInput, title: TitleState): LayoutBlo
       .map(({ line, type }) => furnitureBlock(line, type, ocr));
   const top = furniture(true);
   const bottom = furniture(false);
-  return [...top, ...body, ...bottom].map((block) => ({ ...block, box: block.box ? clip(block.box, content) : null }));
+  return [...top, ...body, ...bottom].map((block) => ({
+    ...block,
+    box: block.box ? clip(block.box, content) : null,
+  }));
 }
 
 function clip(box: Box, page: { width: number; height: number }): Box {
@@ -119,11 +177,25 @@ function breaksParagraph(group: readonly Line[], next: Line): boolean {
     return next.x0 <= first.x0 + 0.5 * size;
   }
   if (/[.!?:;"”)]$/.test(previous.text) && previous.x1 < right - 3 * size) return true; // short last line
-  if (next.x0 > left + 1.2 * size && next.x0 - left < 6 * size && group.length >= 1 && previous.x1 >= right - 3 * size && !previous.monospace) return true; // first-line indent
+  if (
+    next.x0 > left + 1.2 * size &&
+    next.x0 - left < 6 * size &&
+    group.length >= 1 &&
+    previous.x1 >= right - 3 * size &&
+    !previous.monospace
+  )
+    return true; // first-line indent
   return false;
 }
 
-function paragraphBlock(lines: Line[], stats: LayoutStats, title: TitleState, ocr: boolean, figures: readonly Box[], tables: readonly TableRegion[]): LayoutBlock {
+function paragraphBlock(
+  lines: Line[],
+  stats: LayoutStats,
+  title: TitleState,
+  ocr: boolean,
+  figures: readonly Box[],
+  tables: readonly TableRegion[],
+): LayoutBlock {
   const box = unionBox(lines);
   const size = dominantSize(lines);
   const confidence = (layout: number) => ({ layout, ocr: ocrConfidence(lines, ocr) });
@@ -131,41 +203,98 @@ function paragraphBlock(lines: Line[], stats: LayoutStats, title: TitleState, oc
   if (lines.every((line) => line.monospace) && !ocr) {
     const left = Math.min(...lines.map((line) => line.x0));
     const charWidth = Math.max(1, size * 0.6);
-    const code = lines.map((line) => ' '.repeat(Math.max(0, Math.round((line.x0 - left) / charWidth))) + line.text).join('\n');
-    return { ...base, type: 'text', label: 'code', markdown: `\`\`\`\n${code.replace(/```/g, '`\u200b``')}\n\`\`\``, confidence: confidence(0.8) };
+    const code = lines
+      .map((line) => ' '.repeat(Math.max(0, Math.round((line.x0 - left) / charWidth))) + line.text)
+      .join('\n');
+    return {
+      ...base,
+      type: 'text',
+      label: 'code',
+      markdown: `\`\`\`\n${code.replace(/```/g, '`\u200b``')}\n\`\`\``,
+      confidence: confidence(0.8),
+    };
   }
   const text = joinParagraphLines(lines.map((line) => line.text));
   const hasLetters = /\p{L}/u.test(text);
   // Larger type wins over a leading number: "1. Overview" in 16 pt is a numbered heading, not a list.
   if (hasLetters && text.length <= 200 && lines.length <= 3 && size >= stats.bodySize * stats.headingRatio) {
-    if (!title.used && stats.headingSizes.length > 0 && size >= stats.headingSizes[0] - 0.25 && size >= stats.bodySize * 1.3) {
+    if (
+      !title.used &&
+      stats.headingSizes.length > 0 &&
+      size >= stats.headingSizes[0] - 0.25 &&
+      size >= stats.bodySize * 1.3
+    ) {
       title.used = true;
       return { ...base, type: 'title', label: 'title', markdown: `# ${text}`, confidence: confidence(0.85) };
     }
-    return { ...base, type: 'section_header', label: 'section_header', markdown: `${'#'.repeat(headingLevel(stats, size))} ${text}`, confidence: confidence(0.85) };
+    return {
+      ...base,
+      type: 'section_header',
+      label: 'section_header',
+      markdown: `${'#'.repeat(headingLevel(stats, size))} ${text}`,
+      confidence: confidence(0.85),
+    };
   }
   const marker = listMarker(text);
   if (marker) {
     const numeric = /^\(?(\d{1,3})[.)]$/.exec(marker.marker);
     const bullet = numeric ? `${numeric[1]}.` : marker.ordered ? `- ${marker.marker}` : '-';
-    return { ...base, type: 'text', label: 'list_item', listItem: true, markdown: `${bullet} ${marker.rest}`, confidence: confidence(0.85) };
+    return {
+      ...base,
+      type: 'text',
+      label: 'list_item',
+      listItem: true,
+      markdown: `${bullet} ${marker.rest}`,
+      confidence: confidence(0.85),
+    };
   }
-  const near = (other: Box) => Math.min(Math.abs(other.y1 - box.y0), Math.abs(box.y1 - other.y0)) <= 3 * size && Math.min(other.x1, box.x1) > Math.max(other.x0, box.x0);
+  const near = (other: Box) =>
+    Math.min(Math.abs(other.y1 - box.y0), Math.abs(box.y1 - other.y0)) <= 3 * size &&
+    Math.min(other.x1, box.x1) > Math.max(other.x0, box.x0);
   if (isCaptionText(text) && (size <= stats.bodySize * 1.05 || figures.some(near) || tables.some(near))) {
-    return { ...base, type: 'caption', label: 'caption', markdown: escapeParagraphStart(text), confidence: confidence(figures.some(near) || tables.some(near) ? 0.85 : 0.65) };
+    return {
+      ...base,
+      type: 'caption',
+      label: 'caption',
+      markdown: escapeParagraphStart(text),
+      confidence: confidence(figures.some(near) || tables.some(near) ? 0.85 : 0.65),
+    };
   }
-  const boldHeading = hasLetters && lines.every((line) => line.bold) && text.length <= 120 && lines.length <= 2 && !/[.,;:!?]$/.test(text) && size >= stats.bodySize * 0.95;
+  const boldHeading =
+    hasLetters &&
+    lines.every((line) => line.bold) &&
+    text.length <= 120 &&
+    lines.length <= 2 &&
+    !/[.,;:!?]$/.test(text) &&
+    size >= stats.bodySize * 0.95;
   if (boldHeading) {
-    return { ...base, type: 'section_header', label: 'section_header', markdown: `${'#'.repeat(headingLevel(stats, size))} ${text}`, confidence: confidence(0.7) };
+    return {
+      ...base,
+      type: 'section_header',
+      label: 'section_header',
+      markdown: `${'#'.repeat(headingLevel(stats, size))} ${text}`,
+      confidence: confidence(0.7),
+    };
   }
-  return { ...base, type: 'text', label: 'paragraph', markdown: escapeParagraphStart(text), confidence: confidence(0.9) };
+  return {
+    ...base,
+    type: 'text',
+    label: 'paragraph',
+    markdown: escapeParagraphStart(text),
+    confidence: confidence(0.9),
+  };
 }
 
 function tableBlock(table: TableRegion, ocr: boolean): LayoutBlock {
   const width = Math.max(...table.cells.map((row) => row.length));
-  const row = (cells: string[]) => `| ${Array.from({ length: width }, (_, index) => escapeCell(cells[index] ?? '')).join(' | ')} |`;
+  const row = (cells: string[]) =>
+    `| ${Array.from({ length: width }, (_, index) => escapeCell(cells[index] ?? '')).join(' | ')} |`;
   const [header, ...rest] = table.cells;
-  const markdown = [row(header), `| ${Array.from({ length: width }, () => '---').join(' | ')} |`, ...rest.map(row)].join('\n');
+  const markdown = [
+    row(header),
+    `| ${Array.from({ length: width }, () => '---').join(' | ')} |`,
+    ...rest.map(row),
+  ].join('\n');
   return {
     type: 'table',
     label: table.ruled ? 'table_ruled' : 'table',
@@ -197,6 +326,10 @@ function dominantSize(lines: readonly Line[]): number {
 
 function ocrConfidence(lines: readonly Line[], ocr: boolean): number | null {
   if (!ocr) return null;
-  const values = lines.filter((line) => line.confidence !== undefined).map((line) => line.confidence as number);
-  return values.length ? Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 1000) / 1000 : null;
+  const values = lines
+    .filter((line) => line.confidence !== undefined)
+    .map((line) => line.confidence as number);
+  return values.length
+    ? Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 1000) / 1000
+    : null;
 }

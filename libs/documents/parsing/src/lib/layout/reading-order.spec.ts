@@ -13,7 +13,15 @@ describe('readingOrder (XY-cut)', () => {
       box('left-3', 50, 130, 290, 142),
       box('footer-wide', 50, 200, 560, 212),
     ];
-    expect(readingOrder(elements, 9).map((element) => element.id)).toEqual(['title', 'left-1', 'left-2', 'left-3', 'right-1', 'right-2', 'footer-wide']);
+    expect(readingOrder(elements, 9).map((element) => element.id)).toEqual([
+      'title',
+      'left-1',
+      'left-2',
+      'left-3',
+      'right-1',
+      'right-2',
+      'footer-wide',
+    ]);
   });
 
   it('keeps a single column top to bottom', () => {
@@ -22,7 +30,11 @@ describe('readingOrder (XY-cut)', () => {
   });
 
   it('does not split at gaps narrower than a column gutter', () => {
-    const elements = [box('left', 50, 100, 200, 112), box('right', 204, 100, 400, 112), box('below', 50, 120, 400, 132)];
+    const elements = [
+      box('left', 50, 100, 200, 112),
+      box('right', 204, 100, 400, 112),
+      box('below', 50, 120, 400, 132),
+    ];
     expect(readingOrder(elements, 9).map((element) => element.id)).toEqual(['left', 'right', 'below']);
   });
 });

@@ -9,7 +9,9 @@ describe('detectTables', () => {
       ['North', '1200', '41%'],
       ['South', '950', '32%'],
     ];
-    const items = rows.flatMap((row, r) => row.map((cell, c) => item(cell, 50 + c * 150, 100 + r * 20, 11, { bold: r === 0 })));
+    const items = rows.flatMap((row, r) =>
+      row.map((cell, c) => item(cell, 50 + c * 150, 100 + r * 20, 11, { bold: r === 0 })),
+    );
     const { tables, remaining } = detectTables(buildLines(items), []);
     expect(tables).toHaveLength(1);
     expect(tables[0].cells).toEqual(rows);
@@ -18,7 +20,10 @@ describe('detectTables', () => {
 
   it('does not mistake two columns of prose for a table', () => {
     const text = 'words that fill the whole column width of the page';
-    const items = [0, 1, 2, 3, 4].flatMap((r) => [item(text, 50, 100 + r * 14), item(text, 330, 100 + r * 14)]);
+    const items = [0, 1, 2, 3, 4].flatMap((r) => [
+      item(text, 50, 100 + r * 14),
+      item(text, 330, 100 + r * 14),
+    ]);
     expect(detectTables(buildLines(items), []).tables).toHaveLength(0);
   });
 

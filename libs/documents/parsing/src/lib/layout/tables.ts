@@ -27,12 +27,22 @@ export function groupRows(lines: readonly Line[]): Row[] {
     const row = rows.find(
       (candidate) =>
         Math.abs(candidate.baseline - line.baseline) <= 0.4 * Math.min(candidate.size, line.fontSize) ||
-        Math.min(candidate.y1, line.y1) - Math.max(candidate.y0, line.y0) >= 0.7 * Math.min(candidate.y1 - candidate.y0, line.y1 - line.y0),
+        Math.min(candidate.y1, line.y1) - Math.max(candidate.y0, line.y0) >=
+          0.7 * Math.min(candidate.y1 - candidate.y0, line.y1 - line.y0),
     );
     if (row) {
       row.lines.push(line);
       Object.assign(row, unionBox([row, line]));
-    } else rows.push({ lines: [line], baseline: line.baseline, size: line.fontSize, x0: line.x0, y0: line.y0, x1: line.x1, y1: line.y1 });
+    } else
+      rows.push({
+        lines: [line],
+        baseline: line.baseline,
+        size: line.fontSize,
+        x0: line.x0,
+        y0: line.y0,
+        x1: line.x1,
+        y1: line.y1,
+      });
   }
   for (const row of rows) row.lines.sort((a, b) => a.x0 - b.x0);
   return rows.sort((a, b) => a.y0 - b.y0);
@@ -43,7 +53,10 @@ export function groupRows(lines: readonly Line[]): Row[] {
  * shared column bands. Two full-width text columns (prose) are told apart from a two-column table
  * by how much of each band the lines fill and how long they are.
  */
-export function detectTables(lines: readonly Line[], rules: readonly Box[]): { tables: TableRegion[]; remaining: Line[] } {
+export function detectTables(
+  lines: readonly Line[],
+  rules: readonly Box[],
+): { tables: TableRegion[]; remaining: Line[] } {
   const rows = groupRows(lines);
   const tables: TableRegion[] = [];
   let index = 0;
@@ -86,7 +99,9 @@ function extendRun(rows: readonly Row[], start: number): number {
 }
 
 function columnBands(rows: readonly Row[]): Band[] {
-  const intervals = rows.flatMap((row) => row.lines.map((line) => ({ x0: line.x0, x1: line.x1 }))).sort((a, b) => a.x0 - b.x0);
+  const intervals = rows
+    .flatMap((row) => row.lines.map((line) => ({ x0: line.x0, x1: line.x1 })))
+    .sort((a, b) => a.x0 - b.x0);
   const bands: Band[] = [];
   for (const interval of intervals) {
     const last = bands[bands.length - 1];
@@ -102,7 +117,11 @@ function validate(rows: Row[], rules: readonly Box[]): TableRegion | undefined {
   const lines = rows.flatMap((row) => row.lines);
   const box = unionBox(lines);
   const horizontalRules = rules.filter(
-    (rule) => rule.y1 - rule.y0 <= 3 && rule.y0 >= box.y0 - 20 && rule.y1 <= box.y1 + 20 && Math.min(rule.x1, box.x1) - Math.max(rule.x0, box.x0) >= 0.5 * (box.x1 - box.x0),
+    (rule) =>
+      rule.y1 - rule.y0 <= 3 &&
+      rule.y0 >= box.y0 - 20 &&
+      rule.y1 <= box.y1 + 20 &&
+      Math.min(rule.x1, box.x1) - Math.max(rule.x0, box.x0) >= 0.5 * (box.x1 - box.x0),
   );
   const ruled = horizontalRules.length >= 2;
   const bandOf = (line: Line) => {
@@ -116,10 +135,11 @@ function validate(rows: Row[], rules: readonly Box[]): TableRegion | undefined {
   if (!ruled && rows.length < 3 && !headerBold) return undefined;
   const averageChars = lines.reduce((sum, line) => sum + line.text.length, 0) / lines.length;
   if (bands.length === 2) {
-    const fill = lines.reduce((sum, line) => {
-      const band = bands[bandOf(line)];
-      return sum + (line.x1 - line.x0) / Math.max(1, band.x1 - band.x0);
-    }, 0) / lines.length;
+    const fill =
+      lines.reduce((sum, line) => {
+        const band = bands[bandOf(line)];
+        return sum + (line.x1 - line.x0) / Math.max(1, band.x1 - band.x0);
+      }, 0) / lines.length;
     if ((fill > 0.7 && averageChars > 25) || (!ruled && averageChars > 45)) return undefined;
   } else if (averageChars > 80) return undefined;
 
@@ -130,7 +150,11 @@ function validate(rows: Row[], rules: readonly Box[]): TableRegion | undefined {
     for (const line of row.lines) texts[bandOf(line)].push(line.text);
     const firstEmpty = texts[0].length === 0;
     const continuation =
-      firstEmpty && cells.length > 0 && previousTop !== undefined && row.y0 - previousTop.y1 < 0.8 * Math.max(row.size, row.y1 - row.y0) && row.lines.length < bands.length;
+      firstEmpty &&
+      cells.length > 0 &&
+      previousTop !== undefined &&
+      row.y0 - previousTop.y1 < 0.8 * Math.max(row.size, row.y1 - row.y0) &&
+      row.lines.length < bands.length;
     if (continuation) {
       const last = cells[cells.length - 1];
       texts.forEach((parts, column) => {

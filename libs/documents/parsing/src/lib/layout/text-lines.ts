@@ -60,7 +60,12 @@ function groupRows(items: readonly TextItem[]): TextItem[][] {
       const overlap = Math.min(row.y1, item.y1) - Math.max(row.y0, item.y0);
       const smaller = Math.min(row.y1 - row.y0, item.y1 - item.y0);
       const sameBaseline = Math.abs(row.baseline - item.baseline) <= 0.25 * Math.min(row.size, item.fontSize);
-      if (sameBaseline || (smaller > 0 && overlap >= 0.6 * smaller && Math.abs(row.baseline - item.baseline) <= 0.5 * Math.max(row.size, item.fontSize))) {
+      if (
+        sameBaseline ||
+        (smaller > 0 &&
+          overlap >= 0.6 * smaller &&
+          Math.abs(row.baseline - item.baseline) <= 0.5 * Math.max(row.size, item.fontSize))
+      ) {
         row.items.push(item);
         row.y0 = Math.min(row.y0, item.y0);
         row.y1 = Math.max(row.y1, item.y1);
@@ -68,7 +73,8 @@ function groupRows(items: readonly TextItem[]): TextItem[][] {
         break;
       }
     }
-    if (!joined) rows.push({ items: [item], y0: item.y0, y1: item.y1, baseline: item.baseline, size: item.fontSize });
+    if (!joined)
+      rows.push({ items: [item], y0: item.y0, y1: item.y1, baseline: item.baseline, size: item.fontSize });
   }
   return rows.map((row) => row.items);
 }
@@ -79,7 +85,10 @@ export function makeLine(items: TextItem[]): Line {
   for (const item of items) {
     if (previous) {
       const gap = item.x0 - previous.x1;
-      const needsSpace = gap > 0.12 * Math.min(previous.fontSize, item.fontSize) && !text.endsWith(' ') && !item.text.startsWith(' ');
+      const needsSpace =
+        gap > 0.12 * Math.min(previous.fontSize, item.fontSize) &&
+        !text.endsWith(' ') &&
+        !item.text.startsWith(' ');
       if (needsSpace) text += ' ';
     }
     text += item.text;
@@ -87,14 +96,17 @@ export function makeLine(items: TextItem[]): Line {
   }
   const chars = (item: TextItem) => Math.max(1, item.text.trim().length);
   const total = items.reduce((sum, item) => sum + chars(item), 0);
-  const share = (predicate: (item: TextItem) => boolean) => items.filter(predicate).reduce((sum, item) => sum + chars(item), 0) / total;
+  const share = (predicate: (item: TextItem) => boolean) =>
+    items.filter(predicate).reduce((sum, item) => sum + chars(item), 0) / total;
   const sizes = new Map<number, number>();
   for (const item of items) {
     const size = Math.round(item.fontSize * 2) / 2;
     sizes.set(size, (sizes.get(size) ?? 0) + chars(item));
   }
   const fontSize = [...sizes.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
-  const confidences = items.filter((item) => item.confidence !== undefined).map((item) => item.confidence as number);
+  const confidences = items
+    .filter((item) => item.confidence !== undefined)
+    .map((item) => item.confidence as number);
   const main = items.filter((item) => Math.abs(item.fontSize - fontSize) < 0.5 * fontSize);
   return {
     items,
@@ -104,11 +116,15 @@ export function makeLine(items: TextItem[]): Line {
     x1: Math.max(...items.map((item) => item.x1)),
     y1: Math.max(...items.map((item) => item.y1)),
     fontSize,
-    baseline: (main.length ? main : items).reduce((sum, item) => sum + item.baseline, 0) / (main.length || items.length),
+    baseline:
+      (main.length ? main : items).reduce((sum, item) => sum + item.baseline, 0) /
+      (main.length || items.length),
     bold: share((item) => item.bold) >= 0.6,
     italic: share((item) => item.italic) >= 0.6,
     monospace: share((item) => item.monospace) >= 0.8,
-    ...(confidences.length ? { confidence: confidences.reduce((sum, value) => sum + value, 0) / confidences.length } : {}),
+    ...(confidences.length
+      ? { confidence: confidences.reduce((sum, value) => sum + value, 0) / confidences.length }
+      : {}),
   };
 }
 
@@ -117,6 +133,9 @@ const ENUMERATOR = /^(\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlcdm]{1,5}[.)])$/;
 
 /** A segment holding only a list marker joins the text that follows it, however far away. */
 function isMarkerOnly(items: readonly TextItem[]): boolean {
-  const text = items.map((item) => item.text).join('').trim();
+  const text = items
+    .map((item) => item.text)
+    .join('')
+    .trim();
   return text.length > 0 && text.length <= 5 && (BULLET.test(text) || ENUMERATOR.test(text));
 }

@@ -1,4 +1,12 @@
-import { escapeCell, escapeParagraphStart, furnitureKey, isCaptionText, isPageNumberText, joinParagraphLines, listMarker } from './text-patterns';
+import {
+  escapeCell,
+  escapeParagraphStart,
+  furnitureKey,
+  isCaptionText,
+  isPageNumberText,
+  joinParagraphLines,
+  listMarker,
+} from './text-patterns';
 
 describe('text patterns', () => {
   it.each([
@@ -9,10 +17,18 @@ describe('text patterns', () => {
     ['iv) roman', { ordered: true, marker: 'iv)', rest: 'roman' }],
   ])('recognises the list marker of %j', (text, expected) => expect(listMarker(text)).toEqual(expected));
 
-  it.each(['Plain sentence.', 'A. Capital letters are headings', '2026 was a year', '-5 degrees'])('sees no list marker in %j', (text) => expect(listMarker(text)).toBeUndefined());
+  it.each(['Plain sentence.', 'A. Capital letters are headings', '2026 was a year', '-5 degrees'])(
+    'sees no list marker in %j',
+    (text) => expect(listMarker(text)).toBeUndefined(),
+  );
 
-  it.each(['12', 'Page 3', 'page 3 of 9', '- 4 -', '[7]', 'xii', 'Seite 2 von 5'])('%j is a page number', (text) => expect(isPageNumberText(text)).toBe(true));
-  it.each(['12 Angry Men', 'Chapter 3', 'mix', 'Page three', ''])('%j is not a page number', (text) => expect(isPageNumberText(text)).toBe(false));
+  it.each(['12', 'Page 3', 'page 3 of 9', '- 4 -', '[7]', 'xii', 'Seite 2 von 5'])(
+    '%j is a page number',
+    (text) => expect(isPageNumberText(text)).toBe(true),
+  );
+  it.each(['12 Angry Men', 'Chapter 3', 'mix', 'Page three', ''])('%j is not a page number', (text) =>
+    expect(isPageNumberText(text)).toBe(false),
+  );
 
   it('recognises captions', () => {
     expect(isCaptionText('Figure 1: Monthly volume')).toBe(true);
@@ -20,10 +36,13 @@ describe('text patterns', () => {
     expect(isCaptionText('Figures show growth')).toBe(false);
   });
 
-  it('compares running headers with their numbers ignored', () => expect(furnitureKey('Report  — Page 12')).toBe(furnitureKey('report — page 3')));
+  it('compares running headers with their numbers ignored', () =>
+    expect(furnitureKey('Report  — Page 12')).toBe(furnitureKey('report — page 3')));
 
   it('rejoins hyphenated line ends and spaces the others', () => {
-    expect(joinParagraphLines(['The para-', 'graph continues', 'here. Well-', 'Known stays'])).toBe('The paragraph continues here. Well- Known stays');
+    expect(joinParagraphLines(['The para-', 'graph continues', 'here. Well-', 'Known stays'])).toBe(
+      'The paragraph continues here. Well- Known stays',
+    );
   });
 
   it('escapes what would change the meaning of a paragraph', () => {

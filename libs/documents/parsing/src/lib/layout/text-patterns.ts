@@ -38,7 +38,8 @@ export function isPageNumberText(text: string): boolean {
   return trimmed.length > 0 && trimmed.length <= 24 && PAGE_NUMBER.some((pattern) => pattern.test(trimmed));
 }
 
-const CAPTION = /^(figure|fig\.|table|tab\.|chart|image|exhibit|diagram|photo|plate|source|abbildung|tabelle)\s*[\dIVXivx]+[a-z]?\s*[.:—–-]/i;
+const CAPTION =
+  /^(figure|fig\.|table|tab\.|chart|image|exhibit|diagram|photo|plate|source|abbildung|tabelle)\s*[\dIVXivx]+[a-z]?\s*[.:—–-]/i;
 
 export function isCaptionText(text: string): boolean {
   return CAPTION.test(text.trim());
@@ -46,11 +47,7 @@ export function isCaptionText(text: string): boolean {
 
 /** Text normalised for comparing running headers/footers across pages (page numbers ignored). */
 export function furnitureKey(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/\d+/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
 /** Escapes what would change a paragraph's meaning when it starts a markdown line. */
@@ -66,7 +63,11 @@ export function escapeParagraphStart(text: string): string {
 
 /** Escapes a table cell (pipes and line breaks). */
 export function escapeCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 /** Joins the lines of a paragraph: hyphenated line ends are rejoined, other breaks become spaces. */

@@ -23,7 +23,11 @@ function median(values: number[]): number {
  * as native text. Box heights depend on the letters, so each line's font size is the median of its
  * words' heights divided by what their letters predict; the baseline is where descender-free words sit.
  */
-export function ocrToContent(result: OcrResult, pageNumber: number, pointSize?: { width: number; height: number }): PageContent {
+export function ocrToContent(
+  result: OcrResult,
+  pageNumber: number,
+  pointSize?: { width: number; height: number },
+): PageContent {
   const width = pointSize?.width ?? result.width;
   const height = pointSize?.height ?? result.height;
   const scaleX = result.width > 0 ? width / result.width : 1;
@@ -32,10 +36,14 @@ export function ocrToContent(result: OcrResult, pageNumber: number, pointSize?: 
   for (const word of result.words) byLine.set(word.line, [...(byLine.get(word.line) ?? []), word]);
   const items: TextItem[] = [];
   for (const words of byLine.values()) {
-    const sizes = words.filter((word) => /[\p{L}\p{N}]/u.test(word.text)).map((word) => (word.y1 - word.y0) / heightRatio(word.text));
+    const sizes = words
+      .filter((word) => /[\p{L}\p{N}]/u.test(word.text))
+      .map((word) => (word.y1 - word.y0) / heightRatio(word.text));
     const fontSize = (sizes.length ? median(sizes) : median(words.map((word) => word.y1 - word.y0))) * scaleY;
     const flat = words.filter((word) => !DESCENDING.test(word.text));
-    const baseline = (flat.length ? median(flat.map((word) => word.y1)) * scaleY : median(words.map((word) => word.y1)) * scaleY - 0.21 * fontSize);
+    const baseline = flat.length
+      ? median(flat.map((word) => word.y1)) * scaleY
+      : median(words.map((word) => word.y1)) * scaleY - 0.21 * fontSize;
     for (const word of words) {
       items.push({
         text: word.text,

@@ -18,7 +18,15 @@ describe('OCR output', () => {
     const result = parseTesseractTsv(TSV);
     expect(result).toMatchObject({ width: 1700, height: 2200 });
     expect(result.words.map((word) => word.text)).toEqual(['Annual', 'Scraping', 'Left', 'page']);
-    expect(result.words[0]).toEqual({ text: 'Annual', x0: 140, y0: 137, x1: 341, y1: 183, confidence: 0.9689, line: '1.1.1' });
+    expect(result.words[0]).toEqual({
+      text: 'Annual',
+      x0: 140,
+      y0: 137,
+      x1: 341,
+      y1: 183,
+      confidence: 0.9689,
+      line: '1.1.1',
+    });
     expect(result.lines).toHaveLength(2);
   });
 

@@ -17,7 +17,9 @@ export class TesseractCliEngine implements OcrEngine {
   /** True when the binary runs and has the requested language data. */
   static async available(command: string, languages: string): Promise<boolean> {
     try {
-      const output = (await runProcess(command, ['--list-langs'], { timeoutMs: 10_000, maxOutputBytes: 1_000_000 })).toString();
+      const output = (
+        await runProcess(command, ['--list-langs'], { timeoutMs: 10_000, maxOutputBytes: 1_000_000 })
+      ).toString();
       const installed = new Set(output.split('\n').map((line) => line.trim()));
       return languages.split('+').every((language) => installed.has(language));
     } catch {
@@ -26,7 +28,16 @@ export class TesseractCliEngine implements OcrEngine {
   }
 
   async recognize(image: Buffer, options: OcrOptions): Promise<OcrResult> {
-    const args = ['stdin', 'stdout', '-l', this.languages, '--psm', '3', ...(options.dpi ? ['--dpi', String(options.dpi)] : []), 'tsv'];
+    const args = [
+      'stdin',
+      'stdout',
+      '-l',
+      this.languages,
+      '--psm',
+      '3',
+      ...(options.dpi ? ['--dpi', String(options.dpi)] : []),
+      'tsv',
+    ];
     try {
       const output = await runProcess(this.command, args, {
         input: image,

@@ -39,7 +39,10 @@ export class TesseractJsEngine implements OcrEngine {
     });
     try {
       if (options.dpi) await worker.setParameters({ user_defined_dpi: String(options.dpi) });
-      const result = await Promise.race([worker.recognize(image, {}, { tsv: true, text: false, blocks: false }), timeout]);
+      const result = await Promise.race([
+        worker.recognize(image, {}, { tsv: true, text: false, blocks: false }),
+        timeout,
+      ]);
       return parseTesseractTsv(result.data.tsv ?? '');
     } catch (error) {
       await this.close();
@@ -55,7 +58,10 @@ export class TesseractJsEngine implements OcrEngine {
       // One language directory per worker: the first language's npm data package.
       const language = this.languages.split('+')[0];
       return tesseract.createWorker(language, tesseract.OEM.LSTM_ONLY, {
-        langPath: join(dirname(requireHere.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int'),
+        langPath: join(
+          dirname(requireHere.resolve(`@tesseract.js-data/${language}/package.json`)),
+          '4.0.0_best_int',
+        ),
         gzip: true,
         cacheMethod: 'none',
         logger: () => undefined,

@@ -12,7 +12,12 @@ import { convertXlsx } from './xlsx.converter';
 import { DocumentFormatError } from './zip.util';
 
 /** Converts a non-PDF document to markdown (runs inside a parse worker thread). */
-export async function convertOffice(kind: DocumentKind, data: Buffer, filename: string, options: OfficeConvertOptions): Promise<OfficeOutput> {
+export async function convertOffice(
+  kind: DocumentKind,
+  data: Buffer,
+  filename: string,
+  options: OfficeConvertOptions,
+): Promise<OfficeOutput> {
   switch (kind) {
     case 'html':
       return htmlOutput(decodeBody(data, 'text/html').text, filename, options, false);

@@ -8,12 +8,23 @@ import { DocumentFormatError, openZip, readEntry } from './zip.util';
  * Word (.docx, .docm) through mammoth (maintained, pure JS, maps Word styles to semantic HTML:
  * headings, lists, tables, emphasis), then the shared HTML → markdown pipeline.
  */
-export async function convertDocx(data: Buffer, filename: string, options: OfficeConvertOptions): Promise<OfficeOutput> {
+export async function convertDocx(
+  data: Buffer,
+  filename: string,
+  options: OfficeConvertOptions,
+): Promise<OfficeOutput> {
   const zip = await openZip(data);
-  if (!zip.file('word/document.xml')) throw new DocumentFormatError('The file is not a Word document (word/document.xml is missing)');
+  if (!zip.file('word/document.xml'))
+    throw new DocumentFormatError('The file is not a Word document (word/document.xml is missing)');
   const { value } = await mammoth.convertToHtml({ buffer: data }, { ignoreEmptyParagraphs: true });
   const metadata = coreProperties(await readEntry(zip, 'docProps/core.xml'));
-  return htmlOutput(`<html><head>${metadata['title'] ? `<title>${metadata['title']}</title>` : ''}</head><body>${value}</body></html>`, filename, options, true, metadata);
+  return htmlOutput(
+    `<html><head>${metadata['title'] ? `<title>${metadata['title']}</title>` : ''}</head><body>${value}</body></html>`,
+    filename,
+    options,
+    true,
+    metadata,
+  );
 }
 
 /** Title, author, subject, keywords and language from an OOXML `docProps/core.xml`. */
@@ -32,5 +43,7 @@ export function coreProperties(xml: string | undefined): Record<string, string> 
     keywords: read('cp:keywords'),
     language: read('dc:language'),
   };
-  return Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(entries).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

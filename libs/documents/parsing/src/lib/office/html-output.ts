@@ -11,16 +11,30 @@ export function uploadUrl(filename: string): string {
  * documents get the same markdown, cleaned HTML, links and images as scraped pages. Converted
  * documents are all content: the main-content filter applies to HTML uploads only.
  */
-export function htmlOutput(html: string, filename: string, options: OfficeConvertOptions, converted: boolean, metadata: Record<string, string | string[]> = {}): OfficeOutput {
+export function htmlOutput(
+  html: string,
+  filename: string,
+  options: OfficeConvertOptions,
+  converted: boolean,
+  metadata: Record<string, string | string[]> = {},
+): OfficeOutput {
   const wanted = new Set<OutputFormat>(['markdown']);
-  for (const format of options.formats) if (format === 'html' || format === 'links' || format === 'images') wanted.add(format);
-  const result = transformDocument({ body: html, url: uploadUrl(filename), contentType: 'text/html' }, [...wanted], {
-    onlyMainContent: converted ? false : options.onlyMainContent,
-    includeTags: options.includeTags,
-    excludeTags: options.excludeTags,
-    removeBase64Images: options.removeBase64Images,
-  });
-  const output: OfficeOutput = { markdown: (result.markdown ?? '').trim(), metadata: { ...result.metadata, ...metadata } };
+  for (const format of options.formats)
+    if (format === 'html' || format === 'links' || format === 'images') wanted.add(format);
+  const result = transformDocument(
+    { body: html, url: uploadUrl(filename), contentType: 'text/html' },
+    [...wanted],
+    {
+      onlyMainContent: converted ? false : options.onlyMainContent,
+      includeTags: options.includeTags,
+      excludeTags: options.excludeTags,
+      removeBase64Images: options.removeBase64Images,
+    },
+  );
+  const output: OfficeOutput = {
+    markdown: (result.markdown ?? '').trim(),
+    metadata: { ...result.metadata, ...metadata },
+  };
   if (wanted.has('html')) output.html = result.html ?? '';
   if (options.formats.includes('rawHtml')) output.rawHtml = html;
   if (wanted.has('links')) output.links = result.links ?? [];
@@ -29,7 +43,12 @@ export function htmlOutput(html: string, filename: string, options: OfficeConver
 }
 
 /** Output for converters that write markdown themselves (spreadsheets, CSV, slides). */
-export function markdownOutput(markdown: string, html: string, options: OfficeConvertOptions, metadata: Record<string, string | string[]> = {}): OfficeOutput {
+export function markdownOutput(
+  markdown: string,
+  html: string,
+  options: OfficeConvertOptions,
+  metadata: Record<string, string | string[]> = {},
+): OfficeOutput {
   const output: OfficeOutput = { markdown: markdown.trim(), metadata };
   if (options.formats.includes('html')) output.html = html;
   if (options.formats.includes('rawHtml')) output.rawHtml = html;

@@ -12,17 +12,30 @@ const MAX_ROWS = 20_000;
  * OpenDocument text, spreadsheets and presentations (.odt, .ods, .odp): a small converter of our own
  * over `content.xml` (no maintained npm converter exists; the format is plain XML in a ZIP).
  */
-export async function convertOdf(kind: 'odt' | 'ods' | 'odp', data: Buffer, filename: string, options: OfficeConvertOptions): Promise<OfficeOutput> {
+export async function convertOdf(
+  kind: 'odt' | 'ods' | 'odp',
+  data: Buffer,
+  filename: string,
+  options: OfficeConvertOptions,
+): Promise<OfficeOutput> {
   const zip = await openZip(data);
   const content = await readEntry(zip, 'content.xml');
-  if (!content) throw new DocumentFormatError('The file is not an OpenDocument file (content.xml is missing)');
+  if (!content)
+    throw new DocumentFormatError('The file is not an OpenDocument file (content.xml is missing)');
   const metadata = odfMetadata(await readEntry(zip, 'meta.xml'));
   const body = findFirst(parseXml(content), 'office:body');
   if (!body) throw new DocumentFormatError('content.xml has no office:body');
   if (kind === 'ods') {
-    const sheets = findAll(body.children, 'table:table').map((table) => ({ name: table.attrs['table:name'] ?? 'Sheet', rows: tableGrid(table) }));
-    const markdown = sheets.map((sheet) => `## ${sheet.name}\n\n${gridToMarkdown(sheet.rows)}`.trim()).join('\n\n');
-    const html = sheets.map((sheet) => `<h2>${escapeHtml(sheet.name)}</h2>${gridToHtml(sheet.rows)}`).join('');
+    const sheets = findAll(body.children, 'table:table').map((table) => ({
+      name: table.attrs['table:name'] ?? 'Sheet',
+      rows: tableGrid(table),
+    }));
+    const markdown = sheets
+      .map((sheet) => `## ${sheet.name}\n\n${gridToMarkdown(sheet.rows)}`.trim())
+      .join('\n\n');
+    const html = sheets
+      .map((sheet) => `<h2>${escapeHtml(sheet.name)}</h2>${gridToHtml(sheet.rows)}`)
+      .join('');
     return markdownOutput(markdown, html, options, metadata);
   }
   if (kind === 'odp') {
@@ -30,14 +43,22 @@ export async function convertOdf(kind: 'odt' | 'ods' | 'odp', data: Buffer, file
     const html = slides
       .map((slide, index) => {
         const title = slideTitle(slide);
-        const parts = slide.children.flatMap((child) => (child === title.frame ? [] : [blockHtml(child)])).join('');
+        const parts = slide.children
+          .flatMap((child) => (child === title.frame ? [] : [blockHtml(child)]))
+          .join('');
         return `<section><h2>${escapeHtml(title.text || `Slide ${index + 1}`)}</h2>${parts}</section>`;
       })
       .join('');
     return htmlOutput(`<html><body>${html}</body></html>`, filename, options, true, metadata);
   }
   const text = findFirst(body.children, 'office:text') ?? body;
-  return htmlOutput(`<html><body>${text.children.map(blockHtml).join('')}</body></html>`, filename, options, true, metadata);
+  return htmlOutput(
+    `<html><body>${text.children.map(blockHtml).join('')}</body></html>`,
+    filename,
+    options,
+    true,
+    metadata,
+  );
 }
 
 function odfMetadata(xml: string | undefined): Record<string, string> {
@@ -47,12 +68,21 @@ function odfMetadata(xml: string | undefined): Record<string, string> {
     const node = findFirst(nodes, name);
     return node ? textOf(node).trim() || undefined : undefined;
   };
-  const entries = { title: read('dc:title'), author: read('meta:initial-creator') ?? read('dc:creator'), description: read('dc:description') ?? read('dc:subject'), language: read('dc:language') };
-  return Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const entries = {
+    title: read('dc:title'),
+    author: read('meta:initial-creator') ?? read('dc:creator'),
+    description: read('dc:description') ?? read('dc:subject'),
+    language: read('dc:language'),
+  };
+  return Object.fromEntries(
+    Object.entries(entries).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function slideTitle(slide: XmlNode): { text: string; frame?: XmlNode } {
-  const frame = slide.children.find((child) => child.name === 'draw:frame' && /title/i.test(child.attrs['presentation:class'] ?? ''));
+  const frame = slide.children.find(
+    (child) => child.name === 'draw:frame' && /title/i.test(child.attrs['presentation:class'] ?? ''),
+  );
   return { text: frame ? textOf(frame).replace(/\s+/g, ' ').trim() : '', frame };
 }
 
@@ -120,7 +150,9 @@ function tableGrid(table: XmlNode): string[][] {
   const rowNodes = findRows(table);
   for (const row of rowNodes) {
     const cells: string[] = [];
-    for (const cell of row.children.filter((child) => child.name === 'table:table-cell' || child.name === 'table:covered-table-cell')) {
+    for (const cell of row.children.filter(
+      (child) => child.name === 'table:table-cell' || child.name === 'table:covered-table-cell',
+    )) {
       const repeat = Math.min(MAX_COLUMNS, Number(cell.attrs['table:number-columns-repeated'] ?? '1') || 1);
       const text = cell.children
         .filter((child) => child.name === 'text:p' || child.name === 'text:h')
@@ -131,7 +163,12 @@ function tableGrid(table: XmlNode): string[][] {
     }
     const repeat = Number(row.attrs['table:number-rows-repeated'] ?? '1') || 1;
     const empty = cells.every((cell) => cell === '');
-    for (let index = 0; index < (empty ? 1 : Math.min(repeat, MAX_ROWS)) && rows.length < MAX_ROWS; index += 1) rows.push(cells);
+    for (
+      let index = 0;
+      index < (empty ? 1 : Math.min(repeat, MAX_ROWS)) && rows.length < MAX_ROWS;
+      index += 1
+    )
+      rows.push(cells);
   }
   return rows;
 }
@@ -140,7 +177,12 @@ function findRows(node: XmlNode): XmlNode[] {
   const rows: XmlNode[] = [];
   for (const child of node.children) {
     if (child.name === 'table:table-row') rows.push(child);
-    else if (child.name === 'table:table-header-rows' || child.name === 'table:table-rows' || child.name === 'table:table-row-group') rows.push(...findRows(child));
+    else if (
+      child.name === 'table:table-header-rows' ||
+      child.name === 'table:table-rows' ||
+      child.name === 'table:table-row-group'
+    )
+      rows.push(...findRows(child));
   }
   return rows;
 }

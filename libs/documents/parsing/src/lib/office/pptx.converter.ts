@@ -12,10 +12,17 @@ const MAX_SLIDES = 2_000;
  * PowerPoint (.pptx, .pptm): a small converter of our own over the slide XML (no maintained npm
  * converter keeps slide order, titles, bullet levels and tables). Each slide becomes a `##` section.
  */
-export async function convertPptx(data: Buffer, filename: string, options: OfficeConvertOptions): Promise<OfficeOutput> {
+export async function convertPptx(
+  data: Buffer,
+  filename: string,
+  options: OfficeConvertOptions,
+): Promise<OfficeOutput> {
   const zip = await openZip(data);
   const presentation = await readEntry(zip, 'ppt/presentation.xml');
-  if (!presentation) throw new DocumentFormatError('The file is not a PowerPoint presentation (ppt/presentation.xml is missing)');
+  if (!presentation)
+    throw new DocumentFormatError(
+      'The file is not a PowerPoint presentation (ppt/presentation.xml is missing)',
+    );
   const relations = relationTargets(await readEntry(zip, 'ppt/_rels/presentation.xml.rels'), 'ppt');
   const slideIds = findAll(parseXml(presentation), 'p:sldId').slice(0, MAX_SLIDES);
   const sections: string[] = [];
@@ -36,7 +43,10 @@ export function relationTargets(xml: string | undefined, baseDir: string): Map<s
   for (const relation of findAll(parseXml(xml), 'Relationship')) {
     const target = relation.attrs['Target'];
     if (!relation.attrs['Id'] || !target || relation.attrs['TargetMode'] === 'External') continue;
-    targets.set(relation.attrs['Id'], target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(baseDir, target)));
+    targets.set(
+      relation.attrs['Id'],
+      target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(baseDir, target)),
+    );
   }
   return targets;
 }
@@ -46,27 +56,47 @@ function slideHtml(nodes: XmlNode[], number: number): string {
   if (!tree) return `<section><h2>Slide ${number}</h2></section>`;
   const shapes = flattenShapes(tree);
   const titleShape = shapes.find((shape) => /^(title|ctrTitle)$/.test(placeholderType(shape) ?? ''));
-  const title = titleShape ? paragraphs(titleShape).map((paragraph) => paragraph.text).join(' ').trim() : '';
+  const title = titleShape
+    ? paragraphs(titleShape)
+        .map((paragraph) => paragraph.text)
+        .join(' ')
+        .trim()
+    : '';
   const parts: string[] = [`<h2>${escapeHtml(title || `Slide ${number}`)}</h2>`];
   for (const shape of shapes) {
     if (shape === titleShape) continue;
     if (shape.name === 'p:graphicFrame') {
       const table = findFirst(shape.children, 'a:tbl');
-      if (table) parts.push(gridToHtml(childrenNamed(table, 'a:tr').map((row) => childrenNamed(row, 'a:tc').map((cell) => textOf(cell).replace(/\s+/g, ' ').trim()))));
+      if (table)
+        parts.push(
+          gridToHtml(
+            childrenNamed(table, 'a:tr').map((row) =>
+              childrenNamed(row, 'a:tc').map((cell) => textOf(cell).replace(/\s+/g, ' ').trim()),
+            ),
+          ),
+        );
       continue;
     }
     const type = placeholderType(shape);
     const texts = paragraphs(shape).filter((paragraph) => paragraph.text.trim());
     if (texts.length === 0) continue;
     const bulleted = type === 'body' || type === 'obj' || (type === '' && hasPlaceholder(shape));
-    parts.push(bulleted ? listHtml(texts) : texts.map((paragraph) => `<p>${escapeHtml(paragraph.text)}</p>`).join(''));
+    parts.push(
+      bulleted ? listHtml(texts) : texts.map((paragraph) => `<p>${escapeHtml(paragraph.text)}</p>`).join(''),
+    );
   }
   return `<section>${parts.join('')}</section>`;
 }
 
 /** Shapes in drawing order, groups expanded. */
 function flattenShapes(tree: XmlNode): XmlNode[] {
-  return tree.children.flatMap((child) => (child.name === 'p:grpSp' ? flattenShapes(child) : child.name === 'p:sp' || child.name === 'p:graphicFrame' ? [child] : []));
+  return tree.children.flatMap((child) =>
+    child.name === 'p:grpSp'
+      ? flattenShapes(child)
+      : child.name === 'p:sp' || child.name === 'p:graphicFrame'
+        ? [child]
+        : [],
+  );
 }
 
 function hasPlaceholder(shape: XmlNode): boolean {
@@ -85,7 +115,13 @@ function paragraphs(shape: XmlNode): { text: string; level: number }[] {
   return childrenNamed(body, 'a:p').map((paragraph) => {
     const properties = childrenNamed(paragraph, 'a:pPr')[0];
     const text = paragraph.children
-      .map((child) => (child.name === 'a:r' || child.name === 'a:fld' ? childrenNamed(child, 'a:t').map(textOf).join('') : child.name === 'a:br' ? ' ' : ''))
+      .map((child) =>
+        child.name === 'a:r' || child.name === 'a:fld'
+          ? childrenNamed(child, 'a:t').map(textOf).join('')
+          : child.name === 'a:br'
+            ? ' '
+            : '',
+      )
       .join('')
       .replace(/\s+/g, ' ')
       .trim();
@@ -109,6 +145,7 @@ function listHtml(items: { text: string; level: number }[]): string {
     path[level] = node;
     path.length = level + 1;
   }
-  const render = (nodes: ListNode[]): string => `<ul>${nodes.map((node) => `<li>${escapeHtml(node.text)}${node.children.length ? render(node.children) : ''}</li>`).join('')}</ul>`;
+  const render = (nodes: ListNode[]): string =>
+    `<ul>${nodes.map((node) => `<li>${escapeHtml(node.text)}${node.children.length ? render(node.children) : ''}</li>`).join('')}</ul>`;
   return render(root);
 }

@@ -12,9 +12,14 @@ import { DocumentFormatError } from './zip.util';
  */
 export function convertRtf(data: Buffer, filename: string, options: OfficeConvertOptions): OfficeOutput {
   const source = data.toString('latin1');
-  if (!/^\s*\{\\rtf/.test(source)) throw new DocumentFormatError('The file is not an RTF document (it does not start with {\\rtf)');
+  if (!/^\s*\{\\rtf/.test(source))
+    throw new DocumentFormatError('The file is not an RTF document (it does not start with {\\rtf)');
   const parsed = new RtfReader(source).read();
-  const metadata = Object.fromEntries(Object.entries(parsed.info).filter(([, value]) => value.trim()).map(([key, value]) => [key, value.trim()]));
+  const metadata = Object.fromEntries(
+    Object.entries(parsed.info)
+      .filter(([, value]) => value.trim())
+      .map(([key, value]) => [key, value.trim()]),
+  );
   return htmlOutput(`<html><body>${parsed.html}</body></html>`, filename, options, true, metadata);
 }
 
@@ -46,16 +51,84 @@ interface Paragraph {
 }
 
 const SKIPPED_DESTINATIONS = new Set([
-  'fonttbl', 'colortbl', 'pict', 'object', 'objdata', 'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'xmlnstbl', 'listtable',
-  'listoverridetable', 'rsidtbl', 'generator', 'header', 'footer', 'headerl', 'headerr', 'headerf', 'footerl', 'footerr', 'footerf', 'footnote',
-  'annotation', 'atnid', 'atnauthor', 'bkmkstart', 'bkmkend', 'pgdsctbl', 'filetbl', 'revtbl', 'mmathPr', 'wgrffmtfilter', 'docvar', 'shp',
-  'nonshppict', 'pn', 'pnseclvl', 'operator', 'company', 'category', 'comment', 'doccomm', 'hlinkbase', 'keywords', 'manager', 'creatim',
-  'revtim', 'printim', 'buptim', 'template', 'xe', 'tc', 'userprops', 'passwordhash', 'protusertbl', 'fchars', 'lchars', 'ftnsep', 'ftnsepc',
-  'aftnsep', 'aftnsepc', 'blipuid', 'mhtmltag', 'htmltag',
+  'fonttbl',
+  'colortbl',
+  'pict',
+  'object',
+  'objdata',
+  'themedata',
+  'colorschememapping',
+  'latentstyles',
+  'datastore',
+  'xmlnstbl',
+  'listtable',
+  'listoverridetable',
+  'rsidtbl',
+  'generator',
+  'header',
+  'footer',
+  'headerl',
+  'headerr',
+  'headerf',
+  'footerl',
+  'footerr',
+  'footerf',
+  'footnote',
+  'annotation',
+  'atnid',
+  'atnauthor',
+  'bkmkstart',
+  'bkmkend',
+  'pgdsctbl',
+  'filetbl',
+  'revtbl',
+  'mmathPr',
+  'wgrffmtfilter',
+  'docvar',
+  'shp',
+  'nonshppict',
+  'pn',
+  'pnseclvl',
+  'operator',
+  'company',
+  'category',
+  'comment',
+  'doccomm',
+  'hlinkbase',
+  'keywords',
+  'manager',
+  'creatim',
+  'revtim',
+  'printim',
+  'buptim',
+  'template',
+  'xe',
+  'tc',
+  'userprops',
+  'passwordhash',
+  'protusertbl',
+  'fchars',
+  'lchars',
+  'ftnsep',
+  'ftnsepc',
+  'aftnsep',
+  'aftnsepc',
+  'blipuid',
+  'mhtmltag',
+  'htmltag',
 ]);
 
 const SYMBOLS: Record<string, string> = {
-  emdash: '—', endash: '–', bullet: '•', lquote: '‘', rquote: '’', ldblquote: '“', rdblquote: '”', emspace: ' ', enspace: ' ', qmspace: ' ',
+  emdash: '—',
+  endash: '–',
+  bullet: '•',
+  lquote: '‘',
+  rquote: '’',
+  ldblquote: '“',
+  rdblquote: '”',
+  emspace: ' ',
+  enspace: ' ',
+  qmspace: ' ',
 };
 
 /** Groups nested deeper than this are refused (hostile input). */
@@ -63,7 +136,14 @@ const MAX_DEPTH = 512;
 
 class RtfReader {
   private position = 0;
-  private state: GroupState = { bold: false, italic: false, skip: false, unicodeSkip: 1, inStylesheet: false, inField: false };
+  private state: GroupState = {
+    bold: false,
+    italic: false,
+    skip: false,
+    unicodeSkip: 1,
+    inStylesheet: false,
+    inField: false,
+  };
   private readonly stack: GroupState[] = [];
   private codepage = 'win1252';
   private pendingBytes: number[] = [];
@@ -89,7 +169,8 @@ class RtfReader {
       const char = source[this.position];
       if (char === '{') {
         this.flushBytes();
-        if (this.stack.length >= MAX_DEPTH) throw new DocumentFormatError('The RTF document nests groups too deeply');
+        if (this.stack.length >= MAX_DEPTH)
+          throw new DocumentFormatError('The RTF document nests groups too deeply');
         this.stack.push(this.state);
         this.state = { ...this.state };
         this.position += 1;
@@ -138,7 +219,9 @@ class RtfReader {
       else if (next === '\n' || next === '\r') this.endParagraph();
       return;
     }
-    const match = /^([a-zA-Z]{1,32})(-?\d{1,10})? ?/.exec(source.slice(this.position + 1, this.position + 48));
+    const match = /^([a-zA-Z]{1,32})(-?\d{1,10})? ?/.exec(
+      source.slice(this.position + 1, this.position + 48),
+    );
     if (!match) {
       this.position += 1;
       return;
@@ -152,7 +235,8 @@ class RtfReader {
 
   private word(word: string, param: number | undefined): void {
     const state = this.state;
-    if (word === 'ansicpg' && param) this.codepage = iconv.encodingExists(`cp${param}`) ? `cp${param}` : this.codepage;
+    if (word === 'ansicpg' && param)
+      this.codepage = iconv.encodingExists(`cp${param}`) ? `cp${param}` : this.codepage;
     else if (word === 'u' && param !== undefined) {
       this.text(String.fromCharCode(param < 0 ? param + 65_536 : param));
       // The next `\uc` characters are the fallback rendering of the same character.
@@ -197,8 +281,10 @@ class RtfReader {
     else if (word === 's' && param !== undefined) {
       const level = this.styles.get(param);
       if (level) this.paragraph.heading = level;
-    } else if (word === 'outlinelevel' && param !== undefined && param >= 0 && param < 9) this.paragraph.heading = Math.min(6, param + 1);
-    else if ((word === 'ls' || word === 'ilvl') && !this.paragraph.list) this.paragraph.list = { ordered: false };
+    } else if (word === 'outlinelevel' && param !== undefined && param >= 0 && param < 9)
+      this.paragraph.heading = Math.min(6, param + 1);
+    else if ((word === 'ls' || word === 'ilvl') && !this.paragraph.list)
+      this.paragraph.list = { ordered: false };
     else if (word === 'intbl') this.paragraph.inTable = true;
     else if (word === 'cell') this.endCell();
     else if (word === 'row') this.endRow();
@@ -222,7 +308,8 @@ class RtfReader {
     else if (state.sink === 'fldinst') this.fieldInstruction += text;
     if (state.skip || state.sink) return;
     const last = this.paragraph.runs[this.paragraph.runs.length - 1];
-    if (last && last.bold === state.bold && last.italic === state.italic && last.link === state.link) last.text += text;
+    if (last && last.bold === state.bold && last.italic === state.italic && last.link === state.link)
+      last.text += text;
     else this.paragraph.runs.push({ text, bold: state.bold, italic: state.italic, link: state.link });
   }
 
@@ -251,7 +338,12 @@ class RtfReader {
   private endParagraph(): void {
     const paragraph = this.paragraph;
     // Paragraph properties last until \pard.
-    this.paragraph = { runs: [], inTable: paragraph.inTable, heading: paragraph.heading, list: paragraph.list ? { ...paragraph.list } : undefined };
+    this.paragraph = {
+      runs: [],
+      inTable: paragraph.inTable,
+      heading: paragraph.heading,
+      list: paragraph.list ? { ...paragraph.list } : undefined,
+    };
     const html = this.runsHtml(paragraph.runs).trim();
     if (paragraph.inTable) {
       if (html) this.cell.push(html);
@@ -266,7 +358,9 @@ class RtfReader {
       return;
     }
     this.closeList();
-    this.html.push(paragraph.heading ? `<h${paragraph.heading}>${html}</h${paragraph.heading}>` : `<p>${html}</p>`);
+    this.html.push(
+      paragraph.heading ? `<h${paragraph.heading}>${html}</h${paragraph.heading}>` : `<p>${html}</p>`,
+    );
   }
 
   private endCell(): void {

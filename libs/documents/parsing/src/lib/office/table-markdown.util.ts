@@ -6,15 +6,21 @@ export function gridToMarkdown(rows: readonly (readonly string[])[]): string {
   const grid = trimGrid(rows);
   if (grid.length === 0) return '';
   const width = Math.max(...grid.map((row) => row.length));
-  const line = (row: readonly string[]) => `| ${Array.from({ length: width }, (_, index) => escapeCell(row[index] ?? '')).join(' | ')} |`;
-  return [line(grid[0]), `| ${Array.from({ length: width }, () => '---').join(' | ')} |`, ...grid.slice(1).map(line)].join('\n');
+  const line = (row: readonly string[]) =>
+    `| ${Array.from({ length: width }, (_, index) => escapeCell(row[index] ?? '')).join(' | ')} |`;
+  return [
+    line(grid[0]),
+    `| ${Array.from({ length: width }, () => '---').join(' | ')} |`,
+    ...grid.slice(1).map(line),
+  ].join('\n');
 }
 
 export function gridToHtml(rows: readonly (readonly string[])[]): string {
   const grid = trimGrid(rows);
   if (grid.length === 0) return '';
   const width = Math.max(...grid.map((row) => row.length));
-  const cells = (row: readonly string[], tag: 'th' | 'td') => Array.from({ length: width }, (_, index) => `<${tag}>${escapeHtml(row[index] ?? '')}</${tag}>`).join('');
+  const cells = (row: readonly string[], tag: 'th' | 'td') =>
+    Array.from({ length: width }, (_, index) => `<${tag}>${escapeHtml(row[index] ?? '')}</${tag}>`).join('');
   return `<table><thead><tr>${cells(grid[0], 'th')}</tr></thead><tbody>${grid
     .slice(1)
     .map((row) => `<tr>${cells(row, 'td')}</tr>`)

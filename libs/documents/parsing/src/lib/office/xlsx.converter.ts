@@ -9,12 +9,18 @@ const MAX_ROWS = 20_000;
 const MAX_COLUMNS = 200;
 
 /** Excel workbooks (.xlsx, .xlsm) through exceljs: one `## <sheet>` section and markdown table per sheet. */
-export async function convertXlsx(data: Buffer, _filename: string, options: OfficeConvertOptions): Promise<OfficeOutput> {
+export async function convertXlsx(
+  data: Buffer,
+  _filename: string,
+  options: OfficeConvertOptions,
+): Promise<OfficeOutput> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(data as unknown as ArrayBuffer);
   } catch (error) {
-    throw new DocumentFormatError(`The file is not a readable Excel workbook: ${error instanceof Error ? error.message : String(error)}`);
+    throw new DocumentFormatError(
+      `The file is not a readable Excel workbook: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const sheets: { name: string; rows: string[][] }[] = [];
   workbook.eachSheet((sheet) => {
@@ -29,11 +35,16 @@ export async function convertXlsx(data: Buffer, _filename: string, options: Offi
     }
     sheets.push({ name: sheet.name, rows });
   });
-  const markdown = sheets.map((sheet) => `## ${sheet.name}\n\n${gridToMarkdown(sheet.rows)}`.trim()).join('\n\n');
+  const markdown = sheets
+    .map((sheet) => `## ${sheet.name}\n\n${gridToMarkdown(sheet.rows)}`.trim())
+    .join('\n\n');
   const html = sheets.map((sheet) => `<h2>${escapeHtml(sheet.name)}</h2>${gridToHtml(sheet.rows)}`).join('');
   const creator = workbook.creator?.trim();
   const title = workbook.title?.trim();
-  return markdownOutput(markdown, html, options, { ...(title ? { title } : {}), ...(creator ? { author: creator } : {}) });
+  return markdownOutput(markdown, html, options, {
+    ...(title ? { title } : {}),
+    ...(creator ? { author: creator } : {}),
+  });
 }
 
 function cellText(cell: ExcelJS.Cell): string {
@@ -46,7 +57,8 @@ function cellText(cell: ExcelJS.Cell): string {
     if ('formula' in value || 'sharedFormula' in value) {
       const result = (value as { result?: unknown }).result;
       if (result instanceof Date) return formatDate(result);
-      if (result && typeof result === 'object' && 'error' in result) return String((result as { error: unknown }).error);
+      if (result && typeof result === 'object' && 'error' in result)
+        return String((result as { error: unknown }).error);
       return result === undefined || result === null ? '' : String(result);
     }
     if ('error' in value) return String(value.error);

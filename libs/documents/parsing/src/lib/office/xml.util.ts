@@ -22,7 +22,8 @@ const parser = new XMLParser({
 
 /** Parses XML from an office package. DTD entity declarations are refused (no entity expansion attacks). */
 export function parseXml(xml: string): XmlNode[] {
-  if (/<!DOCTYPE[^>]*\[/i.test(xml.slice(0, 4_096)) || /<!ENTITY/i.test(xml.slice(0, 65_536))) throw new Error('XML with entity declarations is not accepted');
+  if (/<!DOCTYPE[^>]*\[/i.test(xml.slice(0, 4_096)) || /<!ENTITY/i.test(xml.slice(0, 65_536)))
+    throw new Error('XML with entity declarations is not accepted');
   return convert(parser.parse(xml) as RawNode[]);
 }
 

@@ -7,15 +7,19 @@ export async function openZip(data: Buffer): Promise<JSZip> {
   try {
     return await JSZip.loadAsync(data, { checkCRC32: false });
   } catch (error) {
-    throw new DocumentFormatError(`The file is not a valid ZIP-based document: ${error instanceof Error ? error.message : String(error)}`);
+    throw new DocumentFormatError(
+      `The file is not a valid ZIP-based document: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 export async function readEntry(zip: JSZip, path: string): Promise<string | undefined> {
-  const entry = zip.file(path) ?? zip.file(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i'))[0];
+  const entry =
+    zip.file(path) ?? zip.file(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i'))[0];
   if (!entry) return undefined;
   const size = (entry as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize;
-  if (size !== undefined && size > MAX_ENTRY_BYTES) throw new DocumentFormatError(`${path} is larger than ${MAX_ENTRY_BYTES} bytes uncompressed`);
+  if (size !== undefined && size > MAX_ENTRY_BYTES)
+    throw new DocumentFormatError(`${path} is larger than ${MAX_ENTRY_BYTES} bytes uncompressed`);
   return entry.async('string');
 }
 

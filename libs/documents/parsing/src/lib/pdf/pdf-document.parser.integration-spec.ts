@@ -27,7 +27,8 @@ function items(output: ParsedDocumentOutput): LayoutBlock[] {
 
 function expectSpansIndexMarkdown(output: ParsedDocumentOutput): void {
   for (const block of items(output)) {
-    if (block.markdownSpan) expect(output.markdown.slice(block.markdownSpan[0], block.markdownSpan[1])).toBe(block.content);
+    if (block.markdownSpan)
+      expect(output.markdown.slice(block.markdownSpan[0], block.markdownSpan[1])).toBe(block.content);
     if (block.bbox) for (const value of block.bbox) expect(value >= 0 && value <= 1).toBe(true);
   }
 }
@@ -55,7 +56,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
   describe('auto mode on the layout report (text layer, graphics placed)', () => {
     let output: ParsedDocumentOutput;
     beforeAll(async () => {
-      output = await parseDocument(toolkit, pdfRequest(report, { mode: 'auto', pages: true, blocks: true, pageMarkers: true }));
+      output = await parseDocument(
+        toolkit,
+        pdfRequest(report, { mode: 'auto', pages: true, blocks: true, pageMarkers: true }),
+      );
     });
 
     it('rebuilds headings, columns, lists, the table and the code block in reading order', () => {
@@ -71,7 +75,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
         REPORT.rightSecond,
         '\n\n---\n\n<!-- page 2 -->\n\n',
         `## ${REPORT.results}`,
-        `| ${REPORT.table[0].join(' | ')} |\n| --- | --- | --- | --- |\n${REPORT.table.slice(1).map((row) => `| ${row.join(' | ')} |`).join('\n')}`,
+        `| ${REPORT.table[0].join(' | ')} |\n| --- | --- | --- | --- |\n${REPORT.table
+          .slice(1)
+          .map((row) => `| ${row.join(' | ')} |`)
+          .join('\n')}`,
         REPORT.tableCaption,
         REPORT.numbered.map((item, index) => `${index + 1}. ${item}`).join('\n'),
         '\n\n---\n\n<!-- page 3 -->\n\n',
@@ -95,18 +102,30 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
         const types = page.items.map((block) => block.type);
         expect(types[0]).toBe('page_header');
         expect(types).toContain('page_footer');
-        expect(page.items.find((block) => block.type === 'page_number')?.content).toBe(`Page ${page.pageNumber} of 3`);
+        expect(page.items.find((block) => block.type === 'page_number')?.content).toBe(
+          `Page ${page.pageNumber} of 3`,
+        );
       }
     });
 
     it('types blocks with ids in reading order, normalised boxes and exact markdown spans', () => {
       const page1 = output.blocks?.[0];
       expect(page1).toMatchObject({ pageNumber: 1, width: 612, height: 792, status: 'ok' });
-      page1?.items.forEach((block, index) => expect(block).toMatchObject({ id: `p1.b${index}`, readingOrder: index, source: 'native_text', confidence: { ocr: null } }));
+      page1?.items.forEach((block, index) =>
+        expect(block).toMatchObject({
+          id: `p1.b${index}`,
+          readingOrder: index,
+          source: 'native_text',
+          confidence: { ocr: null },
+        }),
+      );
       const byType = (type: string) => items(output).filter((block) => block.type === type);
       expect(byType('title').map((block) => block.content)).toEqual([`# ${REPORT.title}`]);
       expect(byType('table')).toHaveLength(1);
-      expect(byType('caption').map((block) => block.content)).toEqual([REPORT.tableCaption, REPORT.figureCaption]);
+      expect(byType('caption').map((block) => block.content)).toEqual([
+        REPORT.tableCaption,
+        REPORT.figureCaption,
+      ]);
       const figure = byType('figure')[0];
       // The chart was drawn at (50, 110) with size 240 × 160 on a 612 × 792 page.
       expect(figure.bbox?.[0]).toBeCloseTo(50 / 612, 2);
@@ -122,14 +141,21 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
       const rightParagraph = items(output).find((block) => block.content === REPORT.right);
       expect(leftParagraph?.bbox?.[2]).toBeLessThan(0.5);
       expect(rightParagraph?.bbox?.[0]).toBeGreaterThan(0.5);
-      expect(items(output).filter((block) => block.label === 'list_item')).toHaveLength(REPORT.bullets.length + REPORT.numbered.length);
+      expect(items(output).filter((block) => block.label === 'list_item')).toHaveLength(
+        REPORT.bullets.length + REPORT.numbered.length,
+      );
       expectSpansIndexMarkdown(output);
     });
 
     it('reports pages, page counts and metadata', () => {
       expect(output.pages?.map((page) => page.pageNumber)).toEqual([1, 2, 3]);
       expect(output.pages?.[1].markdown.startsWith(`## ${REPORT.results}`)).toBe(true);
-      expect(output.metadata).toMatchObject({ numPages: 3, totalPages: 3, title: REPORT.title, producer: 'Quarry fixtures' });
+      expect(output.metadata).toMatchObject({
+        numPages: 3,
+        totalPages: 3,
+        title: REPORT.title,
+        producer: 'Quarry fixtures',
+      });
       expect(output.pdfPages).toBe(3);
     });
   });
@@ -155,15 +181,23 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
   });
 
   it('parses a 200-page document in fast mode, every page with its own content', async () => {
-    const output = await parseDocument(toolkit, pdfRequest(await longPdf(200), { mode: 'fast', pageMarkers: true }));
+    const output = await parseDocument(
+      toolkit,
+      pdfRequest(await longPdf(200), { mode: 'fast', pageMarkers: true }),
+    );
     expect(output.metadata).toMatchObject({ numPages: 200, totalPages: 200 });
     expect(output.pdfPages).toBe(200);
     // Every "Section N" heading has the largest size of the document: all are level-1 headings.
     for (const page of [2, 57, 200]) {
-      expect(output.markdown).toContain(`<!-- page ${page} -->\n\n# Section ${page}\n\nPage body ${page} carries the marker word marker${page}x`);
+      expect(output.markdown).toContain(
+        `<!-- page ${page} -->\n\n# Section ${page}\n\nPage body ${page} carries the marker word marker${page}x`,
+      );
     }
     expect(output.markdown).not.toMatch(/\n\n\d{1,3}\n\n/); // page numbers are furniture
-    const limited = await parseDocument(toolkit, pdfRequest(await longPdf(200), { mode: 'fast', maxPages: 50 }));
+    const limited = await parseDocument(
+      toolkit,
+      pdfRequest(await longPdf(200), { mode: 'fast', maxPages: 50 }),
+    );
     expect(limited.metadata).toMatchObject({ numPages: 50, totalPages: 200 });
     expect(limited.markdown).toContain('marker50x');
     expect(limited.markdown).not.toContain('marker51x');
@@ -176,7 +210,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     });
 
     it('auto mode OCRs the pages without a text layer', async () => {
-      const output = await parseDocument(toolkit, pdfRequest(scanned, { mode: 'auto', blocks: true, pages: true }));
+      const output = await parseDocument(
+        toolkit,
+        pdfRequest(scanned, { mode: 'auto', blocks: true, pages: true }),
+      );
       expect(output.pdfPages).toBe(2);
       SCANNED_PAGES.forEach((page, index) => {
         const text = output.pages?.[index].markdown.replace(/^#+ /gm, '') ?? '';
@@ -193,25 +230,42 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     });
 
     it('fast mode refuses it with SCRAPE_PDF_OCR_REQUIRED', async () => {
-      expect((await failure(parseDocument(toolkit, pdfRequest(scanned, { mode: 'fast' })))).code).toBe('SCRAPE_PDF_OCR_REQUIRED');
+      expect((await failure(parseDocument(toolkit, pdfRequest(scanned, { mode: 'fast' })))).code).toBe(
+        'SCRAPE_PDF_OCR_REQUIRED',
+      );
     });
   });
 
   it('ocr mode reads even pages that have a text layer', async () => {
-    const output = await parseDocument(toolkit, pdfRequest(report, { mode: 'ocr', maxPages: 2, blocks: true }));
+    const output = await parseDocument(
+      toolkit,
+      pdfRequest(report, { mode: 'ocr', maxPages: 2, blocks: true }),
+    );
     expect(items(output).every((block) => block.source === 'layout_ocr')).toBe(true);
-    expect(characterErrorRate(REPORT.intro, output.markdown.slice(output.markdown.indexOf('This report'), output.markdown.indexOf('This report') + REPORT.intro.length))).toBeLessThan(0.05);
+    expect(
+      characterErrorRate(
+        REPORT.intro,
+        output.markdown.slice(
+          output.markdown.indexOf('This report'),
+          output.markdown.indexOf('This report') + REPORT.intro.length,
+        ),
+      ),
+    ).toBeLessThan(0.05);
     expect(output.markdown).toContain('North');
     expect(output.blocks?.[0].width).toBe(1700);
   });
 
   describe('hostile and damaged files', () => {
     it('answers a password-protected PDF with DOCUMENT_ENCRYPTED', async () => {
-      expect((await failure(parseDocument(toolkit, pdfRequest(await encryptedPdf())))).code).toBe('DOCUMENT_ENCRYPTED');
+      expect((await failure(parseDocument(toolkit, pdfRequest(await encryptedPdf())))).code).toBe(
+        'DOCUMENT_ENCRYPTED',
+      );
     });
 
     it('reads a PDF locked with an owner password only', async () => {
-      expect((await parseDocument(toolkit, pdfRequest(await ownerLockedPdf(), { mode: 'fast' }))).markdown).toBe('Owner locked but readable content.');
+      expect(
+        (await parseDocument(toolkit, pdfRequest(await ownerLockedPdf(), { mode: 'fast' }))).markdown,
+      ).toBe('Owner locked but readable content.');
     });
 
     it.each([
@@ -220,14 +274,19 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     ])('answers %s with DOCUMENT_INVALID and keeps the worker usable', async (_name, make) => {
       const error = await failure(parseDocument(toolkit, pdfRequest(await make())));
       expect(error.code).toBe('DOCUMENT_INVALID');
-      expect((await parseDocument(toolkit, pdfRequest(report, { mode: 'fast', maxPages: 1 }))).pdfPages).toBe(1);
+      expect((await parseDocument(toolkit, pdfRequest(report, { mode: 'fast', maxPages: 1 }))).pdfPages).toBe(
+        1,
+      );
     });
 
     it('gives up a page over its time budget, replaces the thread and parses the next pages', async () => {
       // Light pages take milliseconds, the heavy one seconds (even on a loaded machine the gap is wide).
       const strict = await testToolkit({ settings: { pageTimeoutMs: 1_500 } });
       try {
-        const output = await parseDocument(strict, pdfRequest(await heavyPagePdf(1_500_000), { mode: 'fast', blocks: true }));
+        const output = await parseDocument(
+          strict,
+          pdfRequest(await heavyPagePdf(1_500_000), { mode: 'fast', blocks: true }),
+        );
         expect(output.blocks?.map((page) => page.status)).toEqual(['ok', 'failed', 'ok']);
         expect(output.markdown).toBe('Light first page.\n\nLight last page.');
         expect(output.warning).toBe('Page 2 was not parsed (page timed out)');
@@ -240,7 +299,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
 
     it('returns the pages parsed before the document budget ran out, the rest marked failed', async () => {
       // 20 pages that each take a few hundred milliseconds; 3.5 s of budget (1.5 s of it kept back by the parser).
-      const output = await parseDocument(toolkit, pdfRequest(await slowPdf(20, 100_000), { mode: 'fast', blocks: true }, 3_500));
+      const output = await parseDocument(
+        toolkit,
+        pdfRequest(await slowPdf(20, 100_000), { mode: 'fast', blocks: true }, 3_500),
+      );
       const statuses = output.blocks?.map((page) => page.status) ?? [];
       expect(statuses).toHaveLength(20);
       expect(statuses[0]).toBe('ok');
@@ -259,7 +321,9 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
       } finally {
         await closeDocumentToolkit(tiny);
       }
-      expect((await parseDocument(toolkit, pdfRequest(report, { mode: 'fast', maxPages: 1 }))).pdfPages).toBe(1);
+      expect((await parseDocument(toolkit, pdfRequest(report, { mode: 'fast', maxPages: 1 }))).pdfPages).toBe(
+        1,
+      );
     });
   });
 
@@ -268,8 +332,13 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     try {
       expect(portable.pdftoppm).toBeUndefined();
       expect(portable.ocr.name).toBe('tesseract-js');
-      const output = await parseDocument(portable, pdfRequest(await scannedPdf(150), { mode: 'auto', maxPages: 1 }));
-      expect(characterErrorRate(scannedPageText(SCANNED_PAGES[0]), output.markdown.replace(/^#+ /gm, ''))).toBeLessThan(0.05);
+      const output = await parseDocument(
+        portable,
+        pdfRequest(await scannedPdf(150), { mode: 'auto', maxPages: 1 }),
+      );
+      expect(
+        characterErrorRate(scannedPageText(SCANNED_PAGES[0]), output.markdown.replace(/^#+ /gm, '')),
+      ).toBeLessThan(0.05);
     } finally {
       await closeDocumentToolkit(portable);
     }

@@ -34,17 +34,32 @@ const LOOKAHEAD = 4;
 /** Long side in pixels when a page's size is unknown (its text extraction failed). */
 const FALLBACK_LONG_SIDE = 3_400;
 
-type FailureReason = 'time budget exhausted' | 'page timed out' | 'page could not be read' | 'no text layer (fast mode)' | 'OCR failed';
+type FailureReason =
+  | 'time budget exhausted'
+  | 'page timed out'
+  | 'page could not be read'
+  | 'no text layer (fast mode)'
+  | 'OCR failed';
 
 /**
  * Parses a PDF page by page in a worker thread: embedded text with layout (fast), OCR of rendered
  * pages (ocr), or text with OCR for the pages that have none or only garbage (auto). Pages that fail
  * or run out of time are reported with status `failed`; the document fails only when no page worked.
  */
-export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, options: PdfParseOptions, budget: ParseBudget): Promise<PdfParseResult> {
+export async function parsePdf(
+  toolkit: DocumentToolkit,
+  data: Uint8Array,
+  options: PdfParseOptions,
+  budget: ParseBudget,
+): Promise<PdfParseResult> {
   const { settings } = toolkit;
   const timeLeft = () => budget.deadline - RESERVE_MS - Date.now();
-  const session = new PdfSession(toolkit.pool, data, Math.max(1_000, Math.min(settings.openTimeoutMs, timeLeft())), !toolkit.pdftoppm);
+  const session = new PdfSession(
+    toolkit.pool,
+    data,
+    Math.max(1_000, Math.min(settings.openTimeoutMs, timeLeft())),
+    !toolkit.pdftoppm,
+  );
   try {
     const info = await openOrExplain(session);
     const numPages = Math.min(info.totalPages, options.maxPages ?? info.totalPages);
@@ -54,7 +69,12 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
     const ocrQueue: number[] = [];
     const fail = (pageNumber: number, reason: FailureReason, content?: PageContent) => {
       failures.set(pageNumber, reason);
-      pages.set(pageNumber, { pageNumber, source: 'native_text', status: 'failed', renderSize: content ? { width: content.width, height: content.height } : null });
+      pages.set(pageNumber, {
+        pageNumber,
+        source: 'native_text',
+        status: 'failed',
+        renderSize: content ? { width: content.width, height: content.height } : null,
+      });
     };
 
     // Fast mode reads the text layer only; auto and ocr also place images (figures, scans), rulings and bold fonts.
@@ -79,13 +99,20 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
       try {
         content = await pending.catch(async (error: unknown) => {
           // A thread killed by another page's timeout or crash: this page gets one more try on the new thread.
-          if (error instanceof WorkerCrashedError && timeLeft() > 0) return session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
+          if (error instanceof WorkerCrashedError && timeLeft() > 0)
+            return session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
           throw error;
         });
       } catch (error) {
         if (options.mode === 'ocr') ocrQueue.push(pageNumber);
-        else fail(pageNumber, error instanceof WorkerTimeoutError ? 'page timed out' : 'page could not be read');
-        if (!(error instanceof WorkerTaskError || error instanceof WorkerTimeoutError || error instanceof WorkerCrashedError)) throw error;
+        else
+          fail(pageNumber, error instanceof WorkerTimeoutError ? 'page timed out' : 'page could not be read');
+        if (!(
+          error instanceof WorkerTaskError ||
+          error instanceof WorkerTimeoutError ||
+          error instanceof WorkerCrashedError
+        ))
+          throw error;
         continue;
       }
       native.set(pageNumber, content);
@@ -99,10 +126,20 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
         continue;
       }
       const status = content.truncated || reason === 'garbage_text' ? 'partial' : 'ok';
-      pages.set(pageNumber, { pageNumber, content, source: 'native_text', status, renderSize: { width: content.width, height: content.height } });
+      pages.set(pageNumber, {
+        pageNumber,
+        content,
+        source: 'native_text',
+        status,
+        renderSize: { width: content.width, height: content.height },
+      });
     }
 
-    if (options.mode === 'fast' && numPages > 0 && [...failures.values()].filter((reason) => reason === 'no text layer (fast mode)').length === numPages) {
+    if (
+      options.mode === 'fast' &&
+      numPages > 0 &&
+      [...failures.values()].filter((reason) => reason === 'no text layer (fast mode)').length === numPages
+    ) {
       throw new AppError('SCRAPE_PDF_OCR_REQUIRED');
     }
 
@@ -111,7 +148,13 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
       const keepNative = () => {
         if (fallback && fallback.items.length > 0) {
           failures.set(pageNumber, 'OCR failed');
-          pages.set(pageNumber, { pageNumber, content: fallback, source: 'native_text', status: 'partial', renderSize: { width: fallback.width, height: fallback.height } });
+          pages.set(pageNumber, {
+            pageNumber,
+            content: fallback,
+            source: 'native_text',
+            status: 'partial',
+            renderSize: { width: fallback.width, height: fallback.height },
+          });
         } else fail(pageNumber, timeLeft() <= 0 ? 'time budget exhausted' : 'OCR failed', fallback);
       };
       const pageBudget = Math.min(settings.pageTimeoutMs, timeLeft());
@@ -121,23 +164,57 @@ export async function parsePdf(toolkit: DocumentToolkit, data: Uint8Array, optio
         const rendered = await render(toolkit, session, pageNumber, fallback, pageBudget, budget.signal);
         const remaining = pageBudget - (Date.now() - started);
         if (remaining < 250) throw new Error('no time left for OCR');
-        const result = await toolkit.ocr.recognize(rendered.png, { timeoutMs: remaining, dpi: rendered.dpi, signal: budget.signal });
+        const result = await toolkit.ocr.recognize(rendered.png, {
+          timeoutMs: remaining,
+          dpi: rendered.dpi,
+          signal: budget.signal,
+        });
         const pointSize = fallback ? { width: fallback.width, height: fallback.height } : undefined;
         const content = ocrToContent(result, pageNumber, pointSize);
-        pages.set(pageNumber, { pageNumber, content, source: 'layout_ocr', status: 'ok', renderSize: { width: rendered.width, height: rendered.height } });
+        pages.set(pageNumber, {
+          pageNumber,
+          content,
+          source: 'layout_ocr',
+          status: 'ok',
+          renderSize: { width: rendered.width, height: rendered.height },
+        });
       } catch {
         keepNative();
       }
     });
 
-    const ordered = Array.from({ length: numPages }, (_, index) => pages.get(index + 1) ?? { pageNumber: index + 1, source: 'native_text' as const, status: 'failed' as const, renderSize: null });
+    const ordered = Array.from(
+      { length: numPages },
+      (_, index) =>
+        pages.get(index + 1) ?? {
+          pageNumber: index + 1,
+          source: 'native_text' as const,
+          status: 'failed' as const,
+          renderSize: null,
+        },
+    );
     const parsedPages = ordered.filter((page) => page.status !== 'failed').length;
     if (numPages > 0 && parsedPages === 0) {
-      if ([...failures.values()].some((reason) => reason === 'time budget exhausted' || reason === 'page timed out')) throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
-      throw new AppError('DOCUMENT_INVALID', { message: 'No page of the PDF could be parsed: the file is damaged or not a PDF' });
+      if (
+        [...failures.values()].some(
+          (reason) => reason === 'time budget exhausted' || reason === 'page timed out',
+        )
+      )
+        throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR');
+      throw new AppError('DOCUMENT_INVALID', {
+        message: 'No page of the PDF could be parsed: the file is damaged or not a PDF',
+      });
     }
     const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers });
-    return { layout, info, numPages, totalPages: info.totalPages, parsedPages, sources: ordered.map((page) => page.source), warnings: describeFailures(failures) };
+    return {
+      layout,
+      info,
+      numPages,
+      totalPages: info.totalPages,
+      parsedPages,
+      sources: ordered.map((page) => page.source),
+      warnings: describeFailures(failures),
+    };
   } finally {
     await session.close();
   }
@@ -147,10 +224,20 @@ async function openOrExplain(session: PdfSession): Promise<PdfInfo> {
   try {
     return await session.open();
   } catch (error) {
-    if (error instanceof WorkerTaskError && error.reason === 'encrypted') throw new AppError('DOCUMENT_ENCRYPTED', { message: 'The PDF is encrypted with a password and cannot be parsed' });
-    if (error instanceof WorkerTaskError && error.reason === 'invalid') throw new AppError('DOCUMENT_INVALID', { message: error.message });
-    if (error instanceof WorkerCrashedError && error.outOfMemory) throw new AppError('DOCUMENT_INVALID', { message: 'The PDF needs more memory to open than a parse worker may use' });
-    if (error instanceof WorkerTimeoutError) throw new AppError('DOCUMENT_INVALID', { message: 'The PDF could not be opened within its time budget' });
+    if (error instanceof WorkerTaskError && error.reason === 'encrypted')
+      throw new AppError('DOCUMENT_ENCRYPTED', {
+        message: 'The PDF is encrypted with a password and cannot be parsed',
+      });
+    if (error instanceof WorkerTaskError && error.reason === 'invalid')
+      throw new AppError('DOCUMENT_INVALID', { message: error.message });
+    if (error instanceof WorkerCrashedError && error.outOfMemory)
+      throw new AppError('DOCUMENT_INVALID', {
+        message: 'The PDF needs more memory to open than a parse worker may use',
+      });
+    if (error instanceof WorkerTimeoutError)
+      throw new AppError('DOCUMENT_INVALID', {
+        message: 'The PDF could not be opened within its time budget',
+      });
     throw error;
   }
 }
@@ -166,22 +253,38 @@ async function render(
   const { settings } = toolkit;
   const size = native ? { width: native.width, height: native.height } : undefined;
   const dpi = boundedDpi(settings.ocrDpi, size, settings.maxRenderPixels);
-  if (toolkit.pdftoppm) return toolkit.pdftoppm.render(await session.file(), pageNumber, size ? { dpi } : { dpi, scaleTo: FALLBACK_LONG_SIDE }, timeoutMs, signal);
+  if (toolkit.pdftoppm)
+    return toolkit.pdftoppm.render(
+      await session.file(),
+      pageNumber,
+      size ? { dpi } : { dpi, scaleTo: FALLBACK_LONG_SIDE },
+      timeoutMs,
+      signal,
+    );
   return session.render(pageNumber, dpi, timeoutMs);
 }
 
 function describeFailures(failures: Map<number, FailureReason>): string[] {
   const byReason = new Map<FailureReason, number[]>();
-  for (const [page, reason] of [...failures.entries()].sort((a, b) => a[0] - b[0])) byReason.set(reason, [...(byReason.get(reason) ?? []), page]);
+  for (const [page, reason] of [...failures.entries()].sort((a, b) => a[0] - b[0]))
+    byReason.set(reason, [...(byReason.get(reason) ?? []), page]);
   return [...byReason.entries()].map(([reason, list]) => {
-    const shown = list.length > 20 ? `${list.slice(0, 20).join(', ')} and ${list.length - 20} more` : list.join(', ');
+    const shown =
+      list.length > 20 ? `${list.slice(0, 20).join(', ')} and ${list.length - 20} more` : list.join(', ');
     const plural = list.length > 1;
-    const what = reason === 'OCR failed' ? `fell back to ${plural ? 'their' : 'its'} embedded text` : `${plural ? 'were' : 'was'} not parsed`;
+    const what =
+      reason === 'OCR failed'
+        ? `fell back to ${plural ? 'their' : 'its'} embedded text`
+        : `${plural ? 'were' : 'was'} not parsed`;
     return `Page${plural ? 's' : ''} ${shown} ${what} (${reason})`;
   });
 }
 
-async function forEachConcurrent<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+async function forEachConcurrent<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const runners = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
     while (next < items.length) {

@@ -7,7 +7,9 @@ type Pdfjs = typeof import('pdfjs-dist');
 type Matrix = [number, number, number, number, number, number];
 
 // pdfjs-dist is ESM-only; a real dynamic import keeps bundlers and the CommonJS test transform from rewriting it.
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+const importEsm = new Function('specifier', 'return import(specifier)') as (
+  specifier: string,
+) => Promise<unknown>;
 // Taken from the runtime so that bundlers leave it alone: packages resolve from node_modules at run time.
 const requireHere = process.getBuiltinModule('node:module').createRequire(join(__dirname, 'noop.js'));
 
@@ -20,9 +22,16 @@ export function loadPdfjs(): Promise<Pdfjs> {
     // Node 20 (a V8 check for non-writable array lengths fails); pdf.js never relies on that edge
     // case, so this thread gets the native method back (it was a third of text extraction time).
     const nativePush = Array.prototype.push;
-    const pdfjs = (await importEsm(pathToFileURL(requireHere.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href)) as Pdfjs;
+    const pdfjs = (await importEsm(
+      pathToFileURL(requireHere.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href,
+    )) as Pdfjs;
     await importEsm(pathToFileURL(requireHere.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href);
-    Object.defineProperty(Array.prototype, 'push', { value: nativePush, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(Array.prototype, 'push', {
+      value: nativePush,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
     return pdfjs;
   })();
   return pdfjsPromise;
@@ -77,7 +86,8 @@ export async function openPdf(data: Uint8Array, options: OpenOptions): Promise<P
   } catch (error) {
     await task.destroy().catch(() => undefined);
     const name = (error as { name?: string })?.name;
-    if (name === 'PasswordException') throw new PdfOpenError('encrypted', 'The PDF is encrypted with a password');
+    if (name === 'PasswordException')
+      throw new PdfOpenError('encrypted', 'The PDF is encrypted with a password');
     const message = error instanceof Error ? error.message : String(error);
     throw new PdfOpenError('invalid', `The PDF could not be opened: ${message}`);
   }
@@ -88,7 +98,10 @@ export async function pdfInfo(document: PDFDocumentProxy): Promise<PdfInfo> {
   try {
     const metadata = await document.getMetadata();
     const raw = (metadata.info ?? {}) as Record<string, unknown>;
-    const text = (key: string) => (typeof raw[key] === 'string' && (raw[key] as string).trim() ? (raw[key] as string).trim().slice(0, 1_000) : undefined);
+    const text = (key: string) =>
+      typeof raw[key] === 'string' && (raw[key] as string).trim()
+        ? (raw[key] as string).trim().slice(0, 1_000)
+        : undefined;
     info.title = text('Title') ?? metadata.metadata?.get('dc:title')?.trim() ?? undefined;
     info.author = text('Author');
     info.subject = text('Subject');
@@ -101,7 +114,8 @@ export async function pdfInfo(document: PDFDocumentProxy): Promise<PdfInfo> {
   } catch {
     // Broken metadata never prevents parsing.
   }
-  for (const key of Object.keys(info) as (keyof PdfInfo)[]) if (info[key] === undefined || info[key] === '') delete info[key];
+  for (const key of Object.keys(info) as (keyof PdfInfo)[])
+    if (info[key] === undefined || info[key] === '') delete info[key];
   return info;
 }
 
@@ -109,7 +123,18 @@ export async function pdfInfo(document: PDFDocumentProxy): Promise<PdfInfo> {
 function pdfDate(value: string | undefined): string | undefined {
   const match = value?.match(/^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+-])?(\d{2})?'?(\d{2})?/);
   if (!match) return undefined;
-  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', sign, tzHour, tzMinute] = match;
+  const [
+    ,
+    year,
+    month = '01',
+    day = '01',
+    hour = '00',
+    minute = '00',
+    second = '00',
+    sign,
+    tzHour,
+    tzMinute,
+  ] = match;
   const zone = !sign || sign.toUpperCase() === 'Z' ? 'Z' : `${sign}${tzHour ?? '00'}:${tzMinute ?? '00'}`;
   const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${zone}`);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
@@ -131,7 +156,11 @@ const ITALIC = /italic|oblique|[-,]it\b/i;
 const MONO = /mono|courier|consol|menlo|inconsolata|lucidaconsole|sourcecode|typewriter/i;
 
 /** Text items, images and rulings of one page, in page points with a top-left origin. */
-export async function extractPage(document: PDFDocumentProxy, pageNumber: number, options: ExtractOptions): Promise<PageContent> {
+export async function extractPage(
+  document: PDFDocumentProxy,
+  pageNumber: number,
+  options: ExtractOptions,
+): Promise<PageContent> {
   const pdfjs = await loadPdfjs();
   const page = await document.getPage(pageNumber);
   try {
@@ -149,7 +178,13 @@ export async function extractPage(document: PDFDocumentProxy, pageNumber: number
         truncated = true;
         break;
       }
-      const item = toTextItem(pdfjs, raw as TextItemLike, viewport.transform as Matrix, content.styles, fonts);
+      const item = toTextItem(
+        pdfjs,
+        raw as TextItemLike,
+        viewport.transform as Matrix,
+        content.styles,
+        fonts,
+      );
       if (item) items.push(item);
     }
     return { pageNumber, width: viewport.width, height: viewport.height, items, images, rules, truncated };
@@ -177,11 +212,16 @@ function fontFlags(page: PDFPageProxy, names: string[]): Map<string, FontFlags> 
   for (const name of names) {
     let realName = '';
     try {
-      if (page.commonObjs.has(name)) realName = String((page.commonObjs.get(name) as { name?: unknown })?.name ?? '');
+      if (page.commonObjs.has(name))
+        realName = String((page.commonObjs.get(name) as { name?: unknown })?.name ?? '');
     } catch {
       // Font not loaded (never drawn): no style information.
     }
-    flags.set(name, { bold: BOLD.test(realName), italic: ITALIC.test(realName), monospace: MONO.test(realName) });
+    flags.set(name, {
+      bold: BOLD.test(realName),
+      italic: ITALIC.test(realName),
+      monospace: MONO.test(realName),
+    });
   }
   return flags;
 }
@@ -196,7 +236,8 @@ function toTextItem(
   const [a, b, c, d, e, f] = pdfjs.Util.transform(viewportTransform, raw.transform) as Matrix;
   const fontSize = Math.hypot(c, d);
   const advance = Math.hypot(a, b);
-  if (!Number.isFinite(fontSize) || fontSize <= 0.1 || !Number.isFinite(e) || !Number.isFinite(f)) return undefined;
+  if (!Number.isFinite(fontSize) || fontSize <= 0.1 || !Number.isFinite(e) || !Number.isFinite(f))
+    return undefined;
   const style = styles[raw.fontName] ?? {};
   const ascent = style.ascent && style.ascent > 0.5 && style.ascent < 1.3 ? style.ascent : 0.8;
   const descent = style.descent && style.descent < 0 && style.descent > -0.6 ? -style.descent : 0.2;
@@ -243,7 +284,12 @@ function scanOperators(
   const rules: Box[] = [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   const stack: Matrix[] = [];
-  const imageOps = new Set([OPS['paintImageXObject'], OPS['paintInlineImageXObject'], OPS['paintImageMaskXObject'], OPS['paintImageXObjectRepeat']]);
+  const imageOps = new Set([
+    OPS['paintImageXObject'],
+    OPS['paintInlineImageXObject'],
+    OPS['paintImageMaskXObject'],
+    OPS['paintImageXObjectRepeat'],
+  ]);
   const count = Math.min(operators.fnArray.length, maxOperators);
   for (let index = 0; index < count; index += 1) {
     const fn = operators.fnArray[index];
@@ -254,7 +300,8 @@ function scanOperators(
     else if (fn === OPS['paintFormXObjectBegin']) {
       stack.push(ctm);
       const matrix = args?.[0];
-      if (Array.isArray(matrix) || ArrayBuffer.isView(matrix)) ctm = pdfjs.Util.transform(ctm, Array.from(matrix as ArrayLike<number>)) as Matrix;
+      if (Array.isArray(matrix) || ArrayBuffer.isView(matrix))
+        ctm = pdfjs.Util.transform(ctm, Array.from(matrix as ArrayLike<number>)) as Matrix;
     } else if (fn === OPS['paintFormXObjectEnd']) ctm = stack.pop() ?? ctm;
     else if (imageOps.has(fn)) {
       const box = toViewportBox(pdfjs, viewportTransform, ctm, [0, 0, 1, 1]);
@@ -271,7 +318,12 @@ function scanOperators(
         // A stroked rectangle (cell border, frame): its four edges are rulings.
         const drawOp = args[0];
         if (drawOp === OPS['stroke'] || drawOp === OPS['closeStroke']) {
-          rules.push({ ...box, y1: box.y0 + 0.5 }, { ...box, y0: box.y1 - 0.5 }, { ...box, x1: box.x0 + 0.5 }, { ...box, x0: box.x1 - 0.5 });
+          rules.push(
+            { ...box, y1: box.y0 + 0.5 },
+            { ...box, y0: box.y1 - 0.5 },
+            { ...box, x1: box.x0 + 0.5 },
+            { ...box, x0: box.x1 - 0.5 },
+          );
         }
       }
     }
@@ -280,7 +332,12 @@ function scanOperators(
   return { images, rules };
 }
 
-function toViewportBox(pdfjs: Pdfjs, viewportTransform: Matrix, ctm: Matrix, rect: number[]): Box | undefined {
+function toViewportBox(
+  pdfjs: Pdfjs,
+  viewportTransform: Matrix,
+  ctm: Matrix,
+  rect: number[],
+): Box | undefined {
   const [minX, minY, maxX, maxY] = rect;
   if (![minX, minY, maxX, maxY].every(Number.isFinite) || minX === Infinity) return undefined;
   const matrix = pdfjs.Util.transform(viewportTransform, ctm) as Matrix;
@@ -297,12 +354,18 @@ function toViewportBox(pdfjs: Pdfjs, viewportTransform: Matrix, ctm: Matrix, rec
 }
 
 /** Renders a page to PNG with pdf.js and @napi-rs/canvas (used when poppler's pdftoppm is not installed). */
-export async function renderPage(document: PDFDocumentProxy, pageNumber: number, dpi: number, maxPixels: number): Promise<{ png: Uint8Array; width: number; height: number }> {
+export async function renderPage(
+  document: PDFDocumentProxy,
+  pageNumber: number,
+  dpi: number,
+  maxPixels: number,
+): Promise<{ png: Uint8Array; width: number; height: number }> {
   const page = await document.getPage(pageNumber);
   try {
     const base = page.getViewport({ scale: 1 });
     let scale = dpi / 72;
-    if (base.width * base.height * scale * scale > maxPixels) scale = Math.sqrt(maxPixels / (base.width * base.height));
+    if (base.width * base.height * scale * scale > maxPixels)
+      scale = Math.sqrt(maxPixels / (base.width * base.height));
     const viewport = page.getViewport({ scale });
     const factory = (document as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
     const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
@@ -328,6 +391,12 @@ interface CanvasLike {
 }
 
 interface CanvasFactory {
-  create(width: number, height: number): { canvas: CanvasLike; context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void } };
+  create(
+    width: number,
+    height: number,
+  ): {
+    canvas: CanvasLike;
+    context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
+  };
   destroy(entry: { canvas: CanvasLike; context: unknown }): void;
 }

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import type { PageContent, PdfInfo } from '../model/page-content.types';
 import type { RenderedPage } from '../render/page-renderer';
 import { pngSize } from '../render/page-renderer';
-import { WorkerCrashedError, WorkerTimeoutError, type ParseWorker, type ParseWorkerPool } from '../worker/parse-worker-pool';
+import {
+  WorkerCrashedError,
+  WorkerTimeoutError,
+  type ParseWorker,
+  type ParseWorkerPool,
+} from '../worker/parse-worker-pool';
 
 /** Threads replaced for one document before its remaining pages are given up. */
 const MAX_RECOVERIES = 3;
@@ -30,7 +35,10 @@ export class PdfSession {
 
   async open(): Promise<PdfInfo> {
     this.worker = await this.pool.acquire();
-    return this.call<PdfInfo>({ op: 'pdf.open', data: this.data, standardFonts: this.renderInThread }, this.openTimeoutMs);
+    return this.call<PdfInfo>(
+      { op: 'pdf.open', data: this.data, standardFonts: this.renderInThread },
+      this.openTimeoutMs,
+    );
   }
 
   page(pageNumber: number, timeoutMs: number, graphics = true): Promise<PageContent> {
@@ -70,7 +78,11 @@ export class PdfSession {
     try {
       return await worker.call<T>(request, timeoutMs);
     } catch (error) {
-      if ((error instanceof WorkerTimeoutError || error instanceof WorkerCrashedError) && request.op !== 'pdf.open' && request.op !== 'pdf.close') {
+      if (
+        (error instanceof WorkerTimeoutError || error instanceof WorkerCrashedError) &&
+        request.op !== 'pdf.open' &&
+        request.op !== 'pdf.close'
+      ) {
         await this.recover(worker);
       }
       throw error;
@@ -88,7 +100,10 @@ export class PdfSession {
       if (this.recoveries > MAX_RECOVERIES) return; // the dead thread makes every further page fail fast
       const fresh = await this.pool.replace(failed);
       this.worker = fresh;
-      await fresh.call({ op: 'pdf.open', data: this.data, standardFonts: this.renderInThread }, this.openTimeoutMs);
+      await fresh.call(
+        { op: 'pdf.open', data: this.data, standardFonts: this.renderInThread },
+        this.openTimeoutMs,
+      );
     })().finally(() => {
       this.recovering = undefined;
     });

@@ -28,7 +28,10 @@ export function assessText(items: readonly TextItem[]): TextQuality {
 export function imageCoverage(content: PageContent): number {
   const area = content.width * content.height;
   if (area <= 0) return 0;
-  const covered = content.images.reduce((sum, image) => sum + Math.max(0, image.x1 - image.x0) * Math.max(0, image.y1 - image.y0), 0);
+  const covered = content.images.reduce(
+    (sum, image) => sum + Math.max(0, image.x1 - image.x0) * Math.max(0, image.y1 - image.y0),
+    0,
+  );
   return Math.min(1, covered / area);
 }
 

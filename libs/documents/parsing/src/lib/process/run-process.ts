@@ -23,7 +23,9 @@ export class ProcessFailedError extends Error {
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(`${command} failed (exit ${exitCode ?? 'signal'}): ${stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`);
+    super(
+      `${command} failed (exit ${exitCode ?? 'signal'}): ${stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`,
+    );
     this.name = 'ProcessFailedError';
   }
 }
@@ -60,12 +62,16 @@ export function runProcess(command: string, args: readonly string[], options: Ru
         child.kill('SIGKILL');
       }
     };
-    const timer = setTimeout(() => finish(new ProcessTimeoutError(command, options.timeoutMs)), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new ProcessTimeoutError(command, options.timeoutMs)),
+      options.timeoutMs,
+    );
     const onAbort = () => finish(new ProcessTimeoutError(command, options.timeoutMs));
     options.signal?.addEventListener('abort', onAbort);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > options.maxOutputBytes) finish(new Error(`${command} produced more than ${options.maxOutputBytes} bytes`));
+      if (size > options.maxOutputBytes)
+        finish(new Error(`${command} produced more than ${options.maxOutputBytes} bytes`));
       else chunks.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -80,4 +86,3 @@ export function runProcess(command: string, args: readonly string[], options: Ru
     child.stdin.end(options.input);
   });
 }
-

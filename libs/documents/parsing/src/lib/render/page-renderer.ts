@@ -14,7 +14,11 @@ export function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 /** The resolution to rasterise a page at so that the bitmap stays under `maxPixels`. */
-export function boundedDpi(dpi: number, pointSize: { width: number; height: number } | undefined, maxPixels: number): number {
+export function boundedDpi(
+  dpi: number,
+  pointSize: { width: number; height: number } | undefined,
+  maxPixels: number,
+): number {
   if (!pointSize || pointSize.width <= 0 || pointSize.height <= 0) return dpi;
   const pixels = (pointSize.width * dpi * pointSize.height * dpi) / (72 * 72);
   if (pixels <= maxPixels) return dpi;

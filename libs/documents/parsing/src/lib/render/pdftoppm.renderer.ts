@@ -20,17 +20,27 @@ export class PdftoppmRenderer {
   }
 
   /** Renders at `dpi`, or with the long side scaled to `scaleTo` pixels when the page size is unknown. */
-  async render(file: string, pageNumber: number, size: { dpi: number; scaleTo?: number }, timeoutMs: number, signal?: AbortSignal): Promise<RenderedPage> {
+  async render(
+    file: string,
+    pageNumber: number,
+    size: { dpi: number; scaleTo?: number },
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<RenderedPage> {
     const dir = await mkdtemp(join(tmpdir(), 'quarry-render-'));
     try {
       const prefix = join(dir, 'page');
       const page = String(pageNumber);
       const resolution = size.scaleTo ? ['-scale-to', String(size.scaleTo)] : ['-r', String(size.dpi)];
-      await runProcess(this.command, ['-f', page, '-l', page, ...resolution, '-gray', '-png', '-singlefile', file, prefix], {
-        timeoutMs,
-        maxOutputBytes: 1_000_000,
-        signal,
-      });
+      await runProcess(
+        this.command,
+        ['-f', page, '-l', page, ...resolution, '-gray', '-png', '-singlefile', file, prefix],
+        {
+          timeoutMs,
+          maxOutputBytes: 1_000_000,
+          signal,
+        },
+      );
       const png = await readFile(`${prefix}.png`);
       return { png, ...pngSize(png), dpi: size.dpi };
     } finally {

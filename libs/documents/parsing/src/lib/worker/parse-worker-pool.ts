@@ -72,7 +72,14 @@ export class ParseWorker {
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       this.onEvent?.(outOfMemory ? 'out_of_memory' : 'crashed', error.message);
-      this.die(new WorkerCrashedError(outOfMemory ? 'The document needed more memory than a parse worker may use' : `Parse worker crashed: ${error.message}`, outOfMemory));
+      this.die(
+        new WorkerCrashedError(
+          outOfMemory
+            ? 'The document needed more memory than a parse worker may use'
+            : `Parse worker crashed: ${error.message}`,
+          outOfMemory,
+        ),
+      );
     });
     this.exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
@@ -184,7 +191,11 @@ export class ParseWorkerPool {
     const entry = workerEntry();
     const worker = new Worker(entry.filename, {
       workerData: { ...entry.data, settings: this.options.settings },
-      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 48, stackSizeMb: 8 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.memoryMb,
+        maxYoungGenerationSizeMb: 48,
+        stackSizeMb: 8,
+      },
       stdout: false,
       stderr: false,
     });
@@ -202,7 +213,8 @@ function workerEntry(): { filename: string; data: Record<string, string> } {
   const bundled = join(__dirname, 'parse-worker.js');
   if (existsSync(bundled)) return { filename: bundled, data: {} };
   const source = join(__dirname, 'parse-worker.main.ts');
-  if (!existsSync(source)) throw new Error(`parse worker script not found (looked for ${bundled} and ${source})`);
+  if (!existsSync(source))
+    throw new Error(`parse worker script not found (looked for ${bundled} and ${source})`);
   return {
     filename: join(__dirname, 'worker-bootstrap.cjs'),
     data: { register: '@swc-node/register', entry: source, project: findTsconfig(__dirname) },

@@ -18,18 +18,31 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       return 'pong';
     case 'pdf.open': {
       await closeCurrent();
-      current = await openPdf(request.data, { password: request.password, standardFonts: request.standardFonts, maxImagePixels: settings.maxImagePixels });
+      current = await openPdf(request.data, {
+        password: request.password,
+        standardFonts: request.standardFonts,
+        maxImagePixels: settings.maxImagePixels,
+      });
       return pdfInfo(current);
     }
     case 'pdf.page':
-      return extractPage(requireOpen(), request.pageNumber, { maxItems: settings.maxItemsPerPage, maxOperators: settings.maxOperatorsPerPage, graphics: request.graphics });
+      return extractPage(requireOpen(), request.pageNumber, {
+        maxItems: settings.maxItemsPerPage,
+        maxOperators: settings.maxOperatorsPerPage,
+        graphics: request.graphics,
+      });
     case 'pdf.render':
       return renderPage(requireOpen(), request.pageNumber, request.dpi, settings.maxRenderPixels);
     case 'pdf.close':
       await closeCurrent();
       return null;
     case 'office.convert':
-      return convertOffice(request.kind, Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength), request.filename, request.options);
+      return convertOffice(
+        request.kind,
+        Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength),
+        request.filename,
+        request.options,
+      );
   }
 }
 
@@ -47,7 +60,13 @@ async function closeCurrent(): Promise<void> {
 parentPort?.on('message', (request: WorkerRequest) => {
   handle(request).then(
     (value) => {
-      const transfer = value && typeof value === 'object' && 'png' in value && (value as { png: Uint8Array }).png.buffer instanceof ArrayBuffer ? [(value as { png: Uint8Array }).png.buffer as ArrayBuffer] : [];
+      const transfer =
+        value &&
+        typeof value === 'object' &&
+        'png' in value &&
+        (value as { png: Uint8Array }).png.buffer instanceof ArrayBuffer
+          ? [(value as { png: Uint8Array }).png.buffer as ArrayBuffer]
+          : [];
       parentPort?.postMessage({ id: request.id, ok: true, value } satisfies WorkerResponse, transfer);
     },
     (error: unknown) => {
@@ -56,7 +75,11 @@ parentPort?.on('message', (request: WorkerRequest) => {
       parentPort?.postMessage({
         id: request.id,
         ok: false,
-        error: { name: failure.name, message: failure.message.slice(0, 2_000), ...(typeof reason === 'string' ? { reason } : {}) },
+        error: {
+          name: failure.name,
+          message: failure.message.slice(0, 2_000),
+          ...(typeof reason === 'string' ? { reason } : {}),
+        },
       } satisfies WorkerResponse);
     },
   );

@@ -15,7 +15,14 @@ export type WorkerRequest =
   | { id: number; op: 'pdf.page'; pageNumber: number; graphics: boolean }
   | { id: number; op: 'pdf.render'; pageNumber: number; dpi: number }
   | { id: number; op: 'pdf.close' }
-  | { id: number; op: 'office.convert'; kind: DocumentKind; data: Uint8Array; filename: string; options: OfficeConvertOptions };
+  | {
+      id: number;
+      op: 'office.convert';
+      kind: DocumentKind;
+      data: Uint8Array;
+      filename: string;
+      options: OfficeConvertOptions;
+    };
 
 export type WorkerOp = WorkerRequest['op'];
 
@@ -26,4 +33,5 @@ export interface WorkerFailure {
   reason?: string;
 }
 
-export type WorkerResponse = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerFailure };
+export type WorkerResponse =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerFailure };

@@ -1,4 +1,10 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { CONSUMER_GROUPS, documentParseJobMessageSchema } from '@quarry/contracts';
 import type { DocumentToolkit } from '@quarry/documents/parsing';
 import { JobOutcomeStore, JobRepository } from '@quarry/jobs';

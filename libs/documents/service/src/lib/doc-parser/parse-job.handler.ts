@@ -46,23 +46,39 @@ export class ParseJobHandler {
   private async handleScrape(message: DocumentParseJobMessage): Promise<void> {
     const { blobs, bus } = this.deps;
     const announce = (event: Omit<DocumentParseResultEvent, 'parseId' | 'jobId' | 'at'>) =>
-      bus.publish('documentParseResults', { parseId: message.parseId, jobId: message.jobId, at: Date.now(), ...event }, { key: message.parseId });
+      bus.publish(
+        'documentParseResults',
+        { parseId: message.parseId, jobId: message.jobId, at: Date.now(), ...event },
+        { key: message.parseId },
+      );
     if (Date.now() >= message.deadline) {
       await announce({ status: 'failed', error: { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' } });
       return;
     }
     const input = await blobs.get(message.input.blobKey);
     if (!input) {
-      await announce({ status: 'failed', error: { code: 'DOCUMENT_INVALID', message: 'The document to parse is no longer available' } });
+      await announce({
+        status: 'failed',
+        error: { code: 'DOCUMENT_INVALID', message: 'The document to parse is no longer available' },
+      });
       return;
     }
     try {
       const output = await this.parse(message, input.data, DEFAULT_CONTENT_OPTIONS);
-      const stored = await blobs.put(`parse-results/${message.jobId}`, Buffer.from(JSON.stringify(output)), 'application/json', RESULT_TTL_MS, '.json');
+      const stored = await blobs.put(
+        `parse-results/${message.jobId}`,
+        Buffer.from(JSON.stringify(output)),
+        'application/json',
+        RESULT_TTL_MS,
+        '.json',
+      );
       await announce({ status: 'completed', resultKey: stored.key });
     } catch (error) {
       if (!(error instanceof AppError)) throw error; // infrastructure failure: the bus redelivers
-      await announce({ status: 'failed', error: { code: error.code, message: error.message, details: error.details } });
+      await announce({
+        status: 'failed',
+        error: { code: error.code, message: error.message, details: error.details },
+      });
     }
     await blobs.delete(message.input.blobKey);
   }
@@ -84,7 +100,10 @@ export class ParseJobHandler {
     }
     const input = await blobs.get(message.input.blobKey);
     if (!input) {
-      await this.fail(message, { code: 'DOCUMENT_INVALID', message: 'The uploaded file is no longer available; upload it again' });
+      await this.fail(message, {
+        code: 'DOCUMENT_INVALID',
+        message: 'The uploaded file is no longer available; upload it again',
+      });
       return;
     }
     if (!(await jobs.start(message.jobId))) return this.handle(message);
@@ -100,9 +119,20 @@ export class ParseJobHandler {
         credits,
         documents: request.zeroDataRetention
           ? []
-          : [{ sourceUrl: document.metadata.sourceURL, url: document.metadata.url, urlKey: `upload:${message.jobId}`, statusCode: 200, document }],
+          : [
+              {
+                sourceUrl: document.metadata.sourceURL,
+                url: document.metadata.url,
+                urlKey: `upload:${message.jobId}`,
+                statusCode: 200,
+                document,
+              },
+            ],
       });
-      metrics.jobDuration.observe({ kind: 'parse', engine: message.input.kind }, (Date.now() - startedAt) / 1000);
+      metrics.jobDuration.observe(
+        { kind: 'parse', engine: message.input.kind },
+        (Date.now() - startedAt) / 1000,
+      );
       if (stored) {
         metrics.jobsFinished.inc({ kind: 'parse', outcome: 'completed' });
         metrics.creditsConsumed.inc({ kind: 'parse' }, credits);
@@ -124,7 +154,11 @@ export class ParseJobHandler {
     await blobs.delete(message.input.blobKey);
   }
 
-  private async parse(message: DocumentParseJobMessage, data: Buffer, content: OfficeConvertOptions): Promise<ParsedDocumentOutput> {
+  private async parse(
+    message: DocumentParseJobMessage,
+    data: Buffer,
+    content: OfficeConvertOptions,
+  ): Promise<ParsedDocumentOutput> {
     const { metrics, logger } = this.deps;
     const kind = message.input.kind;
     const startedAt = Date.now();
@@ -142,12 +176,20 @@ export class ParseJobHandler {
       });
       metrics.documentsParsed.inc({ kind, outcome: 'completed' });
       metrics.documentParseDuration.observe({ kind }, (Date.now() - startedAt) / 1000);
-      for (const page of output.pageSummary ?? []) metrics.documentPages.inc({ source: page.source, status: page.status });
-      logger.info({ jobId: message.jobId, kind, ms: Date.now() - startedAt, pages: output.pdfPages }, 'document parsed');
+      for (const page of output.pageSummary ?? [])
+        metrics.documentPages.inc({ source: page.source, status: page.status });
+      logger.info(
+        { jobId: message.jobId, kind, ms: Date.now() - startedAt, pages: output.pdfPages },
+        'document parsed',
+      );
       return output;
     } catch (error) {
       metrics.documentsParsed.inc({ kind, outcome: 'failed' });
-      if (error instanceof AppError) logger.info({ jobId: message.jobId, kind, code: error.code, reason: error.message }, 'document not parsed');
+      if (error instanceof AppError)
+        logger.info(
+          { jobId: message.jobId, kind, code: error.code, reason: error.message },
+          'document not parsed',
+        );
       throw error;
     } finally {
       clearTimeout(timer);
@@ -155,31 +197,75 @@ export class ParseJobHandler {
   }
 
   private async fail(message: DocumentParseJobMessage, error: JobError): Promise<void> {
-    if (await this.deps.outcomes.fail(message.jobId, error)) this.deps.metrics.jobsFinished.inc({ kind: 'parse', outcome: 'failed' });
+    if (await this.deps.outcomes.fail(message.jobId, error))
+      this.deps.metrics.jobsFinished.inc({ kind: 'parse', outcome: 'failed' });
     await this.announce(message, 'failed', error);
   }
 
-  private async announce(message: DocumentParseJobMessage, status: 'completed' | 'failed' | 'cancelled' | 'queued' | 'active', error?: JobError): Promise<void> {
-    await publishJobEvent(this.deps.bus, { jobId: message.jobId, teamId: message.teamId, kind: 'parse', status, error, at: Date.now() });
+  private async announce(
+    message: DocumentParseJobMessage,
+    status: 'completed' | 'failed' | 'cancelled' | 'queued' | 'active',
+    error?: JobError,
+  ): Promise<void> {
+    await publishJobEvent(this.deps.bus, {
+      jobId: message.jobId,
+      teamId: message.teamId,
+      kind: 'parse',
+      status,
+      error,
+      at: Date.now(),
+    });
   }
 }
 
-const DEFAULT_CONTENT_OPTIONS: OfficeConvertOptions = { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true };
+const DEFAULT_CONTENT_OPTIONS: OfficeConvertOptions = {
+  formats: ['markdown'],
+  onlyMainContent: true,
+  removeBase64Images: true,
+};
 
 function contentOptions(request: ParseRequest): OfficeConvertOptions {
-  const formats = request.formats.map((format) => format.type).filter((type): type is OfficeConvertOptions['formats'][number] => ['markdown', 'html', 'rawHtml', 'links', 'images'].includes(type));
-  return { formats, onlyMainContent: request.onlyMainContent, includeTags: request.includeTags, excludeTags: request.excludeTags, removeBase64Images: request.removeBase64Images };
+  const formats = request.formats
+    .map((format) => format.type)
+    .filter((type): type is OfficeConvertOptions['formats'][number] =>
+      ['markdown', 'html', 'rawHtml', 'links', 'images'].includes(type),
+    );
+  return {
+    formats,
+    onlyMainContent: request.onlyMainContent,
+    includeTags: request.includeTags,
+    excludeTags: request.excludeTags,
+    removeBase64Images: request.removeBase64Images,
+  };
 }
 
 /** The API document of an upload (compat §14: `metadata.sourceURL` is the file name) and its price. */
-export function uploadDocument(message: DocumentParseJobMessage, request: ParseRequest, output: ParsedDocumentOutput): { document: ScrapeDocument; credits: number } {
+export function uploadDocument(
+  message: DocumentParseJobMessage,
+  request: ParseRequest,
+  output: ParsedDocumentOutput,
+): { document: ScrapeDocument; credits: number } {
   const filename = message.input.filename ?? 'document';
   const wants = (type: string) => request.formats.some((format) => format.type === type);
-  const unavailable = request.formats.filter((format) => LLM_FORMATS.includes(format.type) || ['product', 'menu'].includes(format.type)).map((format) => format.type);
+  const unavailable = request.formats
+    .filter((format) => LLM_FORMATS.includes(format.type) || ['product', 'menu'].includes(format.type))
+    .map((format) => format.type);
   const produced = request.formats.filter((format) => !unavailable.includes(format.type));
   const rawPdf = message.input.kind === 'pdf' && message.pdf === null;
-  const credits = scrapeCredits({ formats: produced, zeroDataRetention: request.zeroDataRetention, redactPII: request.redactPII, lockdown: false, pdfPages: output.pdfPages, rawPdf });
-  const warnings = [output.warning, unavailable.length ? `Not available for parse in this deployment: ${[...new Set(unavailable)].join(', ')}` : undefined].filter(Boolean);
+  const credits = scrapeCredits({
+    formats: produced,
+    zeroDataRetention: request.zeroDataRetention,
+    redactPII: request.redactPII,
+    lockdown: false,
+    pdfPages: output.pdfPages,
+    rawPdf,
+  });
+  const warnings = [
+    output.warning,
+    unavailable.length
+      ? `Not available for parse in this deployment: ${[...new Set(unavailable)].join(', ')}`
+      : undefined,
+  ].filter(Boolean);
   const document: ScrapeDocument = {
     metadata: {
       ...output.metadata,
@@ -192,7 +278,8 @@ export function uploadDocument(message: DocumentParseJobMessage, request: ParseR
       creditsUsed: credits,
     },
   };
-  if (wants('markdown') || unavailable.length > 0 || request.formats.length === 0) document.markdown = output.markdown;
+  if (wants('markdown') || unavailable.length > 0 || request.formats.length === 0)
+    document.markdown = output.markdown;
   if (wants('html') && output.html !== undefined) document.html = output.html;
   if (wants('rawHtml') && output.rawHtml !== undefined) document.rawHtml = output.rawHtml;
   if (wants('links')) document.links = output.links ?? [];

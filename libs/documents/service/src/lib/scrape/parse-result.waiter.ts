@@ -17,17 +17,25 @@ export class ParseResultWaiter {
   constructor(private readonly bus: MessageBus) {}
 
   async start(): Promise<void> {
-    await this.bus.subscribe<unknown>('documentParseResults', { group: this.group, concurrency: 32 }, async (message) => {
-      const parsed = documentParseResultEventSchema.safeParse(message.value);
-      if (!parsed.success) return;
-      const event = parsed.data as DocumentParseResultEvent;
-      const resolve = this.waiting.get(event.parseId);
-      if (resolve) resolve(event);
-    });
+    await this.bus.subscribe<unknown>(
+      'documentParseResults',
+      { group: this.group, concurrency: 32 },
+      async (message) => {
+        const parsed = documentParseResultEventSchema.safeParse(message.value);
+        if (!parsed.success) return;
+        const event = parsed.data as DocumentParseResultEvent;
+        const resolve = this.waiting.get(event.parseId);
+        if (resolve) resolve(event);
+      },
+    );
   }
 
   /** Registers interest before the job is published; resolves with the result, or undefined at the deadline or on abort. */
-  expect(parseId: string, timeoutMs: number, signal?: AbortSignal): Promise<DocumentParseResultEvent | undefined> {
+  expect(
+    parseId: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<DocumentParseResultEvent | undefined> {
     return new Promise((resolve) => {
       let settled = false;
       const finish = (event: DocumentParseResultEvent | undefined) => {

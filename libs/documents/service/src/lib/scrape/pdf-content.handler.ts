@@ -1,5 +1,11 @@
 import { posix } from 'node:path';
-import { hasFormat, looksLikePdf, pdfParseOptionsOf, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
+import {
+  hasFormat,
+  looksLikePdf,
+  pdfParseOptionsOf,
+  type ScrapeDocument,
+  type ScrapeRequest,
+} from '@quarry/contracts';
 import type { ContentHandler, EngineContext, FetchedPage, HandledContent } from '@quarry/scrape/engine';
 import type { RemoteDocumentParser } from './remote-document-parser';
 
@@ -30,16 +36,25 @@ export class PdfContentHandler implements ContentHandler {
       proxyUsed: 'basic',
       engine: page.engine,
     };
-    if (hasFormat(request.formats, 'rawBase64')) return { document: { rawBase64: page.body.toString('base64'), metadata }, billing: { rawPdf: true } };
+    if (hasFormat(request.formats, 'rawBase64'))
+      return { document: { rawBase64: page.body.toString('base64'), metadata }, billing: { rawPdf: true } };
     const parser = pdfParseOptionsOf(request.parsers);
-    if (!parser) return { document: { markdown: page.body.toString('base64'), metadata }, billing: { rawPdf: true } };
-    const output = await this.remote.parse({ data: page.body, kind: 'pdf', filename: fileName(page.url), contentType: 'application/pdf' }, parser, {
-      jobId: context.jobId,
-      teamId: (context as EngineContext & { teamId: string }).teamId,
-      deadline: context.deadline ?? Date.now() + context.timeoutMs,
-      signal: context.signal,
-    });
-    const document: ScrapeDocument = { markdown: output.markdown, metadata: { ...output.metadata, ...metadata } };
+    if (!parser)
+      return { document: { markdown: page.body.toString('base64'), metadata }, billing: { rawPdf: true } };
+    const output = await this.remote.parse(
+      { data: page.body, kind: 'pdf', filename: fileName(page.url), contentType: 'application/pdf' },
+      parser,
+      {
+        jobId: context.jobId,
+        teamId: (context as EngineContext & { teamId: string }).teamId,
+        deadline: context.deadline ?? Date.now() + context.timeoutMs,
+        signal: context.signal,
+      },
+    );
+    const document: ScrapeDocument = {
+      markdown: output.markdown,
+      metadata: { ...output.metadata, ...metadata },
+    };
     if (output.pages) document.pages = output.pages;
     if (output.blocks) document.blocks = output.blocks;
     if (hasFormat(request.formats, 'links')) document.links = [];

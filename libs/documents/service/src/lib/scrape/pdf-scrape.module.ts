@@ -39,10 +39,15 @@ class PdfScrapeRegistration implements OnModuleInit, OnApplicationBootstrap {
 @Module({
   imports: [ScrapeRunnerModule],
   providers: [
-    { provide: ParseResultWaiter, useFactory: (bus: MessageBus) => new ParseResultWaiter(bus), inject: [MESSAGE_BUS] },
+    {
+      provide: ParseResultWaiter,
+      useFactory: (bus: MessageBus) => new ParseResultWaiter(bus),
+      inject: [MESSAGE_BUS],
+    },
     {
       provide: RemoteDocumentParser,
-      useFactory: (bus: MessageBus, blobs: BlobStore, waiter: ParseResultWaiter) => new RemoteDocumentParser(bus, blobs, waiter),
+      useFactory: (bus: MessageBus, blobs: BlobStore, waiter: ParseResultWaiter) =>
+        new RemoteDocumentParser(bus, blobs, waiter),
       inject: [MESSAGE_BUS, BlobStore, ParseResultWaiter],
     },
     PdfScrapeRegistration,

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type DocumentKind, type ParsedDocumentOutput, type PdfParseOptions } from '@quarry/contracts';
+import {
+  AppError,
+  type DocumentKind,
+  type ParsedDocumentOutput,
+  type PdfParseOptions,
+} from '@quarry/contracts';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { ParseResultWaiter } from './parse-result.waiter';
@@ -36,11 +41,23 @@ export class RemoteDocumentParser {
     private readonly waiter: ParseResultWaiter,
   ) {}
 
-  async parse(input: RemoteParseInput, pdf: PdfParseOptions, context: RemoteParseContext): Promise<ParsedDocumentOutput> {
+  async parse(
+    input: RemoteParseInput,
+    pdf: PdfParseOptions,
+    context: RemoteParseContext,
+  ): Promise<ParsedDocumentOutput> {
     const deadline = context.deadline - RESULT_MARGIN_MS;
     const budget = deadline - Date.now();
-    if (budget < 1_000 || context.signal.aborted) throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', { message: 'No time was left to parse the PDF; retry with a higher timeout' });
-    const stored = await this.blobs.put(`parse-inputs/${context.jobId}`, input.data, input.contentType ?? 'application/octet-stream', budget + 5 * 60_000);
+    if (budget < 1_000 || context.signal.aborted)
+      throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', {
+        message: 'No time was left to parse the PDF; retry with a higher timeout',
+      });
+    const stored = await this.blobs.put(
+      `parse-inputs/${context.jobId}`,
+      input.data,
+      input.contentType ?? 'application/octet-stream',
+      budget + 5 * 60_000,
+    );
     const parseId = randomUUID();
     const result = this.waiter.expect(parseId, budget + WAIT_GRACE_MS, context.signal);
     try {
@@ -50,7 +67,13 @@ export class RemoteDocumentParser {
           parseId,
           jobId: context.jobId,
           teamId: context.teamId,
-          input: { blobKey: stored.key, kind: input.kind, filename: input.filename.slice(0, 1_024), contentType: input.contentType?.slice(0, 256), sizeBytes: input.data.length },
+          input: {
+            blobKey: stored.key,
+            kind: input.kind,
+            filename: input.filename.slice(0, 1_024),
+            contentType: input.contentType?.slice(0, 256),
+            sizeBytes: input.data.length,
+          },
           pdf,
           reply: { type: 'result' },
           deadline,
@@ -68,10 +91,14 @@ export class RemoteDocumentParser {
       throw new AppError('SCRAPE_TIMEOUT');
     }
     if (event.status === 'failed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', { message: event.error?.message, details: event.error?.details });
+      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', {
+        message: event.error?.message,
+        details: event.error?.details,
+      });
     }
     const blob = event.resultKey ? await this.blobs.get(event.resultKey) : undefined;
-    if (!blob || !event.resultKey) throw new AppError('UNKNOWN_ERROR', { message: 'The PDF was parsed but its result is not available' });
+    if (!blob || !event.resultKey)
+      throw new AppError('UNKNOWN_ERROR', { message: 'The PDF was parsed but its result is not available' });
     await this.blobs.delete(event.resultKey).catch(() => undefined);
     return JSON.parse(blob.data.toString('utf8')) as ParsedDocumentOutput;
   }
