@@ -13,6 +13,7 @@ import {
   scannedPageText,
   scannedPdf,
   textImagePng,
+  truncated,
   type OfficeFixture,
 } from '@quarry/documents/fixtures';
 import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
@@ -302,10 +303,15 @@ function describeDocumentParsing(
       expect(json.status).toBe(400);
     });
 
-    it('answers a broken upload with 422 and keeps parsing afterwards', async () => {
+    it('answers a broken upload with 422, recovers a truncated one, and keeps parsing afterwards', async () => {
       const broken = await parse({ filename: 'broken.pdf', data: garbagePdf() });
       expect(broken.status).toBe(422);
       expect(broken.body).toMatchObject({ success: false, code: 'DOCUMENT_INVALID' });
+      const cut = await parse({ filename: 'cut.pdf', data: truncated(files.report, 0.9) });
+      expect(cut.status).toBe(200);
+      expect(cut.body.data.markdown).toContain(REPORT.intro);
+      expect(cut.body.data.metadata.totalPages).toBeUndefined();
+      expect(cut.body.data.warning).toMatch(/The PDF is damaged/);
       expect((await parse(files.office[0])).status).toBe(200);
     });
 

@@ -24,6 +24,8 @@ export interface DocumentToolkit {
   pdftoppm?: PdftoppmRenderer;
   /** LibreOffice for legacy binary Office files (.doc, .xls, .xlsb, .ppt); absent when not installed. */
   soffice?: string;
+  /** Ghostscript, to rewrite damaged PDFs pdf.js cannot open; absent when not installed. */
+  ghostscript?: string;
   settings: DocumentParsingSettings;
 }
 
@@ -37,6 +39,7 @@ export interface ToolkitOptions {
   renderer: 'auto' | 'pdftoppm' | 'pdfjs';
   pdftoppmCommand: string;
   sofficeCommand?: string;
+  ghostscriptCommand?: string;
   onWorkerEvent?: ParseWorkerPoolOptions['onEvent'];
 }
 
@@ -44,6 +47,7 @@ export interface ToolkitDescription {
   ocr: string;
   renderer: string;
   legacyOffice: boolean;
+  pdfRepair: boolean;
 }
 
 /** Picks the engines: Debian's tesseract and pdftoppm when installed (faster, killable), else tesseract.js and pdf.js. */
@@ -65,6 +69,10 @@ export async function createDocumentToolkit(
     options.sofficeCommand && (await commandRuns(options.sofficeCommand))
       ? options.sofficeCommand
       : undefined;
+  const ghostscript =
+    options.ghostscriptCommand && (await commandRuns(options.ghostscriptCommand))
+      ? options.ghostscriptCommand
+      : undefined;
   const pool = new ParseWorkerPool({
     size: options.workers,
     memoryMb: options.workerMemoryMb,
@@ -79,8 +87,13 @@ export async function createDocumentToolkit(
   // pdf.js rendering happens in the document's own thread: one page at a time.
   const settings = pdftoppm ? options.settings : { ...options.settings, ocrConcurrency: 1 };
   return {
-    toolkit: { pool, ocr, pdftoppm, soffice, settings },
-    description: { ocr: ocr.name, renderer: pdftoppm ? pdftoppm.name : 'pdfjs', legacyOffice: !!soffice },
+    toolkit: { pool, ocr, pdftoppm, soffice, ghostscript, settings },
+    description: {
+      ocr: ocr.name,
+      renderer: pdftoppm ? pdftoppm.name : 'pdfjs',
+      legacyOffice: !!soffice,
+      pdfRepair: !!ghostscript,
+    },
   };
 }
 

@@ -76,7 +76,7 @@ async function parsePdfDocument(
   if (info.creationDate) metadata['publishedTime'] = info.creationDate;
   if (info.modificationDate) metadata['modifiedTime'] = info.modificationDate;
   metadata['numPages'] = result.numPages;
-  metadata['totalPages'] = result.totalPages;
+  if (result.totalPages !== undefined) metadata['totalPages'] = result.totalPages;
   return {
     markdown: layout.markdown,
     ...(request.pdf.pages ? { pages: layout.pages } : {}),

@@ -33,6 +33,7 @@ export async function startDocumentToolkit(
     renderer: documents.renderer,
     pdftoppmCommand: documents.pdftoppmPath,
     sofficeCommand: documents.sofficePath,
+    ghostscriptCommand: documents.ghostscriptPath,
     onWorkerEvent: (event, detail) => {
       metrics.documentWorkerEvents.inc({ event });
       if (event === 'spawned') logger.debug('parse worker thread started');

@@ -33,6 +33,8 @@ export interface DocumentsConfig {
   pdftoppmPath: string;
   /** LibreOffice for legacy .doc/.xls/.xlsb/.ppt; an empty value disables it. */
   sofficePath?: string;
+  /** Ghostscript, to rewrite damaged PDFs pdf.js cannot open; an empty value disables it. */
+  ghostscriptPath?: string;
 }
 
 export class ConfigError extends Error {
@@ -104,6 +106,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       renderer: env.PDF_RENDERER,
       pdftoppmPath: env.PDFTOPPM_PATH,
       sofficePath: env.SOFFICE_PATH.trim() || undefined,
+      ghostscriptPath: env.GHOSTSCRIPT_PATH.trim() || undefined,
     },
   };
 }

@@ -91,6 +91,7 @@ export const envSchema = z.object({
   PDF_RENDERER: z.enum(['auto', 'pdftoppm', 'pdfjs']).default('auto'),
   PDFTOPPM_PATH: z.string().default('pdftoppm'),
   SOFFICE_PATH: z.string().default('soffice'),
+  GHOSTSCRIPT_PATH: z.string().default('gs'),
 
   BLOB_DIR: optionalString,
   BLOB_SIGNING_SECRET: optionalString,

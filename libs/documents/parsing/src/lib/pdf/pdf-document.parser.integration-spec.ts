@@ -279,6 +279,29 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
       );
     });
 
+    it('recovers the readable pages of a truncated PDF with Ghostscript, without claiming a page count', async () => {
+      const repairing = await testToolkit({ ghostscriptCommand: 'gs' });
+      try {
+        expect(repairing.ghostscript).toBe('gs');
+        const output = await parseDocument(
+          repairing,
+          pdfRequest(truncated(await reportPdf(), 0.9), { mode: 'auto', blocks: true }),
+        );
+        expect(output.markdown).toContain(`# ${REPORT.title}`);
+        expect(output.markdown).toContain(REPORT.intro);
+        expect(output.metadata['totalPages']).toBeUndefined();
+        expect(output.metadata['numPages']).toBeGreaterThan(0);
+        expect(output.warning).toMatch(
+          /^The PDF is damaged .*recovered by rewriting it; the page count of the original is unknown/,
+        );
+        // Cut before any page content survives: nothing to recover, the error stays.
+        const error = await failure(parseDocument(repairing, pdfRequest(truncated(await reportPdf(), 0.3))));
+        expect(error.code).toBe('DOCUMENT_INVALID');
+      } finally {
+        await closeDocumentToolkit(repairing);
+      }
+    });
+
     it('gives up a page over its time budget, replaces the thread and parses the next pages', async () => {
       // Light pages take milliseconds, the heavy one seconds (even on a loaded machine the gap is wide).
       const strict = await testToolkit({ settings: { pageTimeoutMs: 1_500 } });

@@ -1,8 +1,12 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppError, type PdfParseOptions } from '@quarry/contracts';
 import type { DocumentToolkit } from '../document-toolkit';
 import { layoutDocument, type DocumentLayout, type ExtractedPage } from '../layout/document-layout';
 import type { PageContent, PdfInfo } from '../model/page-content.types';
 import { ocrToContent } from '../ocr/ocr-content';
+import { runProcess } from '../process/run-process';
 import { boundedDpi, type RenderedPage } from '../render/page-renderer';
 import { WorkerCrashedError, WorkerTaskError, WorkerTimeoutError } from '../worker/parse-worker-pool';
 import { PdfSession } from './pdf-session';
@@ -19,7 +23,8 @@ export interface PdfParseResult {
   info: PdfInfo;
   /** Pages parsed (capped by maxPages). */
   numPages: number;
-  totalPages: number;
+  /** Pages in the file; undefined when it had to be repaired (the original count is unknown). */
+  totalPages: number | undefined;
   /** Pages that produced content (status ok or partial): the billed pages. */
   parsedPages: number;
   /** Text source of each parsed page, in page order. */
@@ -47,6 +52,37 @@ type FailureReason =
  * or run out of time are reported with status `failed`; the document fails only when no page worked.
  */
 export async function parsePdf(
+  toolkit: DocumentToolkit,
+  data: Uint8Array,
+  options: PdfParseOptions,
+  budget: ParseBudget,
+): Promise<PdfParseResult> {
+  try {
+    return await parseOnce(toolkit, data, options, budget);
+  } catch (error) {
+    if (!(error instanceof UnreadablePdfError) || !toolkit.ghostscript) throw error;
+    // A truncated or malformed file pdf.js cannot open: Ghostscript rewrites what it can read.
+    const repaired = await repairPdf(
+      toolkit.ghostscript,
+      data,
+      Math.min(toolkit.settings.openTimeoutMs, budget.deadline - Date.now()),
+      budget.signal,
+    ).catch(() => undefined);
+    if (!repaired) throw error;
+    const result = await parseOnce(toolkit, repaired, options, budget).catch(() => undefined);
+    if (!result || !result.layout.markdown.trim()) throw error;
+    return {
+      ...result,
+      totalPages: undefined,
+      warnings: [
+        `The PDF is damaged (${error.message.replace(/^The PDF could not be opened: /, '')}): ${result.numPages} page(s) were recovered by rewriting it; the page count of the original is unknown`,
+        ...result.warnings,
+      ],
+    };
+  }
+}
+
+async function parseOnce(
   toolkit: DocumentToolkit,
   data: Uint8Array,
   options: PdfParseOptions,
@@ -220,6 +256,49 @@ export async function parsePdf(
   }
 }
 
+/** pdf.js could not open the file at all (no usable cross-reference table or catalogue). */
+class UnreadablePdfError extends AppError {
+  constructor(message: string) {
+    super('DOCUMENT_INVALID', { message });
+  }
+}
+
+/** Ghostscript's `pdfwrite` of a damaged PDF: a well-formed file with the pages it could read. */
+async function repairPdf(
+  ghostscript: string,
+  data: Uint8Array,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array | undefined> {
+  if (timeoutMs < 1_000) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'quarry-repair-'));
+  try {
+    await writeFile(join(dir, 'in.pdf'), data);
+    await runProcess(
+      ghostscript,
+      [
+        '-q',
+        '-dNOPAUSE',
+        '-dBATCH',
+        '-dSAFER',
+        '-sDEVICE=pdfwrite',
+        '-o',
+        join(dir, 'out.pdf'),
+        join(dir, 'in.pdf'),
+      ],
+      {
+        timeoutMs,
+        maxOutputBytes: 1_000_000,
+        signal,
+      },
+    );
+    const repaired = await readFile(join(dir, 'out.pdf'));
+    return repaired.length > 0 ? new Uint8Array(repaired) : undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function openOrExplain(session: PdfSession): Promise<PdfInfo> {
   try {
     return await session.open();
@@ -229,7 +308,7 @@ async function openOrExplain(session: PdfSession): Promise<PdfInfo> {
         message: 'The PDF is encrypted with a password and cannot be parsed',
       });
     if (error instanceof WorkerTaskError && error.reason === 'invalid')
-      throw new AppError('DOCUMENT_INVALID', { message: error.message });
+      throw new UnreadablePdfError(error.message);
     if (error instanceof WorkerCrashedError && error.outOfMemory)
       throw new AppError('DOCUMENT_INVALID', {
         message: 'The PDF needs more memory to open than a parse worker may use',
