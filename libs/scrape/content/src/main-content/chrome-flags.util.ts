@@ -56,7 +56,10 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     const weak = !s.kind.semantic && kind !== 'overlay' && kind !== 'comments';
     const proseCanSave = kind !== 'teasers' && kind !== 'meta' && kind !== 'related';
     const prose = s.text - s.link >= PROSE_CHARS && s.link <= PROSE_LINK_DENSITY * s.text;
-    if ((weak && (s.text >= WRAPPER_SHARE * total || (prose && proseCanSave))) || holdsMainContent(element, stats, total)) {
+    if (
+      (weak && (s.text >= WRAPPER_SHARE * total || (prose && proseCanSave))) ||
+      holdsMainContent(element, stats, total)
+    ) {
       s.kind = undefined;
       changed = true;
     }
