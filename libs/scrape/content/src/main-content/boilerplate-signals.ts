@@ -6,6 +6,7 @@ export type ChromeKind =
   | 'header'
   | 'footer'
   | 'aside'
+  | 'consent'
   | 'overlay'
   | 'social'
   | 'ad'
@@ -33,7 +34,6 @@ const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
   menu: 'navigation',
   menubar: 'navigation',
   toolbar: 'navigation',
-  tablist: 'navigation',
   dialog: 'overlay',
   alertdialog: 'overlay',
 };
@@ -45,7 +45,11 @@ const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
  */
 const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
   [
-    /(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi|popup|pop-up|modal|lightbox|interstitial|paywall|agegate|age-gate)(?:$|[-_])|^(?:overlay|announcement-bar|notification-bar|alert-bar|promo-bar)$/,
+    /(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi)(?:$|[-_])/,
+    'consent',
+  ],
+  [
+    /(?:^|[-_])(?:popup|pop-up|modal|lightbox|interstitial|paywall|agegate|age-gate)(?:$|[-_])|^(?:overlay|announcement-bar|notification-bar|alert-bar|promo-bar)$/,
     'overlay',
   ],
   [

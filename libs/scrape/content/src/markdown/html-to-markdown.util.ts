@@ -86,6 +86,13 @@ const BLOCKS = new Set([
   'search',
   'picture',
 ]);
+const BLOCK_ROLES = new Set(['tab', 'tabpanel', 'listitem', 'row', 'paragraph']);
+
+function ariaLevel(el: DomElement): number {
+  const level = Number.parseInt(el.getAttribute('aria-level') ?? '2', 10);
+  return Number.isFinite(level) ? Math.min(6, Math.max(1, level)) : 2;
+}
+
 const HEADINGS: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const EMPHASIS: Readonly<Record<string, string>> = {
   strong: '**',
@@ -165,7 +172,10 @@ class Renderer {
       default:
         break;
     }
-    if (BLOCKS.has(tag) && !ctx.inLink) {
+    const role = el.getAttribute('role');
+    if (role === 'heading') return this.heading(el, ariaLevel(el), out, ctx);
+    // Buttons and tabs sit side by side only through layout; as inline text their labels would run together.
+    if ((BLOCKS.has(tag) || tag === 'button' || (role !== null && BLOCK_ROLES.has(role))) && !ctx.inLink) {
       out.block(2);
       this.children(el, out, ctx);
       out.block(2);
