@@ -11,3 +11,4 @@ export { findPromptInjection } from './lib/injection/prompt-injection.util';
 export { splitPassages } from './lib/text/passages.util';
 export { terms, sentences, words } from './lib/text/tokens.util';
 export { Bm25 } from './lib/text/bm25.util';
+export * from './lib/extraction.module';

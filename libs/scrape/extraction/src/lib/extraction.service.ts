@@ -193,6 +193,22 @@ export class ExtractionService {
     };
   }
 
+  /**
+   * The `deterministicJson` format: always the deterministic extractor (structured data + schema
+   * field matching), never a model, so the same page always gives the same value.
+   */
+  async extractDeterministic(page: PageInput, options: { schema?: JsonSchema }): Promise<Extracted<unknown>> {
+    this.assertValidSchema(options.schema);
+    const entities = readStructuredData(page.html ?? '');
+    if (!options.schema) return { value: describeEntities(entities), via: 'fallback' };
+    const filled = fillSchema(options.schema, entities, currencyFromEntities(entities));
+    return {
+      value: filled.value,
+      via: 'fallback',
+      warning: filled.missing.length ? `deterministicJson: not found on the page: ${filled.missing.join(', ')}.` : undefined,
+    };
+  }
+
   async answer(page: PageInput, question: string, context: ExtractionContext = {}): Promise<Extracted<string>> {
     if (this.llm.available) {
       try {

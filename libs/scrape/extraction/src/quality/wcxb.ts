@@ -14,8 +14,8 @@ export interface WcxbRecord {
 }
 
 /** The WCXB development subset (../shared/data/wcxb-dev, or WCXB_DIR). */
-export function wcxbDir(): string | undefined {
-  const candidates = [process.env['WCXB_DIR'], '/work/shared/data/wcxb-dev', join(__dirname, '../../../../../../shared/data/wcxb-dev')];
+export function wcxbDir(override?: string): string | undefined {
+  const candidates = [override, '/work/shared/data/wcxb-dev', join(__dirname, '../../../../../../shared/data/wcxb-dev')];
   return candidates.find((dir): dir is string => !!dir && existsSync(join(dir, 'ground-truth')));
 }
 

@@ -49,7 +49,7 @@ export function sentences(text: string): string[] {
   const normalized = text.replace(/\s+/g, ' ').trim();
   if (!normalized) return out;
   let start = 0;
-  const boundary = /([.!?…]+["'”’)\]]*)\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+  const boundary = /([.!?…]+["'”’)\]]*)\s+(?=["'“‘([]?[\p{Lu}\p{N}])/gu;
   for (let match = boundary.exec(normalized); match; match = boundary.exec(normalized)) {
     const end = match.index + match[1].length;
     const candidate = normalized.slice(start, end);
