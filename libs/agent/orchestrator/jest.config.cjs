@@ -1,5 +1,5 @@
 module.exports = {
-  displayName: 'agent-orchestrator',
+  displayName: 'agent-orchestrator-lib',
   preset: '../../../jest.preset.js',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.integration-spec.ts'],

@@ -53,6 +53,8 @@ export interface PlannerMemory {
   pages: PageRecord[];
   /** URL keys scheduled or read. */
   tried: string[];
+  /** Whether the pages read so far answer the task (recorded after each round). */
+  satisfied?: boolean;
 }
 
 export function initialMemory(urls: readonly string[], strategy: PlannerMemory['strategy']): PlannerMemory {
