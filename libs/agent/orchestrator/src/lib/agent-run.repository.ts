@@ -117,6 +117,9 @@ function toTask(row: TaskRow): AgentTaskRecord {
 
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
+/** Writes of one run queue on its row lock: wait for a connection and the lock rather than fail under a burst of sub-agents. */
+const TX = { maxWait: 15_000, timeout: 20_000 } as const;
+
 /** A change to a run made together with its trace events, in one transaction. */
 export interface RunUpdate {
   /** Apply only while the run is in one of these states (a racing cancel or finish wins otherwise). */
@@ -180,7 +183,7 @@ export class AgentRunRepository {
         },
       });
       await this.appendEvents(tx, input.id, input.events);
-    });
+    }, TX);
   }
 
   async find(id: string): Promise<AgentRunRecord | undefined> {
@@ -273,7 +276,7 @@ export class AgentRunRepository {
       }
       await this.appendEvents(tx, runId, change.events ?? []);
       return true;
-    });
+    }, TX);
   }
 
   /** Records trace events of a run (idempotent by key), whatever its state. */
@@ -281,7 +284,7 @@ export class AgentRunRepository {
     if (events.length === 0) return;
     await this.db.prisma.$transaction(async (tx) => {
       if (await this.lock(tx, runId)) await this.appendEvents(tx, runId, events);
-    });
+    }, TX);
   }
 
   /**
@@ -349,7 +352,7 @@ export class AgentRunRepository {
       const taskEvents = unfinished.flatMap((task) => ending.stoppedTaskEvents(task.id, (task.input as unknown as TaskInput).name));
       await this.appendEvents(tx, runId, [...taskEvents, ...ending.events]);
       return true;
-    });
+    }, TX);
   }
 
   /** Cancel request (spec §3): atomically moves queued/running to cancelling; reports the state it found. */
@@ -362,7 +365,7 @@ export class AgentRunRepository {
       await tx.agentRun.update({ where: { id: runId }, data: { state: 'cancelling', cancelRequestedAt: now, updatedAt: now } });
       await this.appendEvents(tx, runId, events);
       return current.state;
-    });
+    }, TX);
   }
 
   /** Claims a task for execution unless it is finished or held by a live process. */
@@ -392,7 +395,7 @@ export class AgentRunRepository {
       if (updated.count === 0) return false;
       await this.appendEvents(tx, task.runId, outcome.events);
       return true;
-    });
+    }, TX);
   }
 
   /** Runs that are not finished and nobody has touched for `staleMs` (their orchestrator may have died). */
