@@ -132,7 +132,6 @@ export class AgentRunner {
     const strategy = run.memory.strategy === 'model' && this.deps.llm.available ? MODEL_STRATEGY(this.deps.llm.model) : DETERMINISTIC_STRATEGY;
     const urls = run.request.urls?.length ?? 0;
     const events: PendingEvent[] = [
-      { key: 'start:run', agent, body: { type: 'run.started' } },
       { key: 'start:agent', agent, body: { type: 'agent.started' } },
       { key: 'start:strategy', agent, body: { type: 'reasoning.summary', text: strategy } },
       {

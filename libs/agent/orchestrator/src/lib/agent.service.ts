@@ -65,7 +65,8 @@ export class AgentService {
       request,
       memory: initialMemory(request.urls ?? [], strategy),
       expiresAt: new Date(Date.now() + AGENT_LIMITS.retentionHours * 3_600_000),
-      events: [],
+      // The trace opens when the run is accepted, whatever happens to it next (even a cancel before it is picked up).
+      events: [{ key: 'start:run', agent: orchestrator(id), body: { type: 'run.started' } }],
     });
     const message: AgentWorkMessage = { type: 'advance', runId: id, teamId: auth.teamId };
     try {

@@ -39,7 +39,7 @@ export class ScrapeGateway {
     const { jobs } = this.deps;
     const request = scrapeRequestSchema.parse({
       url: input.url,
-      formats: ['markdown', 'links', 'rawHtml'],
+      formats: ['markdown', 'rawHtml'],
       onlyMainContent: true,
       timeout: input.timeoutMs,
       origin: 'agent',

@@ -1,6 +1,7 @@
 import { subagent, type PendingEvent } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
+import { extractLinks } from '@quarry/scrape/content';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger } from '@quarry/platform/observability';
 import type { AgentRunRepository, TaskResult } from './agent-run.repository';
@@ -59,7 +60,8 @@ export class TaskRunner {
         statusCode: metadata.statusCode,
         ok,
         error: ok ? undefined : (metadata.error ?? (metadata.statusCode >= 400 ? `HTTP ${metadata.statusCode}` : 'the page has no content')),
-        links: (document.links ?? []).slice(0, MAX_LINKS),
+        // Link discovery reads the raw page (navigation included), as crawls do.
+        links: linksOf(document.rawHtml, metadata.url ?? task.input.url).slice(0, MAX_LINKS),
       };
     } else {
       result = { url: task.input.url, ok: false, error: scraped.error, links: [] };
@@ -92,5 +94,14 @@ export class TaskRunner {
 
   private async wake(runId: string, teamId: string): Promise<void> {
     await this.deps.bus.publish('agentWork', { type: 'advance', runId, teamId } satisfies AgentWorkMessage, { key: runId });
+  }
+}
+
+function linksOf(html: string | null | undefined, url: string): string[] {
+  if (!html) return [];
+  try {
+    return extractLinks(html, url);
+  } catch {
+    return [];
   }
 }

@@ -528,8 +528,10 @@ function describeEntities(entities: readonly StructuredEntity[]): Record<string,
 function mergeFills(schema: JsonSchema, perPage: readonly StructuredEntity[][]): { value: Record<string, unknown>; missing: string[] } {
   const results = perPage.map((entities) => fillSchema(schema, entities, currencyFromEntities(entities)));
   if (results.length === 1) return results[0];
+  // The page that answers most of the schema is the subject page: its values win over stray ones elsewhere.
+  const ranked = [...results].sort((a, b) => Object.keys(b.value).length - Object.keys(a.value).length);
   const value: Record<string, unknown> = {};
-  for (const result of results) {
+  for (const result of ranked) {
     for (const [key, field] of Object.entries(result.value)) {
       if (Array.isArray(field) && Array.isArray(value[key])) {
         const seen = new Set((value[key] as unknown[]).map((item) => JSON.stringify(item)));
