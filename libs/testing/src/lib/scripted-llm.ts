@@ -53,6 +53,16 @@ export function scriptedModel(request: FakeLlmRequest): FakeLlmReply {
     }
     return { json: fillFromLines(schema, page) };
   }
+  if (format === 'agent_plan') {
+    const task = (/TASK: ([^\n]*)/.exec(request.text)?.[1] ?? '').toLowerCase();
+    const words = task.match(/[a-z]{4,}/g) ?? [];
+    const section = /CANDIDATE URLS[^\n]*\n([\s\S]*)$/.exec(request.text)?.[1] ?? '';
+    const urls = [...section.matchAll(/^- (\S+)/gm)].map((match) => match[1]);
+    const chosen = urls.filter((url) => words.some((word) => url.toLowerCase().includes(word.slice(0, 5))));
+    return chosen.length
+      ? { json: { action: 'read', urls: chosen.slice(0, 2), reasoning: `MODEL PLAN: read ${chosen.slice(0, 2).join(', ')}` } }
+      : { json: { action: 'finish', reasoning: 'MODEL PLAN: the pages read are enough' } };
+  }
   if (format === 'highlights') {
     const query = /--- QUERY ---\n([\s\S]*)$/.exec(request.text)?.[1]?.toLowerCase() ?? '';
     const words = query.match(/[a-z]{4,}/g) ?? [];

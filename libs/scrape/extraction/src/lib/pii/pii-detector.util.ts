@@ -63,7 +63,7 @@ function acceptPhone(text: string, match: RegExpExecArray, source: string): bool
 }
 
 const STREET_SUFFIX =
-  'Street|St\\.?|Avenue|Ave\\.?|Road|Rd\\.?|Boulevard|Blvd\\.?|Lane|Ln\\.?|Drive|Dr\\.?|Court|Ct\\.?|Way|Place|Pl\\.?|Parkway|Pkwy\\.?|Terrace|Square|Sq\\.?|Highway|Hwy\\.?|Circle|Cir\\.?|Parade|Crescent|Cres\\.?|Close|Row|Esplanade|Quay|Mews|Grove|Gardens|Rise|Walk|Alley|Trail|Pike';
+  'Street|St\\.?|Avenue|Ave\\.?|Road|Rd\\.?|Boulevard|Blvd\\.?|Lane|Ln\\.?|Drive|Dr\\.?|Court|Ct\\.?|Way|Place|Pl\\.?|Parkway|Pkwy\\.?|Terrace|Square|Sq\\.?|Highway|Hwy\\.?|Circle|Cir\\.?|Parade|Crescent|Cres\\.?|Esplanade|Quay|Mews|Grove|Gardens|Alley';
 const CITY_STATE_ZIP = `(?:,\\s*(?:Suite|Ste\\.?|Apt\\.?|Unit|Floor|#)\\s*[\\w-]+)?(?:,\\s*\\p{Lu}[\\p{L}.'-]+(?: \\p{Lu}[\\p{L}.'-]+)*){0,2}(?:,?\\s*[A-Z]{2}\\s+\\d{5}(?:-\\d{4})?|\\s+\\d{4}(?!\\d))?`;
 
 /** Pattern rules, applied in order; an earlier rule's span wins over an overlapping later one. */
@@ -94,7 +94,8 @@ const RULES: Rule[] = [
     group: 1,
     accept: (text) => /\d{4,}/.test(text.replace(/[\s-]/g, '')),
   },
-  { type: 'LOCATION', pattern: new RegExp(`\\b\\d{1,5}[A-Za-z]?\\s+(?:\\p{Lu}[\\p{L}'.-]*\\s+){1,4}(?:${STREET_SUFFIX})(?![\\p{L}])${CITY_STATE_ZIP}`, 'gu') },
+  // An address sits on one line: spaces only between its words.
+  { type: 'LOCATION', pattern: new RegExp(`\\b\\d{1,5}[A-Za-z]?[ \\t]+(?:\\p{Lu}[\\p{L}'.-]*[ \\t]+){1,4}(?:${STREET_SUFFIX})(?![\\p{L}])${CITY_STATE_ZIP}`, 'gu') },
   { type: 'LOCATION', pattern: /\b\d{1,4}\s+(?:Rue|Avenue|Boulevard|Place|Via|Viale|Calle|Rua|Avenida|Chemin|Quai)\s+[\p{L}' -]{2,40}?(?:,\s*\d{4,5}\s+\p{Lu}[\p{L}-]+)?(?=[.,;\n]|$)/gu },
   { type: 'LOCATION', pattern: /\b\p{Lu}[\p{L}-]*(?:straße|strasse|weg|allee|platz|gasse|ring|damm|laan|gracht|vej|gatan)\s+\d{1,4}[a-z]?(?:,\s*\d{4,5}\s+\p{Lu}[\p{L}-]+)?/gu },
   { type: 'LOCATION', pattern: /\bP\.?\s?O\.?\s+Box\s+\d+(?:,\s*\p{Lu}[\p{L}.'-]+(?: \p{Lu}[\p{L}.'-]+)*){0,2}(?:,?\s*[A-Z]{2}\s+\d{5})?/gu },
@@ -116,6 +117,8 @@ function dictionaryPersons(text: string, mode: PiiMode, taken: (start: number, e
   for (let match = token.exec(text); match; match = token.exec(text)) {
     const first = match[0];
     if (!FIRST_NAMES.has(first.toLowerCase())) continue;
+    // "Max" is a name; "MAX" in MAX_UPLOAD_MB is not.
+    if (!/\p{Ll}/u.test(first.slice(1)) || text[match.index - 1] === '_' || text[match.index + first.length] === '_') continue;
     const start = match.index;
     let end = start + first.length;
     const rest = text.slice(end);
