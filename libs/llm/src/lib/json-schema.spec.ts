@@ -2,11 +2,19 @@ import { checkJsonSchema, normalizeSchemaForModel, schemaViolations } from './js
 
 describe('JSON Schema checks', () => {
   it('accepts valid draft-07 and 2020-12 schemas and validates values against them', () => {
-    const check = checkJsonSchema({ type: 'object', properties: { price: { type: 'number' } }, required: ['price'] });
+    const check = checkJsonSchema({
+      type: 'object',
+      properties: { price: { type: 'number' } },
+      required: ['price'],
+    });
     if (!check.valid) throw new Error(check.message);
     expect(schemaViolations(check.validate, { price: 3 })).toBeUndefined();
     expect(schemaViolations(check.validate, { price: 'three' })).toContain('/price must be number');
-    const modern = checkJsonSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', prefixItems: [{ type: 'string' }] });
+    const modern = checkJsonSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'array',
+      prefixItems: [{ type: 'string' }],
+    });
     expect(modern.valid).toBe(true);
   });
 
@@ -25,7 +33,15 @@ describe('JSON Schema checks', () => {
       additionalProperties: false,
       properties: {
         additionalProperties: { type: 'string' },
-        items: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { a: { type: 'string' } }, required: ['a', 'b'] } },
+        items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: true,
+            properties: { a: { type: 'string' } },
+            required: ['a', 'b'],
+          },
+        },
       },
       required: ['items', 'ghost'],
     });
@@ -33,7 +49,10 @@ describe('JSON Schema checks', () => {
       type: 'object',
       properties: {
         additionalProperties: { type: 'string' },
-        items: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+        items: {
+          type: 'array',
+          items: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        },
       },
       required: ['items'],
     });

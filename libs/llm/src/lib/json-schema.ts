@@ -37,12 +37,18 @@ export function checkJsonSchema(schema: JsonSchema): SchemaCheck {
   const engine = engineFor(schema);
   let check: SchemaCheck;
   if (!engine.validateSchema(schema)) {
-    check = { valid: false, message: `Invalid JSON schema: ${describeErrors(engine.errors ?? [], 'schema')}` };
+    check = {
+      valid: false,
+      message: `Invalid JSON schema: ${describeErrors(engine.errors ?? [], 'schema')}`,
+    };
   } else {
     try {
       check = { valid: true, validate: engine.compile(schema) };
     } catch (error) {
-      check = { valid: false, message: `Invalid JSON schema: ${error instanceof Error ? error.message : String(error)}` };
+      check = {
+        valid: false,
+        message: `Invalid JSON schema: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
   if (compiled.size >= COMPILED_MAX) compiled.clear();
@@ -79,9 +85,16 @@ function normalizeNode(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (key === 'additionalProperties') continue;
-    if ((key === 'properties' || key === '$defs' || key === 'definitions') && value && typeof value === 'object' && !Array.isArray(value)) {
+    if (
+      (key === 'properties' || key === '$defs' || key === 'definitions') &&
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+    ) {
       // A map of names to schemas: the names are data, not keywords.
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, normalizeNode(child)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, normalizeNode(child)]),
+      );
       continue;
     }
     out[key] = normalizeNode(value);
@@ -89,7 +102,9 @@ function normalizeNode(node: unknown): unknown {
   const properties = out['properties'];
   if (Array.isArray(out['required'])) {
     const names = properties && typeof properties === 'object' ? Object.keys(properties) : [];
-    const required = (out['required'] as unknown[]).filter((name): name is string => typeof name === 'string' && names.includes(name));
+    const required = (out['required'] as unknown[]).filter(
+      (name): name is string => typeof name === 'string' && names.includes(name),
+    );
     if (required.length > 0) out['required'] = [...new Set(required)];
     else delete out['required'];
   }

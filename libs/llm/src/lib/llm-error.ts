@@ -29,7 +29,12 @@ export class LlmError extends Error {
 
   /** Transport failures (the model could not be reached), as opposed to an answer that was wrong. */
   get unreachable(): boolean {
-    return this.kind === 'unavailable' || this.kind === 'timeout' || this.kind === 'network' || this.kind === 'http';
+    return (
+      this.kind === 'unavailable' ||
+      this.kind === 'timeout' ||
+      this.kind === 'network' ||
+      this.kind === 'http'
+    );
   }
 }
 

@@ -8,7 +8,11 @@ import { OpenAiCompatibleProvider } from './openai-compatible.provider';
 import { TokenUsageRepository } from './token-usage.repository';
 
 /** The provider the configuration asks for: an OpenAI-compatible endpoint, or offline. */
-export function createLlmProvider(config: AppConfig, usageSink?: TokenUsageSink, logger?: Logger): LlmProvider {
+export function createLlmProvider(
+  config: AppConfig,
+  usageSink?: TokenUsageSink,
+  logger?: Logger,
+): LlmProvider {
   const llm = config.llm;
   if (!llm.baseUrl) return new OfflineProvider(llm.maxOutputTokens, llm.maxInputChars);
   return new OpenAiCompatibleProvider({
@@ -28,10 +32,15 @@ export function createLlmProvider(config: AppConfig, usageSink?: TokenUsageSink,
 @Global()
 @Module({
   providers: [
-    { provide: TokenUsageRepository, useFactory: (db: Database) => new TokenUsageRepository(db), inject: [Database] },
+    {
+      provide: TokenUsageRepository,
+      useFactory: (db: Database) => new TokenUsageRepository(db),
+      inject: [Database],
+    },
     {
       provide: LLM_PROVIDER,
-      useFactory: (config: AppConfig, usage: TokenUsageRepository, logger: Logger) => createLlmProvider(config, usage, logger.child({ component: 'llm' })),
+      useFactory: (config: AppConfig, usage: TokenUsageRepository, logger: Logger) =>
+        createLlmProvider(config, usage, logger.child({ component: 'llm' })),
       inject: [APP_CONFIG, TokenUsageRepository, LOGGER],
     },
   ],

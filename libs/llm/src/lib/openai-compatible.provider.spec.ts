@@ -54,19 +54,34 @@ describe('OpenAiCompatibleProvider against a local chat-completions server', () 
   });
 
   it('records token usage reported by the endpoint for the team and purpose', async () => {
-    server.respondWith(() => ({ content: 'ok', usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } }));
+    server.respondWith(() => ({
+      content: 'ok',
+      usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+    }));
     await sut().complete({ messages: [{ role: 'user', content: 'hi' }], usage });
-    expect(recorded).toEqual([{ context: usage, model: 'fake-model', usage: { promptTokens: 11, completionTokens: 3, totalTokens: 14 } }]);
+    expect(recorded).toEqual([
+      {
+        context: usage,
+        model: 'fake-model',
+        usage: { promptTokens: 11, completionTokens: 3, totalTokens: 14 },
+      },
+    ]);
   });
 
   it('tolerates a fenced JSON answer', async () => {
     server.respondWith(() => '```json\n{"a":1}\n```');
-    const result = await sut().complete({ messages: [{ role: 'user', content: 'x' }], responseSchema: { name: 'x', schema: { type: 'object' } }, usage });
+    const result = await sut().complete({
+      messages: [{ role: 'user', content: 'x' }],
+      responseSchema: { name: 'x', schema: { type: 'object' } },
+      usage,
+    });
     expect(result.json).toEqual({ a: 1 });
   });
 
   it('retries 500, 502, 503 and 504 and then succeeds', async () => {
-    server.respondWith((_request, index) => ([500, 502, 503, 504][index] ? { status: [500, 502, 503, 504][index] } : 'finally'));
+    server.respondWith((_request, index) =>
+      [500, 502, 503, 504][index] ? { status: [500, 502, 503, 504][index] } : 'finally',
+    );
     const result = await sut().complete({ messages: [{ role: 'user', content: 'x' }], usage });
     expect(result.text).toBe('finally');
     expect(result.attempts).toBe(5);
@@ -86,7 +101,10 @@ describe('OpenAiCompatibleProvider against a local chat-completions server', () 
 
   it('retries an attempt that times out, then succeeds', async () => {
     server.respondWith((_request, index) => (index === 0 ? { delayMs: 1_500, then: 'too late' } : 'in time'));
-    const result = await sut({ timeoutMs: 500 }).complete({ messages: [{ role: 'user', content: 'x' }], usage });
+    const result = await sut({ timeoutMs: 500 }).complete({
+      messages: [{ role: 'user', content: 'x' }],
+      usage,
+    });
     expect(result.text).toBe('in time');
     expect(result.attempts).toBe(2);
   });
@@ -122,7 +140,12 @@ describe('OpenAiCompatibleProvider against a local chat-completions server', () 
   });
 
   it('reports a refusal, a cut-off structured answer and invalid JSON as invalid answers', async () => {
-    const ask = () => sut().complete({ messages: [{ role: 'user', content: 'x' }], responseSchema: { name: 'x', schema: { type: 'object' } }, usage });
+    const ask = () =>
+      sut().complete({
+        messages: [{ role: 'user', content: 'x' }],
+        responseSchema: { name: 'x', schema: { type: 'object' } },
+        usage,
+      });
     server.respondWith(() => ({ content: null, refusal: 'I cannot help with that' }));
     await expect(ask()).rejects.toMatchObject({ kind: 'refused' });
     server.respondWith(() => ({ content: '{"a": [1, 2', finishReason: 'length' }));

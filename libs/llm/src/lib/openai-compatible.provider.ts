@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import { LlmError } from './llm-error';
-import { estimateTokens, type CompletionRequest, type CompletionResult, type LlmProvider, type TokenUsage, type TokenUsageSink } from './llm.types';
+import {
+  estimateTokens,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmProvider,
+  type TokenUsage,
+  type TokenUsageSink,
+} from './llm.types';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs } from './retry-policy';
 
 export interface OpenAiCompatibleOptions {
@@ -22,7 +29,10 @@ export interface OpenAiCompatibleOptions {
 
 interface ChatCompletionBody {
   model?: string;
-  choices?: { message?: { content?: string | null; refusal?: string | null }; finish_reason?: string | null }[];
+  choices?: {
+    message?: { content?: string | null; refusal?: string | null };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
   error?: { message?: string };
 }
@@ -63,12 +73,19 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       model: this.options.model,
       messages: request.messages,
       temperature: request.temperature ?? 0,
-      max_tokens: Math.min(request.maxOutputTokens ?? this.options.maxOutputTokens, this.options.maxOutputTokens),
+      max_tokens: Math.min(
+        request.maxOutputTokens ?? this.options.maxOutputTokens,
+        this.options.maxOutputTokens,
+      ),
     };
     if (request.responseSchema) {
       body['response_format'] = {
         type: 'json_schema',
-        json_schema: { name: request.responseSchema.name, schema: request.responseSchema.schema, strict: false },
+        json_schema: {
+          name: request.responseSchema.name,
+          schema: request.responseSchema.schema,
+          strict: false,
+        },
       };
     }
     const payload = JSON.stringify(body);
@@ -80,61 +97,104 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       } catch (error) {
         if (!(error instanceof RetryableFailure)) throw error;
         if (attempt >= this.options.maxAttempts || request.signal?.aborted) {
-          throw new LlmError(error.failure.kind, `${error.failure.message} (after ${attempt} attempt${attempt > 1 ? 's' : ''})`, {
-            status: error.failure.status,
-            attempts: attempt,
-            cause: error.failure,
-          });
+          throw new LlmError(
+            error.failure.kind,
+            `${error.failure.message} (after ${attempt} attempt${attempt > 1 ? 's' : ''})`,
+            {
+              status: error.failure.status,
+              attempts: attempt,
+              cause: error.failure,
+            },
+          );
         }
         const delay = error.retryAfterMs ?? backoffDelayMs(attempt, this.options.baseDelayMs ?? 500);
-        this.options.logger?.warn({ attempt, delayMs: delay, reason: error.failure.message }, 'language model call failed; retrying');
+        this.options.logger?.warn(
+          { attempt, delayMs: delay, reason: error.failure.message },
+          'language model call failed; retrying',
+        );
         await sleep(delay, request.signal);
       }
     }
   }
 
-  private async attempt(payload: string, request: CompletionRequest, attempt: number): Promise<CompletionResult> {
+  private async attempt(
+    payload: string,
+    request: CompletionRequest,
+    attempt: number,
+  ): Promise<CompletionResult> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
     if (this.options.apiKey) headers['authorization'] = `Bearer ${this.options.apiKey}`;
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.options.baseUrl}/chat/completions`, { method: 'POST', headers, body: payload, signal });
+      response = await fetch(`${this.options.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: payload,
+        signal,
+      });
       text = await response.text();
     } catch (error) {
-      if (request.signal?.aborted) throw new LlmError('timeout', 'language model call aborted', { attempts: attempt, cause: error });
+      if (request.signal?.aborted)
+        throw new LlmError('timeout', 'language model call aborted', { attempts: attempt, cause: error });
       if (timeout.aborted) {
-        throw new RetryableFailure(new LlmError('timeout', `language model did not answer within ${this.options.timeoutMs} ms`));
+        throw new RetryableFailure(
+          new LlmError('timeout', `language model did not answer within ${this.options.timeoutMs} ms`),
+        );
       }
-      throw new RetryableFailure(new LlmError('network', `language model endpoint unreachable: ${describe(error)}`));
+      throw new RetryableFailure(
+        new LlmError('network', `language model endpoint unreachable: ${describe(error)}`),
+      );
     }
     if (!response.ok) {
-      const failure = new LlmError('http', `language model endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`, {
-        status: response.status,
-        attempts: attempt,
-      });
-      if (isRetryableStatus(response.status)) throw new RetryableFailure(failure, parseRetryAfterMs(response.headers.get('retry-after')));
+      const failure = new LlmError(
+        'http',
+        `language model endpoint answered HTTP ${response.status}: ${text.slice(0, 300)}`,
+        {
+          status: response.status,
+          attempts: attempt,
+        },
+      );
+      if (isRetryableStatus(response.status))
+        throw new RetryableFailure(failure, parseRetryAfterMs(response.headers.get('retry-after')));
       throw failure;
     }
     let parsed: ChatCompletionBody;
     try {
       parsed = JSON.parse(text) as ChatCompletionBody;
     } catch (error) {
-      throw new RetryableFailure(new LlmError('invalid_response', 'language model endpoint answered a body that is not JSON', { cause: error }));
+      throw new RetryableFailure(
+        new LlmError('invalid_response', 'language model endpoint answered a body that is not JSON', {
+          cause: error,
+        }),
+      );
     }
     const choice = parsed.choices?.[0];
     const message = choice?.message;
-    if (message?.refusal) throw new LlmError('refused', `the model declined: ${message.refusal}`, { attempts: attempt });
+    if (message?.refusal)
+      throw new LlmError('refused', `the model declined: ${message.refusal}`, { attempts: attempt });
     const content = message?.content;
-    if (typeof content !== 'string') throw new LlmError('invalid_response', 'the model answered without content', { attempts: attempt });
+    if (typeof content !== 'string')
+      throw new LlmError('invalid_response', 'the model answered without content', { attempts: attempt });
     const finishReason = choice?.finish_reason ?? 'stop';
     const usage = toUsage(parsed.usage, request, content);
-    const result: CompletionResult = { text: content, usage, model: parsed.model ?? this.options.model, finishReason, attempts: attempt };
+    const result: CompletionResult = {
+      text: content,
+      usage,
+      model: parsed.model ?? this.options.model,
+      finishReason,
+      attempts: attempt,
+    };
     if (request.responseSchema) {
       if (finishReason === 'length') {
-        throw new LlmError('invalid_response', 'the model answer was cut off by its output token limit', { attempts: attempt });
+        throw new LlmError('invalid_response', 'the model answer was cut off by its output token limit', {
+          attempts: attempt,
+        });
       }
       result.json = parseJsonAnswer(content);
     }
@@ -144,7 +204,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   private async account(request: CompletionRequest, result: CompletionResult): Promise<void> {
     if (!this.options.usageSink) return;
     try {
-      await this.options.usageSink.record({ context: request.usage, model: result.model, usage: result.usage });
+      await this.options.usageSink.record({
+        context: request.usage,
+        model: result.model,
+        usage: result.usage,
+      });
     } catch (error) {
       this.options.logger?.warn({ err: error }, 'token usage could not be recorded');
     }
@@ -159,14 +223,25 @@ export function parseJsonAnswer(content: string): unknown {
   try {
     return JSON.parse(candidate);
   } catch (error) {
-    throw new LlmError('invalid_response', `the model answer is not valid JSON: ${describe(error)}`, { cause: error });
+    throw new LlmError('invalid_response', `the model answer is not valid JSON: ${describe(error)}`, {
+      cause: error,
+    });
   }
 }
 
-function toUsage(usage: ChatCompletionBody['usage'], request: CompletionRequest, content: string): TokenUsage {
-  const promptTokens = usage?.prompt_tokens ?? estimateTokens(request.messages.map((message) => message.content).join('\n'));
+function toUsage(
+  usage: ChatCompletionBody['usage'],
+  request: CompletionRequest,
+  content: string,
+): TokenUsage {
+  const promptTokens =
+    usage?.prompt_tokens ?? estimateTokens(request.messages.map((message) => message.content).join('\n'));
   const completionTokens = usage?.completion_tokens ?? estimateTokens(content);
-  return { promptTokens, completionTokens, totalTokens: usage?.total_tokens ?? promptTokens + completionTokens };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: usage?.total_tokens ?? promptTokens + completionTokens,
+  };
 }
 
 function describe(error: unknown): string {

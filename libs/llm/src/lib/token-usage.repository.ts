@@ -30,7 +30,10 @@ export class TokenUsageRepository implements TokenUsageSink {
 
   /** Tokens spent for one job (a scrape or an agent run). */
   async totalForJob(jobId: string): Promise<number> {
-    const result = await this.db.prisma.llmTokenUsage.aggregate({ where: { jobId }, _sum: { totalTokens: true } });
+    const result = await this.db.prisma.llmTokenUsage.aggregate({
+      where: { jobId },
+      _sum: { totalTokens: true },
+    });
     return result._sum.totalTokens ?? 0;
   }
 }

@@ -18,7 +18,12 @@ export type FakeLlmReply =
   | string
   /** Answer this value as JSON text. */
   | { json: unknown }
-  | { content: string | null; finishReason?: string; refusal?: string; usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } }
+  | {
+      content: string | null;
+      finishReason?: string;
+      refusal?: string;
+      usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    }
   /** Answer an HTTP error. */
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** Wait, then answer (a slow model). */
@@ -26,7 +31,10 @@ export type FakeLlmReply =
   /** Drop the connection without answering. */
   | { hangUp: true };
 
-export type FakeLlmResponder = (request: FakeLlmRequest, callIndex: number) => FakeLlmReply | Promise<FakeLlmReply>;
+export type FakeLlmResponder = (
+  request: FakeLlmRequest,
+  callIndex: number,
+) => FakeLlmReply | Promise<FakeLlmReply>;
 
 export interface FakeLlmServer {
   /** Base URL to configure as LLM_BASE_URL (ends with /v1). */
@@ -49,22 +57,28 @@ export async function startFakeLlmServer(responder: FakeLlmResponder): Promise<F
     request.on('end', () => {
       void (async () => {
         if (request.method !== 'POST' || !(request.url ?? '').endsWith('/chat/completions')) {
-          response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+          response
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'not found' } }));
           return;
         }
         let body: Record<string, unknown>;
         try {
           body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
         } catch {
-          response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'invalid JSON' } }));
+          response
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'invalid JSON' } }));
           return;
         }
         const messages = (body['messages'] as { role: string; content: string }[] | undefined) ?? [];
-        const format = body['response_format'] as { type?: string; json_schema?: { name: string; schema: Record<string, unknown> } } | undefined;
+        const format = body['response_format'] as
+          { type?: string; json_schema?: { name: string; schema: Record<string, unknown> } } | undefined;
         const seen: FakeLlmRequest = {
           model: String(body['model'] ?? ''),
           messages,
-          responseFormat: format?.type === 'json_schema' && format.json_schema ? format.json_schema : undefined,
+          responseFormat:
+            format?.type === 'json_schema' && format.json_schema ? format.json_schema : undefined,
           maxTokens: typeof body['max_tokens'] === 'number' ? body['max_tokens'] : undefined,
           authorization: request.headers['authorization'],
           text: messages.map((message) => message.content).join('\n'),
@@ -100,7 +114,11 @@ export async function startFakeLlmServer(responder: FakeLlmResponder): Promise<F
   };
 }
 
-async function send(reply: FakeLlmReply, request: FakeLlmRequest, response: import('node:http').ServerResponse): Promise<void> {
+async function send(
+  reply: FakeLlmReply,
+  request: FakeLlmRequest,
+  response: import('node:http').ServerResponse,
+): Promise<void> {
   if (typeof reply === 'object' && reply !== null && 'delayMs' in reply) {
     await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (response.destroyed) return;
@@ -111,7 +129,9 @@ async function send(reply: FakeLlmReply, request: FakeLlmRequest, response: impo
     return;
   }
   if (typeof reply === 'object' && reply !== null && 'status' in reply) {
-    response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body ?? { error: { message: 'fake error' } }));
+    response
+      .writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+      .end(JSON.stringify(reply.body ?? { error: { message: 'fake error' } }));
     return;
   }
   let content: string | null;
@@ -133,8 +153,18 @@ async function send(reply: FakeLlmReply, request: FakeLlmRequest, response: impo
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: request.model,
-    choices: [{ index: 0, message: { role: 'assistant', content, ...(refusal ? { refusal } : {}) }, finish_reason: finishReason }],
-    usage: usage ?? { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, ...(refusal ? { refusal } : {}) },
+        finish_reason: finishReason,
+      },
+    ],
+    usage: usage ?? {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }

@@ -2,7 +2,10 @@ import type { FakeLlmReply, FakeLlmRequest } from './fake-llm-server';
 
 /** The page text the platform put in the user message (after its "PAGE CONTENT" marker). */
 export function pageTextOf(request: FakeLlmRequest): string {
-  const user = request.messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+  const user = request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
   const marker = user.indexOf('--- PAGE CONTENT (markdown) ---');
   return marker >= 0 ? user.slice(marker + 31) : user;
 }
@@ -41,15 +44,25 @@ export function scriptedModel(request: FakeLlmRequest): FakeLlmReply {
   const lines = page
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#') && !line.startsWith('URL:') && !line.startsWith('Title:'));
+    .filter(
+      (line) => line && !line.startsWith('#') && !line.startsWith('URL:') && !line.startsWith('Title:'),
+    );
   const format = request.responseFormat?.name;
   if (format === 'extraction') {
     const schema = request.responseFormat?.schema ?? {};
     if (schema['properties'] && (schema['properties'] as Record<string, unknown>)['answer']) {
       const task = /--- TASK ---\n([\s\S]*)$/.exec(request.text)?.[1] ?? '';
       const words = task.toLowerCase().match(/[a-z]{4,}/g) ?? [];
-      const line = lines.find((candidate) => words.some((word) => candidate.toLowerCase().includes(word))) ?? lines[0] ?? '';
-      return { json: { answer: `MODEL ANSWER: ${line}`, sources: [...request.text.matchAll(/^URL: (\S+)/gm)].map((match) => match[1]) } };
+      const line =
+        lines.find((candidate) => words.some((word) => candidate.toLowerCase().includes(word))) ??
+        lines[0] ??
+        '';
+      return {
+        json: {
+          answer: `MODEL ANSWER: ${line}`,
+          sources: [...request.text.matchAll(/^URL: (\S+)/gm)].map((match) => match[1]),
+        },
+      };
     }
     return { json: fillFromLines(schema, page) };
   }
@@ -60,19 +73,34 @@ export function scriptedModel(request: FakeLlmRequest): FakeLlmReply {
     const urls = [...section.matchAll(/^- (\S+)/gm)].map((match) => match[1]);
     const chosen = urls.filter((url) => words.some((word) => url.toLowerCase().includes(word.slice(0, 5))));
     return chosen.length
-      ? { json: { action: 'read', urls: chosen.slice(0, 2), reasoning: `MODEL PLAN: read ${chosen.slice(0, 2).join(', ')}` } }
+      ? {
+          json: {
+            action: 'read',
+            urls: chosen.slice(0, 2),
+            reasoning: `MODEL PLAN: read ${chosen.slice(0, 2).join(', ')}`,
+          },
+        }
       : { json: { action: 'finish', reasoning: 'MODEL PLAN: the pages read are enough' } };
   }
   if (format === 'highlights') {
     const query = /--- QUERY ---\n([\s\S]*)$/.exec(request.text)?.[1]?.toLowerCase() ?? '';
     const words = query.match(/[a-z]{4,}/g) ?? [];
-    return { json: { highlights: lines.filter((line) => words.some((word) => line.toLowerCase().includes(word))).slice(0, 2) } };
+    return {
+      json: {
+        highlights: lines
+          .filter((line) => words.some((word) => line.toLowerCase().includes(word)))
+          .slice(0, 2),
+      },
+    };
   }
   if (format === 'pii') {
     const text = request.messages[request.messages.length - 1]?.content ?? '';
     const entities = [
       ...[...text.matchAll(/[\w.+-]+@[\w-]+\.[\w.]+/g)].map((match) => ({ text: match[0], type: 'EMAIL' })),
-      ...[...text.matchAll(/(?:Contact|Author):\s*([A-Z][a-z]+ [A-Z][a-z]+)/g)].map((match) => ({ text: match[1], type: 'PERSON' })),
+      ...[...text.matchAll(/(?:Contact|Author):\s*([A-Z][a-z]+ [A-Z][a-z]+)/g)].map((match) => ({
+        text: match[1],
+        type: 'PERSON',
+      })),
     ];
     return { json: { entities } };
   }
@@ -80,7 +108,8 @@ export function scriptedModel(request: FakeLlmRequest): FakeLlmReply {
     const injected = /SYSTEM OVERRIDE/i.test(page);
     return { json: { injection: injected, evidence: injected ? 'SYSTEM OVERRIDE' : '' } };
   }
-  if (system.startsWith('You summarize')) return `MODEL SUMMARY: ${lines.find((line) => line.split(' ').length > 4) ?? lines[0] ?? ''}`;
+  if (system.startsWith('You summarize'))
+    return `MODEL SUMMARY: ${lines.find((line) => line.split(' ').length > 4) ?? lines[0] ?? ''}`;
   if (system.startsWith('Answer the question')) {
     const question = /--- QUESTION ---\n([\s\S]*)$/.exec(request.text)?.[1]?.toLowerCase() ?? '';
     const words = question.match(/[a-z]{4,}/g) ?? [];

@@ -15,6 +15,7 @@ export function uuidFromKey(key: string): string {
 }
 
 export const orchestratorAgentId = (runId: string) => uuidFromKey(`${runId}:agent:orchestrator`);
-export const taskId = (runId: string, round: number, url: string) => uuidFromKey(`${runId}:round:${round}:read:${url}`);
+export const taskId = (runId: string, round: number, url: string) =>
+  uuidFromKey(`${runId}:round:${round}:read:${url}`);
 export const scrapeJobId = (taskIdValue: string) => uuidFromKey(`${taskIdValue}:scrape`);
 export const snapshotId = (runId: string, key: string) => uuidFromKey(`${runId}:snapshot:${key}`);

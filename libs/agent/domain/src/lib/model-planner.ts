@@ -16,9 +16,22 @@ export const PLANNING_SYSTEM_PROMPT =
   'when more pages are needed to complete the task, or "finish" when the pages already read are enough (or nothing useful is left). ' +
   'Explain your choice in one or two sentences in "reasoning".';
 
-export function planningPrompt(input: { prompt: string; schema?: unknown; memory: PlannerMemory; candidates: readonly Candidate[]; maxUrls: number }): string {
-  const read = input.memory.pages.map((page) => `- ${page.url}${page.title ? ` — ${page.title}` : ''}${page.ok ? '' : ' (failed)'}`).join('\n') || '(none yet)';
-  const candidates = input.candidates.slice(0, 40).map((candidate) => `- ${candidate.url} (${candidate.reason})`).join('\n') || '(none)';
+export function planningPrompt(input: {
+  prompt: string;
+  schema?: unknown;
+  memory: PlannerMemory;
+  candidates: readonly Candidate[];
+  maxUrls: number;
+}): string {
+  const read =
+    input.memory.pages
+      .map((page) => `- ${page.url}${page.title ? ` — ${page.title}` : ''}${page.ok ? '' : ' (failed)'}`)
+      .join('\n') || '(none yet)';
+  const candidates =
+    input.candidates
+      .slice(0, 40)
+      .map((candidate) => `- ${candidate.url} (${candidate.reason})`)
+      .join('\n') || '(none)';
   return [
     `TASK: ${input.prompt}`,
     input.schema ? `OUTPUT SCHEMA: ${JSON.stringify(input.schema).slice(0, 4_000)}` : '',
@@ -33,7 +46,11 @@ export function planningPrompt(input: { prompt: string; schema?: unknown; memory
  * Turns a model's planning answer into a decision. URLs must come from the candidate list (a model
  * cannot send the agent anywhere else); "read" with no usable URL means there is nothing left to read.
  */
-export function parsePlanningAnswer(answer: unknown, candidates: readonly Candidate[], maxUrls: number): Decision {
+export function parsePlanningAnswer(
+  answer: unknown,
+  candidates: readonly Candidate[],
+  maxUrls: number,
+): Decision {
   const value = (answer ?? {}) as { action?: unknown; urls?: unknown; reasoning?: unknown };
   const reasoning = typeof value.reasoning === 'string' ? value.reasoning.slice(0, 2_000) : undefined;
   if (value.action === 'read' && Array.isArray(value.urls)) {

@@ -14,7 +14,11 @@ export interface AgentLimits {
 }
 
 export function limitsFor(effort: Effort | undefined, maxPages: number): AgentLimits {
-  const shape = { low: { pagesPerRound: 3, maxRounds: 1 }, medium: { pagesPerRound: 6, maxRounds: 2 }, high: { pagesPerRound: 10, maxRounds: 3 } }[effort ?? 'medium'];
+  const shape = {
+    low: { pagesPerRound: 3, maxRounds: 1 },
+    medium: { pagesPerRound: 6, maxRounds: 2 },
+    high: { pagesPerRound: 10, maxRounds: 3 },
+  }[effort ?? 'medium'];
   return { maxPages, ...shape };
 }
 
@@ -105,17 +109,32 @@ export function planNext(input: PlanInput): Decision {
     };
   }
   const wantMore = !input.satisfied || memory.pages.length === 0;
-  if (wantMore && readable.length > 0 && memory.round < limits.maxRounds && memory.pages.length < limits.maxPages) {
+  if (
+    wantMore &&
+    readable.length > 0 &&
+    memory.round < limits.maxRounds &&
+    memory.pages.length < limits.maxPages
+  ) {
     const room = Math.min(limits.pagesPerRound, limits.maxPages - memory.pages.length, readable.length);
-    const affordable = input.maxCredits === undefined ? room : Math.floor((input.maxCredits - input.creditsSpent) / PAGE_CREDITS);
+    const affordable =
+      input.maxCredits === undefined
+        ? room
+        : Math.floor((input.maxCredits - input.creditsSpent) / PAGE_CREDITS);
     if (affordable <= 0) return { kind: 'finish', outcome: 'credit_limit_reached' };
     return { kind: 'read', urls: readable.slice(0, Math.min(room, affordable)) };
   }
   if (!memory.pages.some((page) => page.ok)) {
-    const reasons = [...new Set(memory.pages.map((page) => page.error).filter(Boolean))].slice(0, 3).join('; ');
-    return { kind: 'finish', outcome: 'failed', message: `None of the ${memory.pages.length} page(s) the agent tried could be read${reasons ? ` (${reasons})` : ''}.` };
+    const reasons = [...new Set(memory.pages.map((page) => page.error).filter(Boolean))]
+      .slice(0, 3)
+      .join('; ');
+    return {
+      kind: 'finish',
+      outcome: 'failed',
+      message: `None of the ${memory.pages.length} page(s) the agent tried could be read${reasons ? ` (${reasons})` : ''}.`,
+    };
   }
-  if (input.maxCredits !== undefined && input.creditsSpent + EXTRACTION_CREDITS > input.maxCredits) return { kind: 'finish', outcome: 'credit_limit_reached' };
+  if (input.maxCredits !== undefined && input.creditsSpent + EXTRACTION_CREDITS > input.maxCredits)
+    return { kind: 'finish', outcome: 'credit_limit_reached' };
   return { kind: 'extract' };
 }
 
@@ -130,9 +149,14 @@ export function startRound(memory: PlannerMemory, urls: readonly Candidate[]): P
   };
 }
 
-export function addIndexHits(memory: PlannerMemory, hits: readonly { url: string; score: number }[]): PlannerMemory {
+export function addIndexHits(
+  memory: PlannerMemory,
+  hits: readonly { url: string; score: number }[],
+): PlannerMemory {
   const known = new Set([...memory.tried, ...memory.candidates.map((candidate) => urlKey(candidate.url))]);
-  const added = hits.filter((hit) => !known.has(urlKey(hit.url))).map((hit) => ({ url: hit.url, reason: 'index' as const, score: hit.score }));
+  const added = hits
+    .filter((hit) => !known.has(urlKey(hit.url)))
+    .map((hit) => ({ url: hit.url, reason: 'index' as const, score: hit.score }));
   return { ...memory, searched: true, candidates: [...memory.candidates, ...added] };
 }
 
@@ -157,14 +181,20 @@ export function absorbRound(
     const links: Candidate[] = [];
     for (const result of results) {
       for (const link of result.links) {
-        if (!/^https?:\/\//i.test(link) || /\.(?:png|jpe?g|gif|svg|webp|ico|css|js|zip|gz|mp4|mp3|woff2?)(?:$|\?)/i.test(link)) continue;
+        if (
+          !/^https?:\/\//i.test(link) ||
+          /\.(?:png|jpe?g|gif|svg|webp|ico|css|js|zip|gz|mp4|mp3|woff2?)(?:$|\?)/i.test(link)
+        )
+          continue;
         const key = urlKey(link);
         if (known.has(key) || !hosts.has(hostOf(link))) continue;
         known.add(key);
         links.push({ url: link, reason: 'link', score: relevance(link, promptTerms) });
       }
     }
-    candidates = [...candidates, ...links.filter((link) => link.score > 0)].sort((a, b) => rank(b) - rank(a)).slice(0, options.maxCandidates ?? 50);
+    candidates = [...candidates, ...links.filter((link) => link.score > 0)]
+      .sort((a, b) => rank(b) - rank(a))
+      .slice(0, options.maxCandidates ?? 50);
   }
   return { ...memory, absorbedRound: round, pages, candidates };
 }

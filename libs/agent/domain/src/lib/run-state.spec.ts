@@ -1,4 +1,11 @@
-import { isTerminalState, publicStatus, requestCancel, terminate, traceError, type RunState } from './run-state';
+import {
+  isTerminalState,
+  publicStatus,
+  requestCancel,
+  terminate,
+  traceError,
+  type RunState,
+} from './run-state';
 import { uuidFromKey } from './keys';
 
 describe('agent run state machine', () => {
@@ -12,23 +19,47 @@ describe('agent run state machine', () => {
 
   it('reports processing until the run is terminal', () => {
     const states: RunState[] = ['queued', 'running', 'cancelling', 'completed', 'failed'];
-    expect(states.map(publicStatus)).toEqual(['processing', 'processing', 'processing', 'completed', 'failed']);
+    expect(states.map(publicStatus)).toEqual([
+      'processing',
+      'processing',
+      'processing',
+      'completed',
+      'failed',
+    ]);
     expect(states.filter(isTerminalState)).toEqual(['completed', 'failed']);
   });
 
   it('completes only succeeded runs; every other outcome fails with its error code', () => {
-    expect(terminate('running', 'succeeded')).toEqual({ state: 'completed', outcome: 'succeeded', error: null });
+    expect(terminate('running', 'succeeded')).toEqual({
+      state: 'completed',
+      outcome: 'succeeded',
+      error: null,
+    });
     expect(terminate('running', 'credit_limit_reached', { maxCredits: 3 })).toEqual({
       state: 'failed',
       outcome: 'credit_limit_reached',
-      error: { code: 'credit_limit_reached', source: 'billing', retryable: false, message: expect.stringContaining('maxCredits: 3') },
+      error: {
+        code: 'credit_limit_reached',
+        source: 'billing',
+        retryable: false,
+        message: expect.stringContaining('maxCredits: 3'),
+      },
     });
     expect(terminate('running', 'refused')?.error).toMatchObject({ code: 'refused', retryable: false });
-    expect(terminate('running', 'failed', { message: 'boom' })?.error).toEqual({ code: 'internal', source: 'system', retryable: true, message: 'boom' });
+    expect(terminate('running', 'failed', { message: 'boom' })?.error).toEqual({
+      code: 'internal',
+      source: 'system',
+      retryable: true,
+      message: 'boom',
+    });
   });
 
   it('ends a cancelling run as cancelled whatever outcome arrives, and leaves finished runs alone', () => {
-    expect(terminate('cancelling', 'succeeded')).toEqual({ state: 'failed', outcome: 'cancelled', error: traceError('cancelled') });
+    expect(terminate('cancelling', 'succeeded')).toEqual({
+      state: 'failed',
+      outcome: 'cancelled',
+      error: traceError('cancelled'),
+    });
     expect(terminate('cancelling', 'credit_limit_reached')?.outcome).toBe('cancelled');
     expect(terminate('completed', 'failed')).toBeUndefined();
     expect(terminate('failed', 'succeeded')).toBeUndefined();

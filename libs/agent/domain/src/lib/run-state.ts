@@ -26,7 +26,8 @@ export function publicStatus(state: RunState): 'processing' | 'completed' | 'fai
   return 'processing';
 }
 
-export type CancelDecision = { ok: true; next: 'cancelling' } | { ok: false; reason: 'already_finished' | 'already_cancelling' };
+export type CancelDecision =
+  { ok: true; next: 'cancelling' } | { ok: false; reason: 'already_finished' | 'already_cancelling' };
 
 /** Cancel: running or queued runs start cancelling; a cancelling run answers 409 "already cancelled", a finished one 409 "already finished". */
 export function requestCancel(state: RunState): CancelDecision {
@@ -49,11 +50,19 @@ export interface Termination {
  * How a run ends when it wants to end with `outcome`: a run being cancelled always ends cancelled
  * (a result that arrives after the cancel request is discarded), and only `succeeded` completes.
  */
-export function terminate(state: RunState, outcome: AgentRunOutcome, detail?: { message?: string; maxCredits?: number }): Termination | undefined {
+export function terminate(
+  state: RunState,
+  outcome: AgentRunOutcome,
+  detail?: { message?: string; maxCredits?: number },
+): Termination | undefined {
   if (isTerminalState(state)) return undefined;
   const effective: AgentRunOutcome = state === 'cancelling' ? 'cancelled' : outcome;
   if (effective === 'succeeded') return { state: 'completed', outcome: 'succeeded', error: null };
-  return { state: 'failed', outcome: effective, error: traceError(effective === 'failed' ? 'internal' : effective, detail) };
+  return {
+    state: 'failed',
+    outcome: effective,
+    error: traceError(effective === 'failed' ? 'internal' : effective, detail),
+  };
 }
 
 const SOURCES: Record<AgentErrorCode, AgentTraceError['source']> = {
@@ -65,8 +74,16 @@ const SOURCES: Record<AgentErrorCode, AgentTraceError['source']> = {
 };
 
 /** The structured error of terminal and error.occurred events (spec §6); `retryable` as in spec §7. */
-export function traceError(code: AgentErrorCode, detail: { message?: string; maxCredits?: number } = {}): AgentTraceError {
-  return { code, source: SOURCES[code], retryable: code === 'internal', message: detail.message ?? defaultMessage(code, detail.maxCredits) };
+export function traceError(
+  code: AgentErrorCode,
+  detail: { message?: string; maxCredits?: number } = {},
+): AgentTraceError {
+  return {
+    code,
+    source: SOURCES[code],
+    retryable: code === 'internal',
+    message: detail.message ?? defaultMessage(code, detail.maxCredits),
+  };
 }
 
 function defaultMessage(code: AgentErrorCode, maxCredits?: number): string {

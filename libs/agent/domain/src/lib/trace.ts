@@ -18,7 +18,12 @@ export function subagent(runId: string, taskIdValue: string, name: string): Agen
 }
 
 /** The stored and served form of an event (compat §13 shape). */
-export function materialize(runId: string, event: PendingEvent, sequence: number, occurredAt: Date): AgentTraceEvent {
+export function materialize(
+  runId: string,
+  event: PendingEvent,
+  sequence: number,
+  occurredAt: Date,
+): AgentTraceEvent {
   return {
     schemaVersion: 1,
     eventId: uuidFromKey(`${runId}:event:${event.key}`),

@@ -21,12 +21,25 @@ const runRepository = {
     runRepository,
     {
       provide: AgentService,
-      useFactory: (runs: AgentRunRepository, credits: CreditsService, bus: MessageBus, config: AppConfig, metrics: PlatformMetrics, logger: Logger) =>
-        new AgentService({ runs, credits, bus, config, metrics, logger: logger.child({ component: 'agent-api' }) }),
+      useFactory: (
+        runs: AgentRunRepository,
+        credits: CreditsService,
+        bus: MessageBus,
+        config: AppConfig,
+        metrics: PlatformMetrics,
+        logger: Logger,
+      ) =>
+        new AgentService({
+          runs,
+          credits,
+          bus,
+          config,
+          metrics,
+          logger: logger.child({ component: 'agent-api' }),
+        }),
       inject: [AgentRunRepository, CreditsService, MESSAGE_BUS, APP_CONFIG, PlatformMetrics, LOGGER],
     },
   ],
   exports: [AgentService, AgentRunRepository],
 })
 export class AgentApiModule {}
-

@@ -23,14 +23,39 @@ import { TaskRunner } from './task-runner';
     { provide: IndexSearch, useFactory: (db: Database) => new IndexSearch(db), inject: [Database] },
     {
       provide: AGENT_JOB_WAITER,
-      useFactory: (bus: MessageBus, jobs: JobRepository, logger: Logger) => new JobWaiter(bus, jobs, logger.child({ component: 'agent-job-waiter' })),
+      useFactory: (bus: MessageBus, jobs: JobRepository, logger: Logger) =>
+        new JobWaiter(bus, jobs, logger.child({ component: 'agent-job-waiter' })),
       inject: [MESSAGE_BUS, JobRepository, LOGGER],
     },
     {
       provide: ScrapeGateway,
-      useFactory: (jobs: JobRepository, documents: DocumentRepository, outcomes: JobOutcomeStore, waiter: JobWaiter, bus: MessageBus, metrics: PlatformMetrics, config: AppConfig) =>
-        new ScrapeGateway({ jobs, documents, outcomes, waiter, bus, metrics, retentionHours: config.jobs.retentionHours }),
-      inject: [JobRepository, DocumentRepository, JobOutcomeStore, AGENT_JOB_WAITER, MESSAGE_BUS, PlatformMetrics, APP_CONFIG],
+      useFactory: (
+        jobs: JobRepository,
+        documents: DocumentRepository,
+        outcomes: JobOutcomeStore,
+        waiter: JobWaiter,
+        bus: MessageBus,
+        metrics: PlatformMetrics,
+        config: AppConfig,
+      ) =>
+        new ScrapeGateway({
+          jobs,
+          documents,
+          outcomes,
+          waiter,
+          bus,
+          metrics,
+          retentionHours: config.jobs.retentionHours,
+        }),
+      inject: [
+        JobRepository,
+        DocumentRepository,
+        JobOutcomeStore,
+        AGENT_JOB_WAITER,
+        MESSAGE_BUS,
+        PlatformMetrics,
+        APP_CONFIG,
+      ],
     },
     {
       provide: AgentRunner,
@@ -44,18 +69,45 @@ import { TaskRunner } from './task-runner';
         config: AppConfig,
         metrics: PlatformMetrics,
         logger: Logger,
-      ) => new AgentRunner({ runs, documents, extraction, llm, index, bus, config, metrics, logger: logger.child({ component: 'agent-runner' }) }),
-      inject: [AgentRunRepository, DocumentRepository, ExtractionService, LLM_PROVIDER, IndexSearch, MESSAGE_BUS, APP_CONFIG, PlatformMetrics, LOGGER],
+      ) =>
+        new AgentRunner({
+          runs,
+          documents,
+          extraction,
+          llm,
+          index,
+          bus,
+          config,
+          metrics,
+          logger: logger.child({ component: 'agent-runner' }),
+        }),
+      inject: [
+        AgentRunRepository,
+        DocumentRepository,
+        ExtractionService,
+        LLM_PROVIDER,
+        IndexSearch,
+        MESSAGE_BUS,
+        APP_CONFIG,
+        PlatformMetrics,
+        LOGGER,
+      ],
     },
     {
       provide: TaskRunner,
-      useFactory: (runs: AgentRunRepository, scrapes: ScrapeGateway, bus: MessageBus, config: AppConfig, logger: Logger) =>
-        new TaskRunner({ runs, scrapes, bus, config, logger: logger.child({ component: 'agent-tasks' }) }),
+      useFactory: (
+        runs: AgentRunRepository,
+        scrapes: ScrapeGateway,
+        bus: MessageBus,
+        config: AppConfig,
+        logger: Logger,
+      ) => new TaskRunner({ runs, scrapes, bus, config, logger: logger.child({ component: 'agent-tasks' }) }),
       inject: [AgentRunRepository, ScrapeGateway, MESSAGE_BUS, APP_CONFIG, LOGGER],
     },
     {
       provide: AgentSweeper,
-      useFactory: (runs: AgentRunRepository, bus: MessageBus, config: AppConfig, logger: Logger) => new AgentSweeper({ runs, bus, config, logger: logger.child({ component: 'agent-sweeper' }) }),
+      useFactory: (runs: AgentRunRepository, bus: MessageBus, config: AppConfig, logger: Logger) =>
+        new AgentSweeper({ runs, bus, config, logger: logger.child({ component: 'agent-sweeper' }) }),
       inject: [AgentRunRepository, MESSAGE_BUS, APP_CONFIG, LOGGER],
     },
     AgentWorkConsumer,

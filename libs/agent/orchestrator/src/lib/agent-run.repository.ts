@@ -207,17 +207,27 @@ export class AgentRunRepository {
   }
 
   async events(runId: string): Promise<AgentTraceEvent[]> {
-    const rows = await this.db.prisma.agentTraceEvent.findMany({ where: { runId }, orderBy: { sequence: 'asc' }, select: { event: true } });
+    const rows = await this.db.prisma.agentTraceEvent.findMany({
+      where: { runId },
+      orderBy: { sequence: 'asc' },
+      select: { event: true },
+    });
     return rows.map((row) => row.event as unknown as AgentTraceEvent);
   }
 
   async snapshot(runId: string, snapshotId: string): Promise<{ id: string; content: string } | undefined> {
-    const row = await this.db.prisma.agentSnapshot.findFirst({ where: { id: snapshotId, runId }, select: { id: true, content: true } });
+    const row = await this.db.prisma.agentSnapshot.findFirst({
+      where: { id: snapshotId, runId },
+      select: { id: true, content: true },
+    });
     return row ?? undefined;
   }
 
   async tasksOfRound(runId: string, round: number): Promise<AgentTaskRecord[]> {
-    const rows = await this.db.prisma.agentTask.findMany({ where: { runId, round }, orderBy: { createdAt: 'asc' } });
+    const rows = await this.db.prisma.agentTask.findMany({
+      where: { runId, round },
+      orderBy: { createdAt: 'asc' },
+    });
     return rows.map(toTask);
   }
 
@@ -241,11 +251,17 @@ export class AgentRunRepository {
   }
 
   async renewLease(runId: string, owner: string, leaseMs: number): Promise<void> {
-    await this.db.prisma.agentRun.updateMany({ where: { id: runId, leaseOwner: owner }, data: { leaseUntil: new Date(Date.now() + leaseMs) } });
+    await this.db.prisma.agentRun.updateMany({
+      where: { id: runId, leaseOwner: owner },
+      data: { leaseUntil: new Date(Date.now() + leaseMs) },
+    });
   }
 
   async releaseLease(runId: string, owner: string): Promise<void> {
-    await this.db.prisma.agentRun.updateMany({ where: { id: runId, leaseOwner: owner }, data: { leaseUntil: null, leaseOwner: null } });
+    await this.db.prisma.agentRun.updateMany({
+      where: { id: runId, leaseOwner: owner },
+      data: { leaseUntil: null, leaseOwner: null },
+    });
   }
 
   /**
@@ -264,13 +280,23 @@ export class AgentRunRepository {
       if (change.memory) data.memory = json(change.memory);
       if (change.creditsSpent !== undefined) data.creditsSpent = change.creditsSpent;
       await tx.agentRun.update({ where: { id: runId }, data });
-      if (change.state === 'running') await tx.job.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'active', startedAt: new Date(), attempts: { increment: 1 } } });
+      if (change.state === 'running')
+        await tx.job.updateMany({
+          where: { id: runId, status: 'queued' },
+          data: { status: 'active', startedAt: new Date(), attempts: { increment: 1 } },
+        });
       for (const snapshot of change.snapshots ?? []) {
         await tx.agentSnapshot.createMany({ data: [{ ...snapshot, runId }], skipDuplicates: true });
       }
       if (change.tasks?.length) {
         await tx.agentTask.createMany({
-          data: change.tasks.map((task) => ({ id: task.id, runId, round: task.round, state: 'pending', input: json(task.input) })),
+          data: change.tasks.map((task) => ({
+            id: task.id,
+            runId,
+            round: task.round,
+            state: 'pending',
+            input: json(task.input),
+          })),
           skipDuplicates: true,
         });
       }
@@ -332,7 +358,13 @@ export class AgentRunRepository {
         where: { id: runId, status: { in: ['queued', 'active'] } },
         data: succeeded
           ? { status: 'completed', finishedAt: now, creditsUsed: ending.credits }
-          : { status: 'failed', finishedAt: now, creditsUsed: 0, errorCode: 'UNKNOWN_ERROR', error: (ending.error?.message ?? ending.outcome).slice(0, 4_000) },
+          : {
+              status: 'failed',
+              finishedAt: now,
+              creditsUsed: 0,
+              errorCode: 'UNKNOWN_ERROR',
+              error: (ending.error?.message ?? ending.outcome).slice(0, 4_000),
+            },
       });
       if (succeeded && ending.credits > 0) {
         await this.credits.chargeIn(tx, {
@@ -344,25 +376,42 @@ export class AgentRunRepository {
           description: 'agent',
         });
       }
-      const unfinished = await tx.agentTask.findMany({ where: { runId, state: { in: ['pending', 'running'] } }, select: { id: true, input: true } });
+      const unfinished = await tx.agentTask.findMany({
+        where: { runId, state: { in: ['pending', 'running'] } },
+        select: { id: true, input: true },
+      });
       if (unfinished.length) {
-        await tx.agentTask.updateMany({ where: { runId, state: { in: ['pending', 'running'] } }, data: { state: 'stopped', finishedAt: now, updatedAt: now } });
+        await tx.agentTask.updateMany({
+          where: { runId, state: { in: ['pending', 'running'] } },
+          data: { state: 'stopped', finishedAt: now, updatedAt: now },
+        });
       }
-      for (const snapshot of ending.snapshots ?? []) await tx.agentSnapshot.createMany({ data: [{ ...snapshot, runId }], skipDuplicates: true });
-      const taskEvents = unfinished.flatMap((task) => ending.stoppedTaskEvents(task.id, (task.input as unknown as TaskInput).name));
+      for (const snapshot of ending.snapshots ?? [])
+        await tx.agentSnapshot.createMany({ data: [{ ...snapshot, runId }], skipDuplicates: true });
+      const taskEvents = unfinished.flatMap((task) =>
+        ending.stoppedTaskEvents(task.id, (task.input as unknown as TaskInput).name),
+      );
       await this.appendEvents(tx, runId, [...taskEvents, ...ending.events]);
       return true;
     }, TX);
   }
 
   /** Cancel request (spec §3): atomically moves queued/running to cancelling; reports the state it found. */
-  async requestCancel(runId: string, teamId: string, decide: (state: RunState) => boolean, events: PendingEvent[]): Promise<RunState | undefined> {
+  async requestCancel(
+    runId: string,
+    teamId: string,
+    decide: (state: RunState) => boolean,
+    events: PendingEvent[],
+  ): Promise<RunState | undefined> {
     return this.db.prisma.$transaction(async (tx) => {
       const current = await this.lock(tx, runId);
       if (!current || current.teamId !== teamId) return undefined;
       if (!decide(current.state)) return current.state;
       const now = new Date();
-      await tx.agentRun.update({ where: { id: runId }, data: { state: 'cancelling', cancelRequestedAt: now, updatedAt: now } });
+      await tx.agentRun.update({
+        where: { id: runId },
+        data: { state: 'cancelling', cancelRequestedAt: now, updatedAt: now },
+      });
       await this.appendEvents(tx, runId, events);
       return current.state;
     }, TX);
@@ -373,24 +422,42 @@ export class AgentRunRepository {
     const now = new Date();
     const result = await this.db.prisma.agentTask.updateMany({
       where: { id, OR: [{ state: 'pending' }, { state: 'running', leaseUntil: { lt: now } }] },
-      data: { state: 'running', attempts: { increment: 1 }, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now },
+      data: {
+        state: 'running',
+        attempts: { increment: 1 },
+        leaseUntil: new Date(now.getTime() + leaseMs),
+        updatedAt: now,
+      },
     });
     return result.count > 0 ? this.findTask(id) : undefined;
   }
 
   async renewTask(id: string, leaseMs: number): Promise<void> {
-    await this.db.prisma.agentTask.updateMany({ where: { id, state: 'running' }, data: { leaseUntil: new Date(Date.now() + leaseMs) } });
+    await this.db.prisma.agentTask.updateMany({
+      where: { id, state: 'running' },
+      data: { leaseUntil: new Date(Date.now() + leaseMs) },
+    });
   }
 
   /** Stores a task's result with its events, unless the task was stopped meanwhile. */
-  async finishTask(task: AgentTaskRecord, outcome: { state: 'succeeded' | 'failed'; result: TaskResult; credits: number; events: PendingEvent[] }): Promise<boolean> {
+  async finishTask(
+    task: AgentTaskRecord,
+    outcome: { state: 'succeeded' | 'failed'; result: TaskResult; credits: number; events: PendingEvent[] },
+  ): Promise<boolean> {
     return this.db.prisma.$transaction(async (tx) => {
       const run = await this.lock(tx, task.runId);
       if (!run) return false;
       const now = new Date();
       const updated = await tx.agentTask.updateMany({
         where: { id: task.id, state: 'running' },
-        data: { state: outcome.state, result: json(outcome.result), credits: outcome.credits, finishedAt: now, updatedAt: now, leaseUntil: null },
+        data: {
+          state: outcome.state,
+          result: json(outcome.result),
+          credits: outcome.credits,
+          finishedAt: now,
+          updatedAt: now,
+          leaseUntil: null,
+        },
       });
       if (updated.count === 0) return false;
       await this.appendEvents(tx, task.runId, outcome.events);
@@ -426,7 +493,10 @@ export class AgentRunRepository {
       select: { id: true, runId: true, run: { select: { teamId: true } } },
       take: limit,
     });
-    await this.db.prisma.agentTask.updateMany({ where: { id: { in: rows.map((row) => row.id) }, state: 'pending' }, data: { updatedAt: now } });
+    await this.db.prisma.agentTask.updateMany({
+      where: { id: { in: rows.map((row) => row.id) }, state: 'pending' },
+      data: { updatedAt: now },
+    });
     return rows.map((row) => ({ id: row.id, runId: row.runId, teamId: row.run.teamId }));
   }
 
@@ -440,20 +510,32 @@ export class AgentRunRepository {
     return result.count;
   }
 
-  private async lock(tx: Tx, runId: string): Promise<{ state: RunState; step: number; teamId: string; creditsSpent: number } | undefined> {
-    const rows = await tx.$queryRawUnsafe<{ state: string; step: number; team_id: string; credits_spent: number }[]>(
-      'SELECT state, step, team_id, credits_spent FROM agent_runs WHERE id = $1::uuid FOR UPDATE',
-      runId,
-    );
+  private async lock(
+    tx: Tx,
+    runId: string,
+  ): Promise<{ state: RunState; step: number; teamId: string; creditsSpent: number } | undefined> {
+    const rows = await tx.$queryRawUnsafe<
+      { state: string; step: number; team_id: string; credits_spent: number }[]
+    >('SELECT state, step, team_id, credits_spent FROM agent_runs WHERE id = $1::uuid FOR UPDATE', runId);
     const row = rows[0];
-    return row ? { state: row.state as RunState, step: Number(row.step), teamId: row.team_id, creditsSpent: Number(row.credits_spent) } : undefined;
+    return row
+      ? {
+          state: row.state as RunState,
+          step: Number(row.step),
+          teamId: row.team_id,
+          creditsSpent: Number(row.credits_spent),
+        }
+      : undefined;
   }
 
   /** Inserts events whose key the run has not recorded yet, numbered after the last one. Caller holds the run lock. */
   private async appendEvents(tx: Tx, runId: string, events: readonly PendingEvent[]): Promise<void> {
     if (events.length === 0) return;
     const keys = [...new Set(events.map((event) => event.key))];
-    const existing = await tx.agentTraceEvent.findMany({ where: { runId, eventKey: { in: keys } }, select: { eventKey: true } });
+    const existing = await tx.agentTraceEvent.findMany({
+      where: { runId, eventKey: { in: keys } },
+      select: { eventKey: true },
+    });
     const seen = new Set(existing.map((row) => row.eventKey));
     const fresh = events.filter((event) => {
       if (seen.has(event.key)) return false;
@@ -461,12 +543,24 @@ export class AgentRunRepository {
       return true;
     });
     if (fresh.length === 0) return;
-    const run = await tx.agentRun.update({ where: { id: runId }, data: { nextSequence: { increment: fresh.length } }, select: { nextSequence: true } });
+    const run = await tx.agentRun.update({
+      where: { id: runId },
+      data: { nextSequence: { increment: fresh.length } },
+      select: { nextSequence: true },
+    });
     let sequence = run.nextSequence - fresh.length;
     const rows = fresh.map((event) => {
       const occurredAt = event.occurredAt ?? new Date();
       const materialized = materialize(runId, event, sequence, occurredAt);
-      return { runId, sequence: sequence++, eventKey: event.key, eventId: materialized.eventId, type: event.body.type, event: json(materialized), occurredAt };
+      return {
+        runId,
+        sequence: sequence++,
+        eventKey: event.key,
+        eventId: materialized.eventId,
+        type: event.body.type,
+        event: json(materialized),
+        occurredAt,
+      };
     });
     await tx.agentTraceEvent.createMany({ data: rows });
   }

@@ -25,14 +25,26 @@ import {
   type PendingEvent,
   type PlannerMemory,
 } from '@quarry/agent/domain';
-import { AppError, urlKey, type AgentRunOutcome, type AgentWorkMessage, type ScrapeDocument } from '@quarry/contracts';
+import {
+  AppError,
+  urlKey,
+  type AgentRunOutcome,
+  type AgentWorkMessage,
+  type ScrapeDocument,
+} from '@quarry/contracts';
 import type { DocumentRepository } from '@quarry/jobs';
 import { isLlmError, type LlmProvider } from '@quarry/llm';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AppConfig } from '@quarry/platform/config';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
-import { fillSchema, rankPassages, readStructuredData, type ExtractionService, type PageInput } from '@quarry/scrape/extraction';
+import {
+  fillSchema,
+  rankPassages,
+  readStructuredData,
+  type ExtractionService,
+  type PageInput,
+} from '@quarry/scrape/extraction';
 import type { AgentRunRecord, AgentRunRepository, AgentTaskRecord } from './agent-run.repository';
 import type { IndexSearch } from './index-search';
 
@@ -73,7 +85,10 @@ export class AgentRunner {
     const { runs, config } = this.deps;
     const leased = await runs.acquireLease(runId, this.owner, config.agent.leaseMs);
     if (!leased) return;
-    const heartbeat = setInterval(() => void runs.renewLease(runId, this.owner, config.agent.leaseMs).catch(() => undefined), Math.max(500, config.agent.leaseMs / 3));
+    const heartbeat = setInterval(
+      () => void runs.renewLease(runId, this.owner, config.agent.leaseMs).catch(() => undefined),
+      Math.max(500, config.agent.leaseMs / 3),
+    );
     try {
       for (let index = 0; index < MAX_STEPS_PER_MESSAGE; index += 1) {
         if (!(await this.step(runId))) return;
@@ -84,7 +99,11 @@ export class AgentRunner {
       this.deps.logger.error({ err: error, runId }, 'agent run step failed');
       const run = await runs.find(runId);
       if (run && !isTerminalState(run.state)) {
-        await this.end(run, 'failed', `The agent run failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+        await this.end(
+          run,
+          'failed',
+          `The agent run failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     } finally {
       clearInterval(heartbeat);
@@ -129,7 +148,10 @@ export class AgentRunner {
 
   private async start(run: AgentRunRecord): Promise<boolean> {
     const agent = orchestrator(run.id);
-    const strategy = run.memory.strategy === 'model' && this.deps.llm.available ? MODEL_STRATEGY(this.deps.llm.model) : DETERMINISTIC_STRATEGY;
+    const strategy =
+      run.memory.strategy === 'model' && this.deps.llm.available
+        ? MODEL_STRATEGY(this.deps.llm.model)
+        : DETERMINISTIC_STRATEGY;
     const urls = run.request.urls?.length ?? 0;
     const events: PendingEvent[] = [
       { key: 'start:agent', agent, body: { type: 'agent.started' } },
@@ -144,7 +166,12 @@ export class AgentRunner {
         },
       },
     ];
-    await this.deps.runs.update(run.id, { whenState: ['queued'], state: 'running', step: run.step + 1, events });
+    await this.deps.runs.update(run.id, {
+      whenState: ['queued'],
+      state: 'running',
+      step: run.step + 1,
+      events,
+    });
     return true;
   }
 
@@ -161,13 +188,28 @@ export class AgentRunner {
     };
     const deterministic = planNext(input);
     // The model chooses what to read after the first round; searching, credit and limit checks stay deterministic.
-    if (memory.strategy !== 'model' || !this.deps.llm.available || memory.absorbedRound === 0 || deterministic.kind !== 'read') return deterministic;
+    if (
+      memory.strategy !== 'model' ||
+      !this.deps.llm.available ||
+      memory.absorbedRound === 0 ||
+      deterministic.kind !== 'read'
+    )
+      return deterministic;
     const candidates = memory.candidates.filter((candidate) => !memory.tried.includes(urlKey(candidate.url)));
     try {
       const result = await this.deps.llm.complete({
         messages: [
           { role: 'system', content: PLANNING_SYSTEM_PROMPT },
-          { role: 'user', content: planningPrompt({ prompt: run.prompt, schema: run.request.schema, memory, candidates, maxUrls: deterministic.urls.length }) },
+          {
+            role: 'user',
+            content: planningPrompt({
+              prompt: run.prompt,
+              schema: run.request.schema,
+              memory,
+              candidates,
+              maxUrls: deterministic.urls.length,
+            }),
+          },
         ],
         responseSchema: { name: 'agent_plan', schema: PLANNING_SCHEMA as unknown as Record<string, unknown> },
         usage: { teamId: run.teamId, jobId: run.id, purpose: 'agent.plan' },
@@ -175,13 +217,19 @@ export class AgentRunner {
       const decided = parsePlanningAnswer(result.json, candidates, deterministic.urls.length);
       if (decided.kind === 'read') return decided;
       const after = planNext({ ...input, satisfied: true, memory: { ...memory, candidates: [] } });
-      return after.kind === 'extract' && 'reasoning' in decided ? { kind: 'extract', reasoning: decided.reasoning } : after;
+      return after.kind === 'extract' && 'reasoning' in decided
+        ? { kind: 'extract', reasoning: decided.reasoning }
+        : after;
     } catch (error) {
       await this.deps.runs.record(run.id, [
         {
           key: `step:${run.step}:plan-fallback`,
           agent: orchestrator(run.id),
-          body: { type: 'progress.reported', phase: 'working', message: `The language model could not plan this step (${describe(error)}); the deterministic strategy decides instead.` },
+          body: {
+            type: 'progress.reported',
+            phase: 'working',
+            message: `The language model could not plan this step (${describe(error)}); the deterministic strategy decides instead.`,
+          },
         },
       ]);
       return deterministic;
@@ -199,8 +247,28 @@ export class AgentRunner {
       step: run.step + 1,
       memory,
       events: [
-        { key: 'search:call', agent, body: { type: 'tool_call.started', toolCallId: callId, toolName: 'search_index', parameters: { query } } },
-        { key: 'search:result', agent, body: { type: 'tool_call.finished', toolCallId: callId, toolName: 'search_index', result: { hits: hits.map((hit) => ({ url: hit.url, title: hit.title, score: round(hit.score) })) } } },
+        {
+          key: 'search:call',
+          agent,
+          body: {
+            type: 'tool_call.started',
+            toolCallId: callId,
+            toolName: 'search_index',
+            parameters: { query },
+          },
+        },
+        {
+          key: 'search:result',
+          agent,
+          body: {
+            type: 'tool_call.finished',
+            toolCallId: callId,
+            toolName: 'search_index',
+            result: {
+              hits: hits.map((hit) => ({ url: hit.url, title: hit.title, score: round(hit.score) })),
+            },
+          },
+        },
       ],
     });
     return true;
@@ -211,14 +279,31 @@ export class AgentRunner {
     const roundNumber = run.memory.round + 1;
     const tasks = decision.urls.map((candidate, index) => {
       const id = taskId(run.id, roundNumber, candidate.url);
-      return { id, round: roundNumber, input: { url: candidate.url, name: `reader-${roundNumber}.${index + 1}`, scrapeJobId: scrapeJobId(id) } };
+      return {
+        id,
+        round: roundNumber,
+        input: {
+          url: candidate.url,
+          name: `reader-${roundNumber}.${index + 1}`,
+          scrapeJobId: scrapeJobId(id),
+        },
+      };
     });
     const events: PendingEvent[] = [];
-    if (decision.reasoning) events.push({ key: `round:${roundNumber}:reasoning`, agent, body: { type: 'reasoning.summary', text: decision.reasoning } });
+    if (decision.reasoning)
+      events.push({
+        key: `round:${roundNumber}:reasoning`,
+        agent,
+        body: { type: 'reasoning.summary', text: decision.reasoning },
+      });
     events.push({
       key: `round:${roundNumber}:progress`,
       agent,
-      body: { type: 'progress.reported', phase: 'working', message: `Round ${roundNumber}: ${tasks.length} sub-agent(s) read ${decision.urls.map((candidate) => candidate.url).join(', ')}.` },
+      body: {
+        type: 'progress.reported',
+        phase: 'working',
+        message: `Round ${roundNumber}: ${tasks.length} sub-agent(s) read ${decision.urls.map((candidate) => candidate.url).join(', ')}.`,
+      },
     });
     const applied = await this.deps.runs.update(run.id, {
       whenState: ['running'],
@@ -230,7 +315,11 @@ export class AgentRunner {
     });
     if (!applied) return;
     for (const task of tasks) {
-      await this.deps.bus.publish('agentWork', { type: 'task', runId: run.id, teamId: run.teamId, taskId: task.id } satisfies AgentWorkMessage, { key: task.id });
+      await this.deps.bus.publish(
+        'agentWork',
+        { type: 'task', runId: run.id, teamId: run.teamId, taskId: task.id } satisfies AgentWorkMessage,
+        { key: task.id },
+      );
     }
   }
 
@@ -255,19 +344,45 @@ export class AgentRunner {
     });
     const creditsSpent = run.creditsSpent + results.reduce((sum, page) => sum + page.credits, 0);
     const strict = run.request.strictConstrainToURLs === true;
-    const memory: PlannerMemory = absorbRound(run.memory, roundNumber, results, { prompt: run.prompt, strict });
+    const memory: PlannerMemory = absorbRound(run.memory, roundNumber, results, {
+      prompt: run.prompt,
+      strict,
+    });
     memory.satisfied = await this.satisfied(run, memory);
-    const sources = memory.pages.map((page) => ({ url: page.url, title: page.title, ok: page.ok, statusCode: page.statusCode, error: page.error }));
+    const sources = memory.pages.map((page) => ({
+      url: page.url,
+      title: page.title,
+      ok: page.ok,
+      statusCode: page.statusCode,
+      error: page.error,
+    }));
     const sourcesSnapshot = snapshotId(run.id, `round:${roundNumber}:sources`);
     const mapCall = `${run.id}:map:${roundNumber}`;
     const events: PendingEvent[] = [];
     if (!strict) {
       events.push(
-        { key: `round:${roundNumber}:map:call`, agent, body: { type: 'tool_call.started', toolCallId: mapCall, toolName: 'map', parameters: { pages: results.map((page) => page.url) } } },
+        {
+          key: `round:${roundNumber}:map:call`,
+          agent,
+          body: {
+            type: 'tool_call.started',
+            toolCallId: mapCall,
+            toolName: 'map',
+            parameters: { pages: results.map((page) => page.url) },
+          },
+        },
         {
           key: `round:${roundNumber}:map:result`,
           agent,
-          body: { type: 'tool_call.finished', toolCallId: mapCall, toolName: 'map', result: { candidates: memory.candidates.slice(0, 10).map((candidate) => candidate.url), total: memory.candidates.length } },
+          body: {
+            type: 'tool_call.finished',
+            toolCallId: mapCall,
+            toolName: 'map',
+            result: {
+              candidates: memory.candidates.slice(0, 10).map((candidate) => candidate.url),
+              total: memory.candidates.length,
+            },
+          },
         },
       );
     }
@@ -276,7 +391,13 @@ export class AgentRunner {
       agent,
       body: {
         type: 'artifact.updated',
-        artifact: { kind: 'json', artifactId: 'sources', snapshotId: sourcesSnapshot, change: roundNumber === 1 ? 'init' : 'append', itemCount: sources.length },
+        artifact: {
+          kind: 'json',
+          artifactId: 'sources',
+          snapshotId: sourcesSnapshot,
+          change: roundNumber === 1 ? 'init' : 'append',
+          itemCount: sources.length,
+        },
       },
     });
     const applied = await this.deps.runs.update(run.id, {
@@ -286,7 +407,9 @@ export class AgentRunner {
       memory,
       creditsSpent,
       events,
-      snapshots: [{ id: sourcesSnapshot, artifactId: 'sources', kind: 'json', content: JSON.stringify(sources) }],
+      snapshots: [
+        { id: sourcesSnapshot, artifactId: 'sources', kind: 'json', content: JSON.stringify(sources) },
+      ],
     });
     if (!applied) return true;
     if (run.maxCredits !== null && creditsSpent > run.maxCredits) {
@@ -328,29 +451,71 @@ export class AgentRunner {
     const pages = await this.pagesOf(run.memory);
     const callId = `${run.id}:extract`;
     await this.deps.runs.record(run.id, [
-      ...(reasoning ? [{ key: 'extract:reasoning', agent, body: { type: 'reasoning.summary' as const, text: reasoning } }] : []),
-      { key: 'extract:progress', agent, body: { type: 'progress.reported', phase: 'finalizing', message: `Extracting the result from ${pages.length} page(s).` } },
-      { key: 'extract:call', agent, body: { type: 'tool_call.started', toolCallId: callId, toolName: 'extract', parameters: { pages: pages.map((page) => page.url), schema: run.request.schema ?? null } } },
+      ...(reasoning
+        ? [{ key: 'extract:reasoning', agent, body: { type: 'reasoning.summary' as const, text: reasoning } }]
+        : []),
+      {
+        key: 'extract:progress',
+        agent,
+        body: {
+          type: 'progress.reported',
+          phase: 'finalizing',
+          message: `Extracting the result from ${pages.length} page(s).`,
+        },
+      },
+      {
+        key: 'extract:call',
+        agent,
+        body: {
+          type: 'tool_call.started',
+          toolCallId: callId,
+          toolName: 'extract',
+          parameters: { pages: pages.map((page) => page.url), schema: run.request.schema ?? null },
+        },
+      },
     ]);
     let extracted;
     try {
-      extracted = await this.deps.extraction.extractFromPages(pages, { schema: run.request.schema, prompt: run.prompt }, { teamId: run.teamId, jobId: run.id });
+      extracted = await this.deps.extraction.extractFromPages(
+        pages,
+        { schema: run.request.schema, prompt: run.prompt },
+        { teamId: run.teamId, jobId: run.id },
+      );
     } catch (error) {
-      if (isLlmError(error) && error.kind === 'refused') return this.end(run, 'refused', `The agent declined the task: ${error.message}`);
+      if (isLlmError(error) && error.kind === 'refused')
+        return this.end(run, 'refused', `The agent declined the task: ${error.message}`);
       if (error instanceof AppError) return this.end(run, 'failed', error.message);
       throw error;
     }
     const resultSnapshot = snapshotId(run.id, 'result');
     const credits = run.creditsSpent + EXTRACTION_CREDITS;
     const events: PendingEvent[] = [
-      { key: 'extract:result', agent, body: { type: 'tool_call.finished', toolCallId: callId, toolName: 'extract', result: { via: extracted.via, warning: extracted.warning ?? null } } },
-      { key: 'extract:artifact', agent, body: { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', snapshotId: resultSnapshot, change: 'update' } } },
+      {
+        key: 'extract:result',
+        agent,
+        body: {
+          type: 'tool_call.finished',
+          toolCallId: callId,
+          toolName: 'extract',
+          result: { via: extracted.via, warning: extracted.warning ?? null },
+        },
+      },
+      {
+        key: 'extract:artifact',
+        agent,
+        body: {
+          type: 'artifact.updated',
+          artifact: { kind: 'json', artifactId: 'result', snapshotId: resultSnapshot, change: 'update' },
+        },
+      },
     ];
     await this.end(run, 'succeeded', undefined, {
       data: extracted.value,
       credits,
       events,
-      snapshots: [{ id: resultSnapshot, artifactId: 'result', kind: 'json', content: JSON.stringify(extracted.value) }],
+      snapshots: [
+        { id: resultSnapshot, artifactId: 'result', kind: 'json', content: JSON.stringify(extracted.value) },
+      ],
     });
   }
 
@@ -359,13 +524,21 @@ export class AgentRunner {
     run: AgentRunRecord,
     outcome: AgentRunOutcome,
     message?: string,
-    success?: { data: unknown; credits: number; events: PendingEvent[]; snapshots: { id: string; artifactId: string; kind: string; content: string }[] },
+    success?: {
+      data: unknown;
+      credits: number;
+      events: PendingEvent[];
+      snapshots: { id: string; artifactId: string; kind: string; content: string }[];
+    },
   ): Promise<void> {
     const termination = terminate(run.state, outcome, { message, maxCredits: run.maxCredits ?? undefined });
     if (!termination) return;
     const agent = orchestrator(run.id);
     const events: PendingEvent[] = termination.state === 'completed' ? [...(success?.events ?? [])] : [];
-    if (termination.error && (termination.error.code === 'internal' || termination.error.code === 'credit_limit_reached')) {
+    if (
+      termination.error &&
+      (termination.error.code === 'internal' || termination.error.code === 'credit_limit_reached')
+    ) {
       events.push({ key: 'finish:error', agent, body: { type: 'error.occurred', error: termination.error } });
     }
     events.push(
@@ -374,12 +547,23 @@ export class AgentRunner {
         agent,
         body: {
           type: 'agent.finished',
-          outcome: termination.outcome === 'succeeded' ? 'succeeded' : termination.outcome === 'cancelled' ? 'cancelled' : termination.outcome === 'refused' ? 'refused' : 'failed',
+          outcome:
+            termination.outcome === 'succeeded'
+              ? 'succeeded'
+              : termination.outcome === 'cancelled'
+                ? 'cancelled'
+                : termination.outcome === 'refused'
+                  ? 'refused'
+                  : 'failed',
           durationMs: Date.now() - run.createdAt.getTime(),
           error: termination.error,
         },
       },
-      { key: 'finish:run', agent, body: { type: 'run.finished', outcome: termination.outcome, error: termination.error } },
+      {
+        key: 'finish:run',
+        agent,
+        body: { type: 'run.finished', outcome: termination.outcome, error: termination.error },
+      },
     );
     const finished = await this.deps.runs.finish(run.id, {
       whenState: [run.state],
@@ -395,18 +579,26 @@ export class AgentRunner {
         {
           key: `task:${stopped}:finished`,
           agent: subagent(run.id, stopped, name),
-          body: { type: 'agent.finished', outcome: 'cancelled', durationMs: 0, error: traceError('parent_finished') },
+          body: {
+            type: 'agent.finished',
+            outcome: 'cancelled',
+            durationMs: 0,
+            error: traceError('parent_finished'),
+          },
         },
       ],
     });
     if (finished) {
       this.deps.metrics.jobsFinished.inc({ kind: 'agent', outcome: termination.outcome });
-      if (termination.state === 'completed') this.deps.metrics.creditsConsumed.inc({ kind: 'agent' }, success?.credits ?? 0);
+      if (termination.state === 'completed')
+        this.deps.metrics.creditsConsumed.inc({ kind: 'agent' }, success?.credits ?? 0);
     }
   }
 
   private async publishAdvance(runId: string, teamId: string): Promise<void> {
-    await this.deps.bus.publish('agentWork', { type: 'advance', runId, teamId } satisfies AgentWorkMessage, { key: runId });
+    await this.deps.bus.publish('agentWork', { type: 'advance', runId, teamId } satisfies AgentWorkMessage, {
+      key: runId,
+    });
   }
 }
 

@@ -16,7 +16,9 @@ export class AgentSweeper {
   private running = false;
   private lastCleanup = 0;
 
-  constructor(private readonly deps: { runs: AgentRunRepository; bus: MessageBus; config: AppConfig; logger: Logger }) {}
+  constructor(
+    private readonly deps: { runs: AgentRunRepository; bus: MessageBus; config: AppConfig; logger: Logger },
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.sweep(), this.deps.config.agent.sweepIntervalMs);
@@ -36,18 +38,32 @@ export class AgentSweeper {
       const stale = await runs.staleRuns(staleMs);
       for (const run of stale) {
         await runs.touch(run.id);
-        await bus.publish('agentWork', { type: 'advance', runId: run.id, teamId: run.teamId } satisfies AgentWorkMessage, { key: run.id });
+        await bus.publish(
+          'agentWork',
+          { type: 'advance', runId: run.id, teamId: run.teamId } satisfies AgentWorkMessage,
+          { key: run.id },
+        );
       }
       const tasks = await runs.staleTasks(Math.max(config.agent.leaseMs, staleMs));
       for (const task of tasks) {
-        await bus.publish('agentWork', { type: 'task', runId: task.runId, teamId: task.teamId, taskId: task.id } satisfies AgentWorkMessage, { key: task.id });
+        await bus.publish(
+          'agentWork',
+          {
+            type: 'task',
+            runId: task.runId,
+            teamId: task.teamId,
+            taskId: task.id,
+          } satisfies AgentWorkMessage,
+          { key: task.id },
+        );
       }
       if (Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
         this.lastCleanup = Date.now();
         const deleted = await runs.deleteExpired();
         if (deleted) this.deps.logger.info({ deleted }, 'expired agent runs deleted');
       }
-      if (stale.length || tasks.length) this.deps.logger.info({ runs: stale.length, tasks: tasks.length }, 'agent work re-published');
+      if (stale.length || tasks.length)
+        this.deps.logger.info({ runs: stale.length, tasks: tasks.length }, 'agent work re-published');
       return { runs: stale.length, tasks: tasks.length };
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'agent sweep failed');

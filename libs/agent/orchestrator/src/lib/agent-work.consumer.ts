@@ -29,7 +29,11 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
     await this.waiter.start();
     await this.bus.subscribe<unknown>(
       'agentWork',
-      { group: CONSUMER_GROUPS.agentOrchestrators, concurrency: this.config.agent.concurrency, onInvalid: (error) => this.logger.error({ err: error }, 'undecodable agent message') },
+      {
+        group: CONSUMER_GROUPS.agentOrchestrators,
+        concurrency: this.config.agent.concurrency,
+        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable agent message'),
+      },
       async (message) => {
         const parsed = agentWorkMessageSchema.safeParse(message.value);
         if (!parsed.success) {
@@ -57,4 +61,3 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
     this.sweeper.stop();
   }
 }
-

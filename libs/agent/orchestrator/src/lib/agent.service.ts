@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { initialMemory, orchestrator, publicStatus, requestCancel, type PendingEvent } from '@quarry/agent/domain';
+import {
+  initialMemory,
+  orchestrator,
+  publicStatus,
+  requestCancel,
+  type PendingEvent,
+} from '@quarry/agent/domain';
 import { CreditsService } from '@quarry/billing';
 import {
   AGENT_LIMITS,
@@ -31,7 +37,8 @@ export const AGENT_MESSAGES = {
   alreadyFinished: 'Agent already finished',
   alreadyCancelled: 'Agent is already cancelled',
   passthroughFailed: 'Failed to passthrough agent request.',
-  zeroDataRetention: 'Your team has zero data retention enabled. This is not supported on extract, which includes agent jobs.',
+  zeroDataRetention:
+    'Your team has zero data retention enabled. This is not supported on extract, which includes agent jobs.',
   traceModel: `Traces are only available for agent jobs created with the ${TRACED_AGENT_MODEL} model.`,
   snapshotModel: `Snapshots are only available for agent jobs created with the ${TRACED_AGENT_MODEL} model.`,
 } as const;
@@ -72,13 +79,21 @@ export class AgentService {
     try {
       await this.deps.bus.publish('agentWork', message, { key: id });
     } catch (error) {
-      this.deps.logger.error({ err: error, runId: id }, 'agent run could not be submitted to the orchestrators');
+      this.deps.logger.error(
+        { err: error, runId: id },
+        'agent run could not be submitted to the orchestrators',
+      );
       await this.deps.runs
         .finish(id, {
           whenState: ['queued'],
           state: 'failed',
           outcome: 'failed',
-          error: { code: 'internal', source: 'system', retryable: true, message: AGENT_MESSAGES.passthroughFailed },
+          error: {
+            code: 'internal',
+            source: 'system',
+            retryable: true,
+            message: AGENT_MESSAGES.passthroughFailed,
+          },
           credits: 0,
           events: [],
           stoppedTaskEvents: () => [],
@@ -108,7 +123,8 @@ export class AgentService {
 
   async trace(auth: AuthContext, jobId: string, liveView = false): Promise<AgentTraceResponse> {
     const run = await this.find(auth, jobId);
-    if (run.model !== TRACED_AGENT_MODEL) throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.traceModel });
+    if (run.model !== TRACED_AGENT_MODEL)
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.traceModel });
     const response: AgentTraceResponse = {
       success: true,
       id: run.id,
@@ -122,9 +138,11 @@ export class AgentService {
 
   async snapshot(auth: AuthContext, jobId: string, snapshotId: string): Promise<AgentSnapshotResponse> {
     this.assertAllowed(auth);
-    if (!UUID.test(snapshotId)) throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.invalidSnapshotId });
+    if (!UUID.test(snapshotId))
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.invalidSnapshotId });
     const run = await this.find(auth, jobId);
-    if (run.model !== TRACED_AGENT_MODEL) throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.snapshotModel });
+    if (run.model !== TRACED_AGENT_MODEL)
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.snapshotModel });
     const snapshot = await this.deps.runs.snapshot(run.id, snapshotId);
     if (!snapshot) throw new AppError('NOT_FOUND', { message: AGENT_MESSAGES.snapshotNotFound });
     return { success: true, id: run.id, snapshotId: snapshot.id, snapshot: snapshot.content };
@@ -133,24 +151,53 @@ export class AgentService {
   /** Cancel (spec §3): running → cancelling, then failed; 409 when finished or already cancelling. */
   async cancel(auth: AuthContext, jobId: string): Promise<{ success: true }> {
     this.assertAllowed(auth);
-    const events: PendingEvent[] = [{ key: 'cancel:requested', agent: orchestrator(jobId), body: { type: 'run.cancel_requested', reason: 'user' } }];
-    const found = await this.deps.runs.requestCancel(jobId, auth.teamId, (state) => requestCancel(state).ok, events);
+    const events: PendingEvent[] = [
+      {
+        key: 'cancel:requested',
+        agent: orchestrator(jobId),
+        body: { type: 'run.cancel_requested', reason: 'user' },
+      },
+    ];
+    const found = await this.deps.runs.requestCancel(
+      jobId,
+      auth.teamId,
+      (state) => requestCancel(state).ok,
+      events,
+    );
     if (!found) throw new AppError('JOB_NOT_FOUND', { message: AGENT_MESSAGES.notFound });
     const decision = requestCancel(found);
     if (!decision.ok) {
-      throw new AppError('CONFLICT', { message: decision.reason === 'already_finished' ? AGENT_MESSAGES.alreadyFinished : AGENT_MESSAGES.alreadyCancelled });
+      throw new AppError('CONFLICT', {
+        message:
+          decision.reason === 'already_finished'
+            ? AGENT_MESSAGES.alreadyFinished
+            : AGENT_MESSAGES.alreadyCancelled,
+      });
     }
     // Wake an orchestrator so the run ends promptly; the sweeper covers a lost message.
-    await this.deps.bus.publish('agentWork', { type: 'advance', runId: jobId, teamId: auth.teamId } satisfies AgentWorkMessage, { key: jobId }).catch((error: unknown) => {
-      this.deps.logger.warn({ err: error, runId: jobId }, 'cancel notification not published; the sweeper will pick the run up');
-    });
+    await this.deps.bus
+      .publish(
+        'agentWork',
+        { type: 'advance', runId: jobId, teamId: auth.teamId } satisfies AgentWorkMessage,
+        { key: jobId },
+      )
+      .catch((error: unknown) => {
+        this.deps.logger.warn(
+          { err: error, runId: jobId },
+          'cancel notification not published; the sweeper will pick the run up',
+        );
+      });
     return { success: true };
   }
 
   async list(auth: AuthContext, before?: number): Promise<AgentListResponse> {
     this.assertAllowed(auth);
     const limit = AGENT_LIMITS.listPageSize;
-    const runs = await this.deps.runs.listForTeam(auth.teamId, before === undefined ? undefined : new Date(before), limit);
+    const runs = await this.deps.runs.listForTeam(
+      auth.teamId,
+      before === undefined ? undefined : new Date(before),
+      limit,
+    );
     const response: AgentListResponse = {
       success: true,
       agents: runs.map((run) => ({
@@ -170,7 +217,8 @@ export class AgentService {
         },
       })),
     };
-    if (runs.length === limit) response.next = `${this.deps.config.service.publicUrl}/v2/agent?before=${runs[runs.length - 1].createdAt.getTime()}`;
+    if (runs.length === limit)
+      response.next = `${this.deps.config.service.publicUrl}/v2/agent?before=${runs[runs.length - 1].createdAt.getTime()}`;
     return response;
   }
 
@@ -183,7 +231,8 @@ export class AgentService {
 
   /** Teams with enforced zero data retention cannot run agent jobs (spec §7.3). */
   private assertAllowed(auth: AuthContext): void {
-    if (auth.zeroDataRetention) throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.zeroDataRetention });
+    if (auth.zeroDataRetention)
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.zeroDataRetention });
   }
 }
 
@@ -198,4 +247,3 @@ function targetHint(run: AgentRunRecord): string {
   }
   return run.prompt.length > 80 ? `${run.prompt.slice(0, 77)}...` : run.prompt;
 }
-

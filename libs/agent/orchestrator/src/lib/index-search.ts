@@ -18,7 +18,12 @@ export class IndexSearch {
   constructor(private readonly db: Database) {}
 
   async search(teamId: string, query: string, limit = 10): Promise<IndexHit[]> {
-    const rows = await this.db.sql.query<{ url: string; title: string | null; description: string | null; markdown: string | null }>(
+    const rows = await this.db.sql.query<{
+      url: string;
+      title: string | null;
+      description: string | null;
+      markdown: string | null;
+    }>(
       `SELECT url, title, description, markdown FROM (
          SELECT DISTINCT ON (url_key) url, title, description, left(content->>'markdown', 20000) AS markdown, created_at
          FROM documents WHERE team_id = $1::uuid AND status_code < 400
@@ -29,10 +34,16 @@ export class IndexSearch {
     if (rows.length === 0) return [];
     const queryTerms = terms(query);
     if (queryTerms.length === 0) return [];
-    const documents = rows.map((row) => terms(`${row.title ?? ''} ${row.title ?? ''} ${row.description ?? ''} ${row.markdown ?? ''}`));
+    const documents = rows.map((row) =>
+      terms(`${row.title ?? ''} ${row.title ?? ''} ${row.description ?? ''} ${row.markdown ?? ''}`),
+    );
     const bm25 = new Bm25(documents);
     return rows
-      .map((row, index) => ({ url: row.url, title: row.title ?? undefined, score: bm25.score(queryTerms, index) }))
+      .map((row, index) => ({
+        url: row.url,
+        title: row.title ?? undefined,
+        score: bm25.score(queryTerms, index),
+      }))
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, limit);

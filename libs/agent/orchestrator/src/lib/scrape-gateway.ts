@@ -1,5 +1,11 @@
 import { scrapeRequestSchema, type ScrapeDocument, type ScrapeJobMessage } from '@quarry/contracts';
-import { isTerminal, type DocumentRepository, type JobOutcomeStore, type JobRepository, type JobWaiter } from '@quarry/jobs';
+import {
+  isTerminal,
+  type DocumentRepository,
+  type JobOutcomeStore,
+  type JobRepository,
+  type JobWaiter,
+} from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 
@@ -32,7 +38,15 @@ const GRACE_MS = 5_000;
  */
 export class ScrapeGateway {
   constructor(
-    private readonly deps: { jobs: JobRepository; documents: DocumentRepository; outcomes: JobOutcomeStore; waiter: JobWaiter; bus: MessageBus; metrics: PlatformMetrics; retentionHours: number },
+    private readonly deps: {
+      jobs: JobRepository;
+      documents: DocumentRepository;
+      outcomes: JobOutcomeStore;
+      waiter: JobWaiter;
+      bus: MessageBus;
+      metrics: PlatformMetrics;
+      retentionHours: number;
+    },
   ) {}
 
   async scrape(input: AgentScrapeInput): Promise<AgentScrape> {
@@ -68,7 +82,8 @@ export class ScrapeGateway {
     const deadline = Date.now() + input.timeoutMs + GRACE_MS;
     for (;;) {
       const current = await jobs.find(input.jobId);
-      if (current && isTerminal(current.status)) return this.resultOf(input.jobId, current.status, current.error?.message);
+      if (current && isTerminal(current.status))
+        return this.resultOf(input.jobId, current.status, current.error?.message);
       if (await input.stop()) return { status: 'abandoned' };
       if (Date.now() > deadline) {
         await this.deps.outcomes.fail(input.jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
@@ -82,7 +97,14 @@ export class ScrapeGateway {
 
   private async publish(input: AgentScrapeInput, request: ScrapeJobMessage['request']): Promise<void> {
     const now = Date.now();
-    const message: ScrapeJobMessage = { jobId: input.jobId, teamId: input.teamId, request, deadline: now + input.timeoutMs, enqueuedAt: now, parentJobId: input.parentJobId };
+    const message: ScrapeJobMessage = {
+      jobId: input.jobId,
+      teamId: input.teamId,
+      request,
+      deadline: now + input.timeoutMs,
+      enqueuedAt: now,
+      parentJobId: input.parentJobId,
+    };
     await this.deps.bus.publish('scrapeJobs', message, { key: input.jobId });
     this.deps.metrics.jobsQueued.inc({ kind: 'scrape' });
   }

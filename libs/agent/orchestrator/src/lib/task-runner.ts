@@ -15,7 +15,15 @@ const MAX_LINKS = 200;
  * once, and one whose executor died is taken over when the lease expires.
  */
 export class TaskRunner {
-  constructor(private readonly deps: { runs: AgentRunRepository; scrapes: ScrapeGateway; bus: MessageBus; config: AppConfig; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      runs: AgentRunRepository;
+      scrapes: ScrapeGateway;
+      bus: MessageBus;
+      config: AppConfig;
+      logger: Logger;
+    },
+  ) {}
 
   async run(runId: string, teamId: string, taskIdValue: string): Promise<void> {
     const { runs, config } = this.deps;
@@ -33,7 +41,16 @@ export class TaskRunner {
     const startedAt = Date.now();
     await runs.record(runId, [
       { key: `task:${task.id}:started`, agent, body: { type: 'agent.started' } },
-      { key: `task:${task.id}:call`, agent, body: { type: 'tool_call.started', toolCallId: task.id, toolName: 'scrape', parameters: { url: task.input.url } } },
+      {
+        key: `task:${task.id}:call`,
+        agent,
+        body: {
+          type: 'tool_call.started',
+          toolCallId: task.id,
+          toolName: 'scrape',
+          parameters: { url: task.input.url },
+        },
+      },
     ]);
     const scraped = await this.deps.scrapes.scrape({
       jobId: task.input.scrapeJobId,
@@ -50,7 +67,12 @@ export class TaskRunner {
     if (scraped.status === 'completed') {
       const document = scraped.document;
       const metadata = document.metadata;
-      const title = typeof metadata.title === 'string' ? metadata.title : Array.isArray(metadata.title) ? metadata.title[0] : undefined;
+      const title =
+        typeof metadata.title === 'string'
+          ? metadata.title
+          : Array.isArray(metadata.title)
+            ? metadata.title[0]
+            : undefined;
       const ok = metadata.statusCode < 400 && !!document.markdown?.trim();
       credits = metadata.creditsUsed ?? 0;
       result = {
@@ -59,7 +81,10 @@ export class TaskRunner {
         title,
         statusCode: metadata.statusCode,
         ok,
-        error: ok ? undefined : (metadata.error ?? (metadata.statusCode >= 400 ? `HTTP ${metadata.statusCode}` : 'the page has no content')),
+        error: ok
+          ? undefined
+          : (metadata.error ??
+            (metadata.statusCode >= 400 ? `HTTP ${metadata.statusCode}` : 'the page has no content')),
         // Link discovery reads the raw page (navigation included), as crawls do.
         links: linksOf(document.rawHtml, metadata.url ?? task.input.url).slice(0, MAX_LINKS),
       };
@@ -74,7 +99,15 @@ export class TaskRunner {
           type: 'tool_call.finished',
           toolCallId: task.id,
           toolName: 'scrape',
-          result: { url: result.url, finalUrl: result.finalUrl, statusCode: result.statusCode, title: result.title, ok: result.ok, error: result.error ?? null, creditsUsed: credits },
+          result: {
+            url: result.url,
+            finalUrl: result.finalUrl,
+            statusCode: result.statusCode,
+            title: result.title,
+            ok: result.ok,
+            error: result.error ?? null,
+            creditsUsed: credits,
+          },
         },
       },
       {
@@ -93,7 +126,9 @@ export class TaskRunner {
   }
 
   private async wake(runId: string, teamId: string): Promise<void> {
-    await this.deps.bus.publish('agentWork', { type: 'advance', runId, teamId } satisfies AgentWorkMessage, { key: runId });
+    await this.deps.bus.publish('agentWork', { type: 'advance', runId, teamId } satisfies AgentWorkMessage, {
+      key: runId,
+    });
   }
 }
 

@@ -13,13 +13,19 @@ export class AgentController {
   @Post()
   @HttpCode(200)
   @Auth({ scope: 'agent', rateLimit: 'agent' })
-  start(@CurrentAuth() auth: AuthContext, @Body(new ZodValidationPipe(agentRequestSchema)) request: AgentRequest) {
+  start(
+    @CurrentAuth() auth: AuthContext,
+    @Body(new ZodValidationPipe(agentRequestSchema)) request: AgentRequest,
+  ) {
     return this.agents.start(auth, request);
   }
 
   @Get()
   @Auth({ scope: 'agent', rateLimit: 'status' })
-  list(@CurrentAuth() auth: AuthContext, @Query(new ZodValidationPipe(agentListQuerySchema)) query: { before?: number }) {
+  list(
+    @CurrentAuth() auth: AuthContext,
+    @Query(new ZodValidationPipe(agentListQuerySchema)) query: { before?: number },
+  ) {
     return this.agents.list(auth, query.before);
   }
 
@@ -31,13 +37,21 @@ export class AgentController {
 
   @Get(':jobId/trace')
   @Auth({ scope: 'agent', rateLimit: 'status', uuidParams: ['jobId'] })
-  trace(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Query('liveView') liveView?: string) {
+  trace(
+    @CurrentAuth() auth: AuthContext,
+    @Param('jobId') jobId: string,
+    @Query('liveView') liveView?: string,
+  ) {
     return this.agents.trace(auth, jobId, liveView === 'true');
   }
 
   @Get(':jobId/snapshots/:snapshotId')
   @Auth({ scope: 'agent', rateLimit: 'status', uuidParams: ['jobId'] })
-  snapshot(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Param('snapshotId') snapshotId: string) {
+  snapshot(
+    @CurrentAuth() auth: AuthContext,
+    @Param('jobId') jobId: string,
+    @Param('snapshotId') snapshotId: string,
+  ) {
     return this.agents.snapshot(auth, jobId, snapshotId);
   }
 

@@ -2,7 +2,8 @@
 import type { AgentModel } from './agent-request.schema';
 
 export type AgentRunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
-export type AgentErrorCode = 'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal';
+export type AgentErrorCode =
+  'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal';
 export type AgentErrorSource = 'agent' | 'tool' | 'billing' | 'system';
 export type AgentRole = 'orchestrator' | 'subagent' | 'browser' | 'system';
 
@@ -47,7 +48,12 @@ export type AgentTraceEventBody =
   | { type: 'run.cancel_requested'; reason: 'user' }
   | { type: 'run.finished'; outcome: AgentRunOutcome; error: AgentTraceError | null }
   | { type: 'agent.started' }
-  | { type: 'agent.finished'; outcome: 'succeeded' | 'failed' | 'cancelled' | 'refused'; durationMs: number; error: AgentTraceError | null }
+  | {
+      type: 'agent.finished';
+      outcome: 'succeeded' | 'failed' | 'cancelled' | 'refused';
+      durationMs: number;
+      error: AgentTraceError | null;
+    }
   | { type: 'progress.reported'; phase: 'planning' | 'working' | 'finalizing'; message: string }
   | { type: 'reasoning.summary'; text: string }
   | { type: 'tool_call.started'; toolCallId: string; toolName: string; parameters: unknown }
@@ -97,7 +103,13 @@ export interface AgentListItem {
   integration?: string;
   settings: { hidden: boolean; starred: boolean; label?: string };
   status: 'processing' | 'completed' | 'failed';
-  options?: { urls?: string[]; prompt: string; schema?: unknown; model: AgentModel; effort?: 'low' | 'medium' | 'high' };
+  options?: {
+    urls?: string[];
+    prompt: string;
+    schema?: unknown;
+    model: AgentModel;
+    effort?: 'low' | 'medium' | 'high';
+  };
 }
 
 export interface AgentListResponse {

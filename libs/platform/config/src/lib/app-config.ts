@@ -19,7 +19,7 @@ export interface AppConfig {
   jobs: { retentionHours: number };
   /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
   llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
-  agent: { maxPages: number; maxSteps: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
+  agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -92,7 +92,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     agent: {
       maxPages: env.AGENT_MAX_PAGES,
-      maxSteps: env.AGENT_MAX_STEPS,
       concurrency: env.AGENT_CONCURRENCY,
       leaseMs: env.AGENT_LEASE_MS,
       sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,

@@ -91,7 +91,6 @@ export const envSchema = z.object({
   LLM_MAX_INPUT_CHARS: int(100_000, 1_000, 10_000_000),
 
   AGENT_MAX_PAGES: int(20, 1, 1_000),
-  AGENT_MAX_STEPS: int(12, 1, 200),
   AGENT_CONCURRENCY: int(8, 1, 256),
   AGENT_LEASE_MS: int(30_000, 1_000, 3_600_000),
   AGENT_SWEEP_INTERVAL_MS: int(5_000, 100, 600_000),

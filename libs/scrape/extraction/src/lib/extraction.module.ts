@@ -8,7 +8,13 @@ import { ExtractionService } from './extraction.service';
  */
 @Module({
   imports: [LlmModule],
-  providers: [{ provide: ExtractionService, useFactory: (llm: LlmProvider) => new ExtractionService(llm), inject: [LLM_PROVIDER] }],
+  providers: [
+    {
+      provide: ExtractionService,
+      useFactory: (llm: LlmProvider) => new ExtractionService(llm),
+      inject: [LLM_PROVIDER],
+    },
+  ],
   exports: [ExtractionService],
 })
 export class ExtractionModule {}

@@ -15,7 +15,14 @@ import { extractiveAnswer, extractiveHighlights } from './answer/passage-ranking
 import { removeBoilerplate } from './clean/boilerplate-filter.util';
 import { findPromptInjection } from './injection/prompt-injection.util';
 import { pageContext, PROMPTS } from './llm/prompts';
-import { applyRedaction, detectPii, type PiiEntity, type PiiMode, type PiiSpan, type ReplaceStyle } from './pii/pii-detector.util';
+import {
+  applyRedaction,
+  detectPii,
+  type PiiEntity,
+  type PiiMode,
+  type PiiSpan,
+  type ReplaceStyle,
+} from './pii/pii-detector.util';
 import { currencyFromEntities, fillSchema } from './structured/schema-fill.util';
 import { readStructuredData, type StructuredEntity } from './structured/structured-data.util';
 import { extractiveSummary } from './summary/extractive-summary.util';
@@ -120,7 +127,11 @@ export class ExtractionService {
     if (!check.valid) throw new AppError('UNPROCESSABLE_ENTITY', { message: check.message });
   }
 
-  async extractJson(page: PageInput, options: { schema?: JsonSchema; prompt?: string }, context: ExtractionContext = {}): Promise<Extracted<unknown>> {
+  async extractJson(
+    page: PageInput,
+    options: { schema?: JsonSchema; prompt?: string },
+    context: ExtractionContext = {},
+  ): Promise<Extracted<unknown>> {
     this.assertValidSchema(options.schema);
     if (this.llm.available) {
       try {
@@ -137,7 +148,13 @@ export class ExtractionService {
    * Asks the model for a schema-conforming value; one repair round when the first answer breaks
    * the schema, then 422. Throws LlmError for transport failures (callers may fall back).
    */
-  private async jsonByModel(content: string, options: { schema?: JsonSchema; prompt?: string }, context: ExtractionContext, purpose: string, system?: string): Promise<unknown> {
+  private async jsonByModel(
+    content: string,
+    options: { schema?: JsonSchema; prompt?: string },
+    context: ExtractionContext,
+    purpose: string,
+    system?: string,
+  ): Promise<unknown> {
     const schema = options.schema ?? { type: 'object' };
     const check = checkJsonSchema(schema);
     if (!check.valid) throw new AppError('UNPROCESSABLE_ENTITY', { message: check.message });
@@ -163,21 +180,39 @@ export class ExtractionService {
       } catch (error) {
         if (shouldFallBack(error) || !isLlmError(error)) throw error;
         problem = error.message;
-        messages.push({ role: 'user', content: `Your previous answer was unusable (${problem}). Answer again with one JSON value only.` });
+        messages.push({
+          role: 'user',
+          content: `Your previous answer was unusable (${problem}). Answer again with one JSON value only.`,
+        });
         continue;
       }
       const violations = schemaViolations(check.validate, answer);
       if (!violations) return answer;
       problem = violations;
-      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That JSON does not conform to the schema: ${violations}. Answer again with corrected JSON only.` });
+      messages.push(
+        { role: 'assistant', content: text },
+        {
+          role: 'user',
+          content: `That JSON does not conform to the schema: ${violations}. Answer again with corrected JSON only.`,
+        },
+      );
     }
-    throw new AppError('UNPROCESSABLE_ENTITY', { message: `The model could not produce a result conforming to the JSON schema: ${problem}` });
+    throw new AppError('UNPROCESSABLE_ENTITY', {
+      message: `The model could not produce a result conforming to the JSON schema: ${problem}`,
+    });
   }
 
-  private jsonFallback(pages: readonly PageInput[], options: { schema?: JsonSchema; prompt?: string }, reason: string): Extracted<unknown> {
+  private jsonFallback(
+    pages: readonly PageInput[],
+    options: { schema?: JsonSchema; prompt?: string },
+    reason: string,
+  ): Extracted<unknown> {
     const perPage = pages.map((page) => readStructuredData(page.html ?? ''));
     if (!options.schema) {
-      const value = perPage.length === 1 ? describeEntities(perPage[0]) : { pages: pages.map((page, index) => ({ url: page.url, ...describeEntities(perPage[index]) })) };
+      const value =
+        perPage.length === 1
+          ? describeEntities(perPage[0])
+          : { pages: pages.map((page, index) => ({ url: page.url, ...describeEntities(perPage[index]) })) };
       return {
         value,
         via: 'fallback',
@@ -205,11 +240,17 @@ export class ExtractionService {
     return {
       value: filled.value,
       via: 'fallback',
-      warning: filled.missing.length ? `deterministicJson: not found on the page: ${filled.missing.join(', ')}.` : undefined,
+      warning: filled.missing.length
+        ? `deterministicJson: not found on the page: ${filled.missing.join(', ')}.`
+        : undefined,
     };
   }
 
-  async answer(page: PageInput, question: string, context: ExtractionContext = {}): Promise<Extracted<string>> {
+  async answer(
+    page: PageInput,
+    question: string,
+    context: ExtractionContext = {},
+  ): Promise<Extracted<string>> {
     if (this.llm.available) {
       try {
         const result = await this.llm.complete({
@@ -239,7 +280,11 @@ export class ExtractionService {
     };
   }
 
-  async highlights(page: PageInput, query: string, context: ExtractionContext = {}): Promise<Extracted<string>> {
+  async highlights(
+    page: PageInput,
+    query: string,
+    context: ExtractionContext = {},
+  ): Promise<Extracted<string>> {
     if (this.llm.available) {
       try {
         const result = await this.llm.complete({
@@ -249,7 +294,11 @@ export class ExtractionService {
           ],
           responseSchema: {
             name: 'highlights',
-            schema: { type: 'object', properties: { highlights: { type: 'array', items: { type: 'string' } } }, required: ['highlights'] },
+            schema: {
+              type: 'object',
+              properties: { highlights: { type: 'array', items: { type: 'string' } } },
+              required: ['highlights'],
+            },
           },
           signal: context.signal,
           usage: this.usage(context, 'highlights'),
@@ -259,9 +308,16 @@ export class ExtractionService {
         const plain = normalizeSpace(markdownToText(page.markdown));
         const verified = quotes
           .filter((quote): quote is string => typeof quote === 'string' && quote.trim().length > 0)
-          .filter((quote) => source.includes(normalizeSpace(quote)) || plain.includes(normalizeSpace(markdownToText(quote))));
+          .filter(
+            (quote) =>
+              source.includes(normalizeSpace(quote)) || plain.includes(normalizeSpace(markdownToText(quote))),
+          );
         if (verified.length > 0) return { value: verified.join('\n\n'), via: 'llm' };
-        const fallback = this.highlightsFallback(page, query, 'the model quoted no passage that is on the page');
+        const fallback = this.highlightsFallback(
+          page,
+          query,
+          'the model quoted no passage that is on the page',
+        );
         return fallback;
       } catch (error) {
         if (!shouldFallBack(error)) throw toAppError(error, 'highlights');
@@ -280,8 +336,15 @@ export class ExtractionService {
   }
 
   /** The deprecated `query` format: freeform answers like `question`, directQuote quotes like `highlights`. */
-  async query(page: PageInput, options: { prompt: string; mode: 'freeform' | 'directQuote' }, context: ExtractionContext = {}): Promise<Extracted<string>> {
-    const result = options.mode === 'directQuote' ? await this.highlights(page, options.prompt, context) : await this.answer(page, options.prompt, context);
+  async query(
+    page: PageInput,
+    options: { prompt: string; mode: 'freeform' | 'directQuote' },
+    context: ExtractionContext = {},
+  ): Promise<Extracted<string>> {
+    const result =
+      options.mode === 'directQuote'
+        ? await this.highlights(page, options.prompt, context)
+        : await this.answer(page, options.prompt, context);
     return { ...result, warning: result.warning?.replace(/^(answer|highlights):/, 'query:') };
   }
 
@@ -289,9 +352,15 @@ export class ExtractionService {
    * onlyCleanContent: a model pass that removes residual boilerplate. Skipped (original kept, warning)
    * when the markdown exceeds the model's output limit; refused on zero-data-retention requests.
    */
-  async clean(markdown: string, options: { zeroDataRetention: boolean }, context: ExtractionContext = {}): Promise<Extracted<string>> {
+  async clean(
+    markdown: string,
+    options: { zeroDataRetention: boolean },
+    context: ExtractionContext = {},
+  ): Promise<Extracted<string>> {
     if (options.zeroDataRetention) {
-      throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'onlyCleanContent is not supported with zero data retention' });
+      throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', {
+        message: 'onlyCleanContent is not supported with zero data retention',
+      });
     }
     if (!markdown.trim()) return { value: markdown, via: 'skipped' };
     if (this.llm.available) {
@@ -314,7 +383,12 @@ export class ExtractionService {
         });
         const cleaned = result.text.replace(/^```(?:markdown|md)?\s*\n([\s\S]*?)\n```\s*$/i, '$1').trim();
         if (result.finishReason === 'length' || !cleaned) {
-          return { value: markdown, via: 'skipped', warning: 'onlyCleanContent was skipped: the cleaning model did not return a complete document; the original markdown is kept.' };
+          return {
+            value: markdown,
+            via: 'skipped',
+            warning:
+              'onlyCleanContent was skipped: the cleaning model did not return a complete document; the original markdown is kept.',
+          };
         }
         return { value: cleaned, via: 'llm' };
       } catch (error) {
@@ -335,8 +409,15 @@ export class ExtractionService {
   }
 
   /** Finds PII in `text`: patterns always; the model adds what patterns cannot see (mode accurate/aggressive). */
-  async findPii(text: string, options: PiiOptions, context: ExtractionContext = {}): Promise<Extracted<PiiSpan[]>> {
-    const patterns = detectPii(text, { mode: options.mode === 'fast' || this.llm.available ? 'fast' : options.mode, entities: options.entities });
+  async findPii(
+    text: string,
+    options: PiiOptions,
+    context: ExtractionContext = {},
+  ): Promise<Extracted<PiiSpan[]>> {
+    const patterns = detectPii(text, {
+      mode: options.mode === 'fast' || this.llm.available ? 'fast' : options.mode,
+      entities: options.entities,
+    });
     if (!this.llm.available || options.mode === 'fast') {
       if (this.llm.available) return { value: patterns, via: 'llm' };
       return {
@@ -345,7 +426,9 @@ export class ExtractionService {
         warning: `redactPII: ${OFFLINE}; PII was found by patterns and a name dictionary (offline fallback).`,
       };
     }
-    const entities = options.entities?.length ? options.entities : (['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const);
+    const entities = options.entities?.length
+      ? options.entities
+      : (['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const);
     try {
       const result = await this.llm.complete({
         messages: [
@@ -356,15 +439,29 @@ export class ExtractionService {
           name: 'pii',
           schema: {
             type: 'object',
-            properties: { entities: { type: 'array', items: { type: 'object', properties: { text: { type: 'string' }, type: { type: 'string', enum: [...entities] } }, required: ['text', 'type'] } } },
+            properties: {
+              entities: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { text: { type: 'string' }, type: { type: 'string', enum: [...entities] } },
+                  required: ['text', 'type'],
+                },
+              },
+            },
             required: ['entities'],
           },
         },
         signal: context.signal,
         usage: this.usage(context, 'redactPII'),
       });
-      const found = ((result.json as { entities?: { text?: unknown; type?: unknown }[] })?.entities ?? []).filter(
-        (entity): entity is { text: string; type: PiiEntity } => typeof entity.text === 'string' && entity.text.trim().length > 1 && entities.includes(entity.type as PiiEntity),
+      const found = (
+        (result.json as { entities?: { text?: unknown; type?: unknown }[] })?.entities ?? []
+      ).filter(
+        (entity): entity is { text: string; type: PiiEntity } =>
+          typeof entity.text === 'string' &&
+          entity.text.trim().length > 1 &&
+          entities.includes(entity.type as PiiEntity),
       );
       const spans = [...patterns];
       for (const entity of found) {
@@ -385,17 +482,32 @@ export class ExtractionService {
     }
   }
 
-  async redactPii(text: string, options: PiiOptions, context: ExtractionContext = {}): Promise<Extracted<string>> {
+  async redactPii(
+    text: string,
+    options: PiiOptions,
+    context: ExtractionContext = {},
+  ): Promise<Extracted<string>> {
     const found = await this.findPii(text, options, context);
-    return { value: applyRedaction(text, found.value, options.replaceStyle), via: found.via, warning: found.warning };
+    return {
+      value: applyRedaction(text, found.value, options.replaceStyle),
+      via: found.via,
+      warning: found.warning,
+    };
   }
 
   /** checkPromptInjection (json mode): 403 SCRAPE_PROMPT_INJECTION_DETECTED when the page addresses a model. */
   async checkPromptInjection(page: PageInput, context: ExtractionContext = {}): Promise<Extracted<boolean>> {
     const byPattern = findPromptInjection(markdownToText(page.markdown));
-    if (byPattern.detected) throw new AppError('SCRAPE_PROMPT_INJECTION_DETECTED', { details: { evidence: byPattern.evidence, detector: 'pattern' } });
+    if (byPattern.detected)
+      throw new AppError('SCRAPE_PROMPT_INJECTION_DETECTED', {
+        details: { evidence: byPattern.evidence, detector: 'pattern' },
+      });
     if (!this.llm.available) {
-      return { value: false, via: 'fallback', warning: `checkPromptInjection: ${OFFLINE}; the page was checked against known injection patterns only (offline fallback).` };
+      return {
+        value: false,
+        via: 'fallback',
+        warning: `checkPromptInjection: ${OFFLINE}; the page was checked against known injection patterns only (offline fallback).`,
+      };
     }
     try {
       const result = await this.llm.complete({
@@ -405,19 +517,32 @@ export class ExtractionService {
         ],
         responseSchema: {
           name: 'injection_check',
-          schema: { type: 'object', properties: { injection: { type: 'boolean' }, evidence: { type: 'string' } }, required: ['injection'] },
+          schema: {
+            type: 'object',
+            properties: { injection: { type: 'boolean' }, evidence: { type: 'string' } },
+            required: ['injection'],
+          },
         },
         signal: context.signal,
         usage: this.usage(context, 'checkPromptInjection'),
       });
       const verdict = result.json as { injection?: unknown; evidence?: unknown };
       if (verdict?.injection === true) {
-        throw new AppError('SCRAPE_PROMPT_INJECTION_DETECTED', { details: { evidence: typeof verdict.evidence === 'string' ? verdict.evidence.slice(0, 200) : undefined, detector: 'model' } });
+        throw new AppError('SCRAPE_PROMPT_INJECTION_DETECTED', {
+          details: {
+            evidence: typeof verdict.evidence === 'string' ? verdict.evidence.slice(0, 200) : undefined,
+            detector: 'model',
+          },
+        });
       }
       return { value: false, via: 'llm' };
     } catch (error) {
       if (error instanceof AppError) throw error;
-      return { value: false, via: 'fallback', warning: `checkPromptInjection: ${fallbackReason(error)}; the page was checked against known injection patterns only (offline fallback).` };
+      return {
+        value: false,
+        via: 'fallback',
+        warning: `checkPromptInjection: ${fallbackReason(error)}; the page was checked against known injection patterns only (offline fallback).`,
+      };
     }
   }
 
@@ -431,24 +556,39 @@ export class ExtractionService {
     options: { schema?: JsonSchema; prompt?: string },
     context: ExtractionContext = {},
   ): Promise<Extracted<Record<string, { previous: unknown; current: unknown }>>> {
-    const [before, after] = await Promise.all([this.extractJson(previous, options, context), this.extractJson(current, options, context)]);
-    const a = (before.value && typeof before.value === 'object' ? before.value : {}) as Record<string, unknown>;
+    const [before, after] = await Promise.all([
+      this.extractJson(previous, options, context),
+      this.extractJson(current, options, context),
+    ]);
+    const a = (before.value && typeof before.value === 'object' ? before.value : {}) as Record<
+      string,
+      unknown
+    >;
     const b = (after.value && typeof after.value === 'object' ? after.value : {}) as Record<string, unknown>;
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    const value = Object.fromEntries(keys.map((key) => [key, { previous: a[key] ?? null, current: b[key] ?? null }]));
+    const value = Object.fromEntries(
+      keys.map((key) => [key, { previous: a[key] ?? null, current: b[key] ?? null }]),
+    );
     const warning = after.warning ?? before.warning;
     return { value, via: before.via === 'llm' && after.via === 'llm' ? 'llm' : 'fallback', warning };
   }
 
   /** Change tracking without a schema: a short description of what changed between two versions. */
-  async describeChange(previousMarkdown: string, currentMarkdown: string, context: ExtractionContext = {}): Promise<Extracted<string>> {
+  async describeChange(
+    previousMarkdown: string,
+    currentMarkdown: string,
+    context: ExtractionContext = {},
+  ): Promise<Extracted<string>> {
     if (this.llm.available) {
       try {
         const half = Math.floor(this.llm.maxInputChars / 2);
         const result = await this.llm.complete({
           messages: [
             { role: 'system', content: PROMPTS.change },
-            { role: 'user', content: `--- PREVIOUS ---\n${previousMarkdown.slice(0, half)}\n\n--- CURRENT ---\n${currentMarkdown.slice(0, half)}` },
+            {
+              role: 'user',
+              content: `--- PREVIOUS ---\n${previousMarkdown.slice(0, half)}\n\n--- CURRENT ---\n${currentMarkdown.slice(0, half)}`,
+            },
           ],
           maxOutputTokens: 300,
           signal: context.signal,
@@ -463,16 +603,31 @@ export class ExtractionService {
     const after = new Set(currentMarkdown.split('\n').map(normalizeSpace).filter(Boolean));
     const added = [...after].filter((line) => !before.has(line));
     const removed = [...before].filter((line) => !after.has(line));
-    const sample = (lines: string[]) => lines.slice(0, 2).map((line) => `"${line.slice(0, 80)}"`).join(', ');
-    const parts = [`${added.length} line(s) added${added.length ? ` (${sample(added)})` : ''}`, `${removed.length} line(s) removed${removed.length ? ` (${sample(removed)})` : ''}`];
-    return { value: `${parts.join('; ')}.`, via: 'fallback', warning: `changeTracking: ${OFFLINE}; the change summary counts added and removed lines (offline fallback).` };
+    const sample = (lines: string[]) =>
+      lines
+        .slice(0, 2)
+        .map((line) => `"${line.slice(0, 80)}"`)
+        .join(', ');
+    const parts = [
+      `${added.length} line(s) added${added.length ? ` (${sample(added)})` : ''}`,
+      `${removed.length} line(s) removed${removed.length ? ` (${sample(removed)})` : ''}`,
+    ];
+    return {
+      value: `${parts.join('; ')}.`,
+      via: 'fallback',
+      warning: `changeTracking: ${OFFLINE}; the change summary counts added and removed lines (offline fallback).`,
+    };
   }
 
   /**
    * The agent's final step: answers the task from several pages, to the schema when one is given
    * (else `{answer, sources}`). Offline: structured data merged across pages, or the best passage.
    */
-  async extractFromPages(pages: readonly PageInput[], options: { schema?: JsonSchema; prompt: string }, context: ExtractionContext = {}): Promise<Extracted<unknown>> {
+  async extractFromPages(
+    pages: readonly PageInput[],
+    options: { schema?: JsonSchema; prompt: string },
+    context: ExtractionContext = {},
+  ): Promise<Extracted<unknown>> {
     const schema: JsonSchema = options.schema ?? {
       type: 'object',
       properties: { answer: { type: 'string' }, sources: { type: 'array', items: { type: 'string' } } },
@@ -481,9 +636,17 @@ export class ExtractionService {
     this.assertValidSchema(schema);
     if (this.llm.available) {
       const share = Math.max(2_000, Math.floor(this.llm.maxInputChars / Math.max(1, pages.length)));
-      const content = pages.map((page, index) => `### Page ${index + 1}\n${pageContext(page, share)}`).join('\n\n');
+      const content = pages
+        .map((page, index) => `### Page ${index + 1}\n${pageContext(page, share)}`)
+        .join('\n\n');
       try {
-        const value = await this.jsonByModel(`${content}\n\n--- TASK ---\n${options.prompt}`, { schema, prompt: options.prompt }, context, 'agent.extract', PROMPTS.agentAnswer);
+        const value = await this.jsonByModel(
+          `${content}\n\n--- TASK ---\n${options.prompt}`,
+          { schema, prompt: options.prompt },
+          context,
+          'agent.extract',
+          PROMPTS.agentAnswer,
+        );
         return { value, via: 'llm' };
       } catch (error) {
         if (!shouldFallBack(error)) throw error;
@@ -493,15 +656,23 @@ export class ExtractionService {
     return this.pagesFallback(pages, options, OFFLINE);
   }
 
-  private pagesFallback(pages: readonly PageInput[], options: { schema?: JsonSchema; prompt: string }, reason: string): Extracted<unknown> {
+  private pagesFallback(
+    pages: readonly PageInput[],
+    options: { schema?: JsonSchema; prompt: string },
+    reason: string,
+  ): Extracted<unknown> {
     if (options.schema) return this.jsonFallback(pages, options, reason);
     let best: { answer: string; url: string; score: number } | undefined;
     for (const page of pages) {
       const found = extractiveAnswer(page.markdown, options.prompt);
-      if (found.answer && (!best || found.score > best.score)) best = { answer: found.answer, url: page.url, score: found.score };
+      if (found.answer && (!best || found.score > best.score))
+        best = { answer: found.answer, url: page.url, score: found.score };
     }
     return {
-      value: { answer: best?.answer ?? 'None of the pages read appear to answer the task.', sources: best ? [best.url] : pages.map((page) => page.url) },
+      value: {
+        answer: best?.answer ?? 'None of the pages read appear to answer the task.',
+        sources: best ? [best.url] : pages.map((page) => page.url),
+      },
       via: 'fallback',
       warning: `agent: ${reason}; the answer is the passage of the pages read that best matches the task (extractive offline fallback).`,
     };
@@ -509,7 +680,10 @@ export class ExtractionService {
 }
 
 function toAppError(error: unknown, format: string): unknown {
-  if (isLlmError(error)) return new AppError('UNPROCESSABLE_ENTITY', { message: `The model could not produce the ${format}: ${error.message}` });
+  if (isLlmError(error))
+    return new AppError('UNPROCESSABLE_ENTITY', {
+      message: `The model could not produce the ${format}: ${error.message}`,
+    });
   return error;
 }
 
@@ -525,7 +699,10 @@ function describeEntities(entities: readonly StructuredEntity[]): Record<string,
 }
 
 /** Fills the schema from each page and keeps, per field, the first page that has it (arrays: all pages, deduplicated). */
-function mergeFills(schema: JsonSchema, perPage: readonly StructuredEntity[][]): { value: Record<string, unknown>; missing: string[] } {
+function mergeFills(
+  schema: JsonSchema,
+  perPage: readonly StructuredEntity[][],
+): { value: Record<string, unknown>; missing: string[] } {
   const results = perPage.map((entities) => fillSchema(schema, entities, currencyFromEntities(entities)));
   if (results.length === 1) return results[0];
   // The page that answers most of the schema is the subject page: its values win over stray ones elsewhere.
@@ -535,7 +712,10 @@ function mergeFills(schema: JsonSchema, perPage: readonly StructuredEntity[][]):
     for (const [key, field] of Object.entries(result.value)) {
       if (Array.isArray(field) && Array.isArray(value[key])) {
         const seen = new Set((value[key] as unknown[]).map((item) => JSON.stringify(item)));
-        value[key] = [...(value[key] as unknown[]), ...field.filter((item) => !seen.has(JSON.stringify(item)))];
+        value[key] = [
+          ...(value[key] as unknown[]),
+          ...field.filter((item) => !seen.has(JSON.stringify(item))),
+        ];
       } else if (value[key] === undefined) value[key] = field;
     }
   }

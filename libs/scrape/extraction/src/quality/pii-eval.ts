@@ -15,7 +15,12 @@ export function readLabelled(file: string): LabelledText {
   let cursor = 0;
   for (const match of source.matchAll(/\[\[([A-Z]+)\|([^\]]+)\]\]/g)) {
     text += source.slice(cursor, match.index);
-    gold.push({ start: text.length, end: text.length + match[2].length, type: match[1] as PiiEntity, text: match[2] });
+    gold.push({
+      start: text.length,
+      end: text.length + match[2].length,
+      type: match[1] as PiiEntity,
+      text: match[2],
+    });
     text += match[2];
     cursor = (match.index ?? 0) + match[0].length;
   }
@@ -74,7 +79,13 @@ export function scorePii(labelled: LabelledText[], detect: (text: string) => Pii
   }
   const precision = tp / Math.max(1, tp + fp);
   const recall = tp / Math.max(1, tp + fn);
-  return { perType, micro: { precision, recall, f1: (2 * precision * recall) / Math.max(1e-9, precision + recall) }, anyTypeRecall: anyHit / Math.max(1, goldTotal), falsePositives, misses };
+  return {
+    perType,
+    micro: { precision, recall, f1: (2 * precision * recall) / Math.max(1e-9, precision + recall) },
+    anyTypeRecall: anyHit / Math.max(1, goldTotal),
+    falsePositives,
+    misses,
+  };
 }
 
 export const PII_FIXTURES = ['pii-labelled.md', 'pii-labelled-2.md'];

@@ -11,12 +11,18 @@ interface QaFixture {
 /** Baseline: the first passage sharing any term with the question. */
 function firstMatchingPassage(markdown: string, question: string): string {
   const query = new Set(terms(question));
-  return splitPassages(markdown).find((passage) => passage.kind !== 'heading' && passage.terms.some((term) => query.has(term)))?.text ?? '';
+  return (
+    splitPassages(markdown).find(
+      (passage) => passage.kind !== 'heading' && passage.terms.some((term) => query.has(term)),
+    )?.text ?? ''
+  );
 }
 
 describe('offline question and highlights quality (30 questions over 3 documents)', () => {
   it('answers and highlights contain the expected fact', () => {
-    const fixture = JSON.parse(readFileSync(join(__dirname, '../fixtures/qa-documents.json'), 'utf8')) as QaFixture;
+    const fixture = JSON.parse(
+      readFileSync(join(__dirname, '../fixtures/qa-documents.json'), 'utf8'),
+    ) as QaFixture;
     let answered = 0;
     let highlighted = 0;
     let topHighlight = 0;

@@ -43,14 +43,23 @@ describe('offline summary quality (WCXB articles)', () => {
     'keyword coverage and main-content precision against a lead-3 baseline',
     () => {
       const full = process.env['WCXB_FULL'] === '1';
-      const records = loadWcxb(dir as string).filter((record, index) => record.pageType === 'article' && (full || index % 5 === 0));
+      const records = loadWcxb(dir as string).filter(
+        (record, index) => record.pageType === 'article' && (full || index % 5 === 0),
+      );
       // Corpus document frequency of terms, to pick each article's topical keywords (top 10 by tf-idf).
       const df = new Map<string, number>();
       const termLists = records.map((record) => terms(record.mainContent));
       for (const list of termLists) for (const term of new Set(list)) df.set(term, (df.get(term) ?? 0) + 1);
-      const totals = { ours: { coverage: 0, precision: 0, chars: 0 }, lead3: { coverage: 0, precision: 0, chars: 0 } };
+      const totals = {
+        ours: { coverage: 0, precision: 0, chars: 0 },
+        lead3: { coverage: 0, precision: 0, chars: 0 },
+      };
       records.forEach((record, index) => {
-        const markdown = transformDocument({ body: decodeBody(record.html).text, url: record.url }, ['markdown'], { onlyMainContent: true, removeBase64Images: true }).markdown ?? '';
+        const markdown =
+          transformDocument({ body: decodeBody(record.html).text, url: record.url }, ['markdown'], {
+            onlyMainContent: true,
+            removeBase64Images: true,
+          }).markdown ?? '';
         const tf = multiset(termLists[index]);
         const keywords = [...tf.entries()]
           .map(([term, count]) => [term, count * Math.log(records.length / (df.get(term) ?? 1))] as const)
@@ -63,7 +72,8 @@ describe('offline summary quality (WCXB articles)', () => {
           ['lead3', lead3(markdown)],
         ] as const) {
           const summaryTerms = new Set(terms(summary));
-          totals[name].coverage += keywords.filter((keyword) => summaryTerms.has(keyword)).length / Math.max(1, keywords.length);
+          totals[name].coverage +=
+            keywords.filter((keyword) => summaryTerms.has(keyword)).length / Math.max(1, keywords.length);
           totals[name].precision += precisionInMain(summary, main);
           totals[name].chars += summary.length;
         }
@@ -71,7 +81,9 @@ describe('offline summary quality (WCXB articles)', () => {
       const n = records.length;
       const row = (name: 'ours' | 'lead3') =>
         `${name.padEnd(6)} keyword coverage ${(totals[name].coverage / n).toFixed(3)}  main-content precision ${(totals[name].precision / n).toFixed(3)}  mean length ${Math.round(totals[name].chars / n)} chars`;
-      process.stdout.write(`\nsummary fallback on ${n} WCXB articles (${full ? 'all' : 'every 5th page'}):\n${row('ours')}\n${row('lead3')}\n`);
+      process.stdout.write(
+        `\nsummary fallback on ${n} WCXB articles (${full ? 'all' : 'every 5th page'}):\n${row('ours')}\n${row('lead3')}\n`,
+      );
       expect(totals.ours.precision / n).toBeGreaterThan(0.8);
       expect(totals.ours.coverage / n).toBeGreaterThanOrEqual((totals.lead3.coverage / n) * 0.95);
     },

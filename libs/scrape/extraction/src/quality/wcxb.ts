@@ -15,7 +15,11 @@ export interface WcxbRecord {
 
 /** The WCXB development subset (../shared/data/wcxb-dev, or WCXB_DIR). */
 export function wcxbDir(override?: string): string | undefined {
-  const candidates = [override, '/work/shared/data/wcxb-dev', join(__dirname, '../../../../../../shared/data/wcxb-dev')];
+  const candidates = [
+    override,
+    '/work/shared/data/wcxb-dev',
+    join(__dirname, '../../../../../../shared/data/wcxb-dev'),
+  ];
   return candidates.find((dir): dir is string => !!dir && existsSync(join(dir, 'ground-truth')));
 }
 
@@ -27,7 +31,12 @@ export function loadWcxb(dir: string): WcxbRecord[] {
     const truth = JSON.parse(readFileSync(join(dir, 'ground-truth', file), 'utf8')) as {
       url: string;
       _internal?: { page_type?: { primary?: string } };
-      ground_truth: { title?: string | null; author?: string | null; publish_date?: string | null; main_content?: string };
+      ground_truth: {
+        title?: string | null;
+        author?: string | null;
+        publish_date?: string | null;
+        main_content?: string;
+      };
     };
     const htmlPath = join(dir, 'html', `${id}.html.gz`);
     if (!existsSync(htmlPath)) continue;

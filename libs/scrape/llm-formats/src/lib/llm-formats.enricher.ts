@@ -29,7 +29,11 @@ export class LlmFormatsEnricher implements DocumentEnricher {
   constructor(private readonly extraction: ExtractionService) {}
 
   appliesTo(request: ScrapeRequest): boolean {
-    return request.onlyCleanContent || request.redactPII !== false || request.formats.some((format) => (TEXT_FORMATS as readonly string[]).includes(format.type));
+    return (
+      request.onlyCleanContent ||
+      request.redactPII !== false ||
+      request.formats.some((format) => (TEXT_FORMATS as readonly string[]).includes(format.type))
+    );
   }
 
   async enrich(document: ScrapeDocument, request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
@@ -48,7 +52,12 @@ export class LlmFormatsEnricher implements DocumentEnricher {
       markdown = cleaned.value;
       appendWarning(document, cleaned.warning);
     }
-    const page: PageInput = { url: document.metadata.url, markdown, html: htmlOf(context), title: firstString(document.metadata.title) };
+    const page: PageInput = {
+      url: document.metadata.url,
+      markdown,
+      html: htmlOf(context),
+      title: firstString(document.metadata.title),
+    };
 
     if (json?.checkPromptInjection || deterministic?.checkPromptInjection) {
       const checked = await extraction.checkPromptInjection(page, ctx);
@@ -57,29 +66,53 @@ export class LlmFormatsEnricher implements DocumentEnricher {
 
     const tasks: Promise<void>[] = [];
     if (hasFormat(formats, 'summary')) {
-      tasks.push(extraction.summarize(page, ctx).then((result) => void ((document.summary = result.value), appendWarning(document, result.warning))));
+      tasks.push(
+        extraction
+          .summarize(page, ctx)
+          .then(
+            (result) => void ((document.summary = result.value), appendWarning(document, result.warning)),
+          ),
+      );
     }
     if (json) {
       tasks.push(
-        extraction.extractJson(page, { schema: json.schema, prompt: json.prompt }, ctx).then((result) => void ((document.json = result.value), appendWarning(document, result.warning))),
+        extraction
+          .extractJson(page, { schema: json.schema, prompt: json.prompt }, ctx)
+          .then((result) => void ((document.json = result.value), appendWarning(document, result.warning))),
       );
     }
     if (deterministic) {
       // Always the deterministic extractor (structured data + schema field matching), never a model.
       tasks.push(
-        extraction.extractDeterministic(page, { schema: deterministic.schema }).then((result) => void ((document.json = result.value), appendWarning(document, result.warning))),
+        extraction
+          .extractDeterministic(page, { schema: deterministic.schema })
+          .then((result) => void ((document.json = result.value), appendWarning(document, result.warning))),
       );
     }
     const question = findFormat(formats, 'question');
     const query = findFormat(formats, 'query');
     if (question) {
-      tasks.push(extraction.answer(page, question.question, ctx).then((result) => void ((document.answer = result.value), appendWarning(document, result.warning))));
+      tasks.push(
+        extraction
+          .answer(page, question.question, ctx)
+          .then((result) => void ((document.answer = result.value), appendWarning(document, result.warning))),
+      );
     } else if (query) {
-      tasks.push(extraction.query(page, { prompt: query.prompt, mode: query.mode }, ctx).then((result) => void ((document.answer = result.value), appendWarning(document, result.warning))));
+      tasks.push(
+        extraction
+          .query(page, { prompt: query.prompt, mode: query.mode }, ctx)
+          .then((result) => void ((document.answer = result.value), appendWarning(document, result.warning))),
+      );
     }
     const highlights = findFormat(formats, 'highlights');
     if (highlights) {
-      tasks.push(extraction.highlights(page, highlights.query, ctx).then((result) => void ((document.highlights = result.value), appendWarning(document, result.warning))));
+      tasks.push(
+        extraction
+          .highlights(page, highlights.query, ctx)
+          .then(
+            (result) => void ((document.highlights = result.value), appendWarning(document, result.warning)),
+          ),
+      );
     }
     await settleAll(tasks);
 
@@ -90,7 +123,8 @@ export class LlmFormatsEnricher implements DocumentEnricher {
       appendWarning(document, redacted.warning);
       for (const field of ['summary', 'answer', 'highlights'] as const) {
         const text = document[field];
-        if (typeof text === 'string' && text) document[field] = (await extraction.redactPii(text, pii, ctx)).value;
+        if (typeof text === 'string' && text)
+          document[field] = (await extraction.redactPii(text, pii, ctx)).value;
       }
     }
 

@@ -14,12 +14,18 @@ export function answerTypeOf(question: string): AnswerType {
   const q = question.toLowerCase();
   if (/^\s*when\b|\bwhat (year|date|time)\b/.test(q)) return 'date';
   if (/^\s*who\b|\bwhose\b/.test(q)) return 'person';
-  if (/\bhow (much|many|long|far|tall|big|heavy|old|often|fast|high|wide|deep|loud|noisy)\b|\bwhat is the (price|cost|size|weight|height|length)\b/.test(q)) return 'number';
+  if (
+    /\bhow (much|many|long|far|tall|big|heavy|old|often|fast|high|wide|deep|loud|noisy)\b|\bwhat is the (price|cost|size|weight|height|length)\b/.test(
+      q,
+    )
+  )
+    return 'number';
   return 'any';
 }
 
 const HAS_NUMBER = /\d/;
-const HAS_DATE = /\b(1[5-9]\d\d|20\d\d)\b|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+const HAS_DATE =
+  /\b(1[5-9]\d\d|20\d\d)\b|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 const HAS_NAME = /\b\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+\b/u;
 
 function fitsType(text: string, type: AnswerType): boolean {
@@ -35,7 +41,9 @@ function fitsType(text: string, type: AnswerType): boolean {
  * for, and penalties for navigation-like (link-dense) and very short passages.
  */
 export function rankPassages(markdown: string, query: string): RankedPassage[] {
-  const passages = splitPassages(markdown, { maxSentences: 2 }).filter((passage) => passage.kind !== 'heading');
+  const passages = splitPassages(markdown, { maxSentences: 2 }).filter(
+    (passage) => passage.kind !== 'heading',
+  );
   if (passages.length === 0) return [];
   const queryTerms = expandByPrefix(terms(query), passages);
   if (queryTerms.length === 0) return [];
@@ -50,7 +58,9 @@ export function rankPassages(markdown: string, query: string): RankedPassage[] {
     if (length < 4) score *= 0.6;
     return { passage, score };
   });
-  return ranked.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score || a.passage.index - b.passage.index);
+  return ranked
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || a.passage.index - b.passage.index);
 }
 
 /** Adds page terms that extend a query term ("weigh" → "weight"), a cheap stand-in for morphology. */
@@ -59,7 +69,9 @@ function expandByPrefix(queryTerms: string[], passages: readonly Passage[]): str
   const expanded = new Set(queryTerms);
   for (const term of queryTerms) {
     if (term.length < 4) continue;
-    for (const candidate of vocabulary) if (candidate.length > term.length && candidate.length - term.length <= 3 && candidate.startsWith(term)) expanded.add(candidate);
+    for (const candidate of vocabulary)
+      if (candidate.length > term.length && candidate.length - term.length <= 3 && candidate.startsWith(term))
+        expanded.add(candidate);
   }
   return [...expanded];
 }
@@ -101,14 +113,20 @@ export interface ExtractiveAnswer {
 export function extractiveAnswer(markdown: string, question: string): ExtractiveAnswer {
   const [best] = rankPassages(markdown, question);
   if (!best) return { answer: undefined, score: 0 };
-  if (best.passage.kind === 'table') return { answer: readable(best.passage, markdown), source: best.passage, score: best.score };
+  if (best.passage.kind === 'table')
+    return { answer: readable(best.passage, markdown), source: best.passage, score: best.score };
   const parts = sentences(best.passage.text);
   if (parts.length <= 1) return { answer: best.passage.text, source: best.passage, score: best.score };
   const queryTerms = new Set(terms(question));
   const scored = parts.map((sentence, index) => {
     const sentenceTerms = terms(sentence);
     const overlap = sentenceTerms.filter((term) => queryTerms.has(term)).length;
-    return { index, score: overlap / Math.sqrt(Math.max(1, sentenceTerms.length)) + (fitsType(sentence, answerTypeOf(question)) ? 0.2 : 0) };
+    return {
+      index,
+      score:
+        overlap / Math.sqrt(Math.max(1, sentenceTerms.length)) +
+        (fitsType(sentence, answerTypeOf(question)) ? 0.2 : 0),
+    };
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   const chosen = scored[0].index;
@@ -125,5 +143,7 @@ export function extractiveHighlights(markdown: string, query: string, limit = 3)
   return ranked
     .filter((entry) => entry.score >= top * 0.35)
     .slice(0, limit)
-    .map((entry) => (entry.passage.kind === 'table' ? readable(entry.passage, markdown) : entry.passage.markdown.trim()));
+    .map((entry) =>
+      entry.passage.kind === 'table' ? readable(entry.passage, markdown) : entry.passage.markdown.trim(),
+    );
 }

@@ -13,7 +13,8 @@ const BOILERPLATE_LINE = [
   /^\s*(skip to (main )?content|back to top|print this page)\s*$/i,
 ];
 
-const RELATED_HEADING = /^#{1,6}\s+(related (articles|posts|stories|content|products)|you (may|might) also like|read (more|next)|recommended( for you)?|more from|popular (posts|articles)|trending( now)?|comments?|leave a (reply|comment)|share this( article| post)?)\b/i;
+const RELATED_HEADING =
+  /^#{1,6}\s+(related (articles|posts|stories|content|products)|you (may|might) also like|read (more|next)|recommended( for you)?|more from|popular (posts|articles)|trending( now)?|comments?|leave a (reply|comment)|share this( article| post)?)\b/i;
 
 /** A line made only of links (and separators): navigation, breadcrumbs, share bars. */
 function isLinkOnly(line: string): boolean {
@@ -25,7 +26,9 @@ function isLinkOnly(line: string): boolean {
 }
 
 const isBreadcrumb = (line: string) => isLinkOnly(line) && /[>›»/]/.test(line.replace(/\]\([^)]*\)/g, ']'));
-const isShareBar = (line: string) => isLinkOnly(line) && /\b(facebook|twitter|x\.com|linkedin|pinterest|whatsapp|reddit|share|tweet|mailto:)/i.test(line);
+const isShareBar = (line: string) =>
+  isLinkOnly(line) &&
+  /\b(facebook|twitter|x\.com|linkedin|pinterest|whatsapp|reddit|share|tweet|mailto:)/i.test(line);
 
 /**
  * Offline stand-in for the onlyCleanContent model pass: drops residual boilerplate blocks (cookie
@@ -57,19 +60,31 @@ export function removeBoilerplate(markdown: string): CleanupResult {
     if (heading && RELATED_HEADING.test(line)) {
       // Drop the section only when it is a list of links (related content), not prose.
       const body: string[] = [];
-      for (let next = index + 1; next < lines.length && !/^(#{1,6})\s/.test(lines[next]); next += 1) if (lines[next].trim()) body.push(lines[next]);
-      const linkish = body.filter((entry) => isLinkOnly(entry.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ''))).length;
+      for (let next = index + 1; next < lines.length && !/^(#{1,6})\s/.test(lines[next]); next += 1)
+        if (lines[next].trim()) body.push(lines[next]);
+      const linkish = body.filter((entry) =>
+        isLinkOnly(entry.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')),
+      ).length;
       if (body.length === 0 || linkish / body.length >= 0.6 || /comment|reply|share/i.test(line)) {
         skippingSection = heading[1].length;
         removedBlocks += 1;
         continue;
       }
     }
-    if (line.trim() && (BOILERPLATE_LINE.some((pattern) => pattern.test(line)) || isBreadcrumb(line) || isShareBar(line))) {
+    if (
+      line.trim() &&
+      (BOILERPLATE_LINE.some((pattern) => pattern.test(line)) || isBreadcrumb(line) || isShareBar(line))
+    ) {
       removedBlocks += 1;
       continue;
     }
     out.push(line);
   }
-  return { markdown: out.join('\n').replace(/\n{3,}/g, '\n\n').trim(), removedBlocks };
+  return {
+    markdown: out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    removedBlocks,
+  };
 }

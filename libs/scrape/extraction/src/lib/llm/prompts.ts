@@ -36,7 +36,13 @@ export const PROMPTS = {
 } as const;
 
 /** A page as shown to the model: URL, title and (possibly shortened) markdown. */
-export function pageContext(page: { url: string; title?: string; markdown: string }, maxChars: number): string {
-  const body = page.markdown.length > maxChars ? `${page.markdown.slice(0, maxChars)}\n\n[… content truncated …]` : page.markdown;
+export function pageContext(
+  page: { url: string; title?: string; markdown: string },
+  maxChars: number,
+): string {
+  const body =
+    page.markdown.length > maxChars
+      ? `${page.markdown.slice(0, maxChars)}\n\n[… content truncated …]`
+      : page.markdown;
   return `URL: ${page.url}${page.title ? `\nTitle: ${page.title}` : ''}\n\n--- PAGE CONTENT (markdown) ---\n${body}`;
 }

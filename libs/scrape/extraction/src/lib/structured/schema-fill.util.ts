@@ -8,13 +8,51 @@ type JsonSchema = Record<string, unknown>;
  */
 const SYNONYMS: Record<string, string[]> = {
   name: ['name', 'title', 'headline', 'productname', 'ogtitle', 'twittertitle', 'itemname', 'pagetitle'],
-  price: ['price', 'lowprice', 'amount', 'priceamount', 'productpriceamount', 'ogpriceamount', 'saleprice', 'offerprice', 'cost'],
+  price: [
+    'price',
+    'lowprice',
+    'amount',
+    'priceamount',
+    'productpriceamount',
+    'ogpriceamount',
+    'saleprice',
+    'offerprice',
+    'cost',
+  ],
   currency: ['currency', 'pricecurrency', 'productpricecurrency', 'ogpricecurrency', 'currencycode'],
   brand: ['brand', 'manufacturer', 'productbrand', 'vendor', 'maker', 'ogbrand'],
-  sku: ['sku', 'mpn', 'productid', 'gtin', 'gtin8', 'gtin12', 'gtin13', 'gtin14', 'productretaileritemid', 'retaileritemid', 'itemnumber', 'articlenumber', 'partnumber', 'model', 'isbn'],
+  sku: [
+    'sku',
+    'mpn',
+    'productid',
+    'gtin',
+    'gtin8',
+    'gtin12',
+    'gtin13',
+    'gtin14',
+    'productretaileritemid',
+    'retaileritemid',
+    'itemnumber',
+    'articlenumber',
+    'partnumber',
+    'model',
+    'isbn',
+  ],
   availability: ['availability', 'instock', 'stock', 'productavailability', 'stockstatus', 'available'],
   author: ['author', 'creator', 'byline', 'articleauthor', 'writer', 'authorname'],
-  published: ['datepublished', 'articlepublishedtime', 'publishedtime', 'publishdate', 'publicationdate', 'pubdate', 'datecreated', 'uploaddate', 'date', 'published', 'releasedate'],
+  published: [
+    'datepublished',
+    'articlepublishedtime',
+    'publishedtime',
+    'publishdate',
+    'publicationdate',
+    'pubdate',
+    'datecreated',
+    'uploaddate',
+    'date',
+    'published',
+    'releasedate',
+  ],
   modified: ['datemodified', 'articlemodifiedtime', 'modifiedtime', 'lastmodified', 'updated', 'updatedat'],
   description: ['description', 'ogdescription', 'twitterdescription', 'summary', 'abstract'],
   image: ['image', 'ogimage', 'twitterimage', 'thumbnail', 'thumbnailurl', 'images', 'photo'],
@@ -30,7 +68,12 @@ const SYNONYMS: Record<string, string[]> = {
   address: ['address', 'streetaddress', 'location'],
 };
 
-const SOURCE_WEIGHT: Record<StructuredEntity['source'], number> = { 'json-ld': 1, microdata: 0.95, meta: 0.8, dom: 0.7 };
+const SOURCE_WEIGHT: Record<StructuredEntity['source'], number> = {
+  'json-ld': 1,
+  microdata: 0.95,
+  meta: 0.8,
+  dom: 0.7,
+};
 /** Keys that are weaker evidence than their group's other names (the `<title>` tag carries the site name). */
 const KEY_WEIGHT: Record<string, number> = { pagetitle: 0.75, twittertitle: 0.95 };
 
@@ -45,7 +88,8 @@ function splitName(name: string): string[] {
 }
 
 const GROUP_OF = new Map<string, string>();
-for (const [group, names] of Object.entries(SYNONYMS)) for (const name of names) if (!GROUP_OF.has(name)) GROUP_OF.set(name, group);
+for (const [group, names] of Object.entries(SYNONYMS))
+  for (const name of names) if (!GROUP_OF.has(name)) GROUP_OF.set(name, group);
 
 /** The synonym group a caller's field name (and description) belongs to. */
 export function fieldGroup(field: string, description = ''): string | undefined {
@@ -56,7 +100,8 @@ export function fieldGroup(field: string, description = ''): string | undefined 
     const group = GROUP_OF.get(tokens[index]) ?? GROUP_OF.get(tokens[index].replace(/s$/, ''));
     if (group) return group;
   }
-  for (const [group, names] of Object.entries(SYNONYMS)) if (names.some((name) => name.length >= 5 && joined.includes(name))) return group;
+  for (const [group, names] of Object.entries(SYNONYMS))
+    if (names.some((name) => name.length >= 5 && joined.includes(name))) return group;
   const described = splitName(description);
   for (const token of described) if (GROUP_OF.has(token)) return GROUP_OF.get(token);
   return undefined;
@@ -69,7 +114,13 @@ interface Candidate {
   source: StructuredEntity['source'];
 }
 
-function flatten(value: unknown, path: string[], entity: number, source: StructuredEntity['source'], out: Candidate[]): void {
+function flatten(
+  value: unknown,
+  path: string[],
+  entity: number,
+  source: StructuredEntity['source'],
+  out: Candidate[],
+): void {
   if (value === null || value === undefined || value === '') return;
   if (Array.isArray(value)) {
     out.push({ path, value, entity, source });
@@ -122,7 +173,10 @@ export function parseNumber(value: unknown): number | undefined {
   const lastDot = digits.lastIndexOf('.');
   if (lastComma > lastDot) {
     const decimals = digits.length - lastComma - 1;
-    digits = decimals === 3 && lastDot < 0 && digits.indexOf(',') === lastComma ? digits.replace(/,/g, '') : digits.replace(/\./g, '').replace(',', '.');
+    digits =
+      decimals === 3 && lastDot < 0 && digits.indexOf(',') === lastComma
+        ? digits.replace(/,/g, '')
+        : digits.replace(/\./g, '').replace(',', '.');
   } else digits = digits.replace(/,/g, '');
   const parsed = Number(digits);
   return Number.isFinite(parsed) ? parsed : undefined;
@@ -130,8 +184,18 @@ export function parseNumber(value: unknown): number | undefined {
 
 function availabilityToBoolean(value: string): boolean | undefined {
   const v = value.toLowerCase().replace(/^.*[/#]/, '');
-  if (/out ?of ?stock|outofstock|soldout|sold out|discontinued|unavailable|preorder|pre-order|presale|backorder/.test(v)) return false;
-  if (/instock|in stock|limitedavailability|onlineonly|instoreonly|available|left in stock|^true$|^yes$|^1$/.test(v)) return true;
+  if (
+    /out ?of ?stock|outofstock|soldout|sold out|discontinued|unavailable|preorder|pre-order|presale|backorder/.test(
+      v,
+    )
+  )
+    return false;
+  if (
+    /instock|in stock|limitedavailability|onlineonly|instoreonly|available|left in stock|^true$|^yes$|^1$/.test(
+      v,
+    )
+  )
+    return true;
   if (/^false$|^no$|^0$/.test(v)) return false;
   return undefined;
 }
@@ -158,7 +222,9 @@ export function stripSiteName(title: string): string {
 
 /** Coerces a found value to the field's schema type; undefined when it cannot be. */
 function coerce(value: unknown, schema: JsonSchema, group: string | undefined): unknown {
-  const types = (Array.isArray(schema['type']) ? schema['type'] : [schema['type']]).filter((type): type is string => typeof type === 'string' && type !== 'null');
+  const types = (Array.isArray(schema['type']) ? schema['type'] : [schema['type']]).filter(
+    (type): type is string => typeof type === 'string' && type !== 'null',
+  );
   const type = types[0] ?? 'string';
   if (type === 'string') {
     let text = textOf(value);
@@ -187,7 +253,11 @@ function coerce(value: unknown, schema: JsonSchema, group: string | undefined): 
   }
   if (type === 'array') {
     const items = (schema['items'] as JsonSchema | undefined) ?? {};
-    const list = Array.isArray(value) ? value : typeof value === 'string' && group === 'keywords' ? value.split(/\s*,\s*/) : [value];
+    const list = Array.isArray(value)
+      ? value
+      : typeof value === 'string' && group === 'keywords'
+        ? value.split(/\s*,\s*/)
+        : [value];
     const coerced = list.map((item) => coerce(item, items, group)).filter((item) => item !== undefined);
     return coerced.length ? coerced : undefined;
   }
@@ -206,7 +276,11 @@ export interface FillResult {
  * each property name (and description) to known field names, preferring the entity that matches
  * the schema best, then the most authoritative source, and coercing to the property's type.
  */
-export function fillSchema(schema: JsonSchema, entities: readonly StructuredEntity[], currencyHint?: string): FillResult {
+export function fillSchema(
+  schema: JsonSchema,
+  entities: readonly StructuredEntity[],
+  currencyHint?: string,
+): FillResult {
   const candidates: Candidate[] = [];
   entities.forEach((entity, index) => {
     for (const [key, value] of Object.entries(entity.properties)) {
@@ -217,16 +291,32 @@ export function fillSchema(schema: JsonSchema, entities: readonly StructuredEnti
   return fillObject(schema, candidates, entities, '', currencyHint);
 }
 
-function fillObject(schema: JsonSchema, candidates: Candidate[], entities: readonly StructuredEntity[], prefix: string, currencyHint?: string): FillResult {
+function fillObject(
+  schema: JsonSchema,
+  candidates: Candidate[],
+  entities: readonly StructuredEntity[],
+  prefix: string,
+  currencyHint?: string,
+): FillResult {
   const properties = Object.entries((schema['properties'] as Record<string, JsonSchema> | undefined) ?? {});
-  const groups = new Map(properties.map(([name, child]) => [name, fieldGroup(name, typeof child['description'] === 'string' ? child['description'] : '')]));
+  const groups = new Map(
+    properties.map(([name, child]) => [
+      name,
+      fieldGroup(name, typeof child['description'] === 'string' ? child['description'] : ''),
+    ]),
+  );
   // The entity that answers most of the schema's fields is the page's subject (the Product, not the WebSite).
   const coverage = new Map<number, number>();
   for (const candidate of candidates) {
     const group = candidateGroup(candidate.path);
-    if (group && [...groups.values()].includes(group)) coverage.set(candidate.entity, (coverage.get(candidate.entity) ?? 0) + (candidate.path.length <= 3 ? 1 : 0.5));
+    if (group && [...groups.values()].includes(group))
+      coverage.set(
+        candidate.entity,
+        (coverage.get(candidate.entity) ?? 0) + (candidate.path.length <= 3 ? 1 : 0.5),
+      );
   }
-  const subjectTypes = /product|article|posting|recipe|event|book|movie|course|job|offer|review|newsarticle|item/i;
+  const subjectTypes =
+    /product|article|posting|recipe|event|book|movie|course|job|offer|review|newsarticle|item/i;
   let primary = -1;
   let best = 0;
   for (const [entity, count] of coverage) {
@@ -252,8 +342,18 @@ function fillObject(schema: JsonSchema, candidates: Candidate[], entities: reado
       const items = entities
         .map((entity, index) => ({ entity, index }))
         .filter(({ entity }) => entity.source === 'json-ld' || entity.source === 'microdata')
-        .map(({ index }) => fillObject(itemSchema, candidates.filter((candidate) => candidate.entity === index), entities, '', currencyHint))
-        .filter((result) => result.missing.length < Object.keys((itemSchema['properties'] as object) ?? {}).length)
+        .map(({ index }) =>
+          fillObject(
+            itemSchema,
+            candidates.filter((candidate) => candidate.entity === index),
+            entities,
+            '',
+            currencyHint,
+          ),
+        )
+        .filter(
+          (result) => result.missing.length < Object.keys((itemSchema['properties'] as object) ?? {}).length,
+        )
         .map((result) => result.value);
       if (items.length) value[name] = items;
       else missing.push(`${prefix}${name}`);
@@ -268,7 +368,13 @@ function fillObject(schema: JsonSchema, candidates: Candidate[], entities: reado
       found = coerce(candidate.value, child, group);
       if (found !== undefined) break;
     }
-    if (found === undefined && group === 'currency' && currencyHint && (childType === 'string' || childType === undefined)) found = currencyHint;
+    if (
+      found === undefined &&
+      group === 'currency' &&
+      currencyHint &&
+      (childType === 'string' || childType === undefined)
+    )
+      found = currencyHint;
     if (found === undefined) missing.push(`${prefix}${name}`);
     else value[name] = found;
   }

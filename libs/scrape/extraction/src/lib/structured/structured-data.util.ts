@@ -29,12 +29,15 @@ function jsonLdEntities(document: ReturnType<typeof parseHTML>['document']): Str
     if (Array.isArray(record['@graph'])) (record['@graph'] as unknown[]).forEach(visit);
     const types = typeName(record['@type']);
     if (types.length === 0 && !record['@graph']) {
-      if (Object.keys(record).some((key) => !key.startsWith('@'))) out.push({ types: [], source: 'json-ld', properties: clean(record) });
+      if (Object.keys(record).some((key) => !key.startsWith('@')))
+        out.push({ types: [], source: 'json-ld', properties: clean(record) });
       return;
     }
     if (types.length > 0) out.push({ types, source: 'json-ld', properties: clean(record) });
   };
-  for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i], script[type="application/ld+json"]')) as Element[]) {
+  for (const script of Array.from(
+    document.querySelectorAll('script[type="application/ld+json" i], script[type="application/ld+json"]'),
+  ) as Element[]) {
     const text = (script.textContent ?? '').trim().replace(/^<!--|-->$/g, '');
     if (!text) continue;
     try {
@@ -64,9 +67,11 @@ function microdataValue(element: Element): unknown {
   const tag = element.tagName.toLowerCase();
   if (element.hasAttribute('content')) return collapse(element.getAttribute('content'));
   if (['a', 'link', 'area'].includes(tag)) return element.getAttribute('href') ?? '';
-  if (['img', 'audio', 'video', 'source', 'iframe', 'embed', 'track'].includes(tag)) return element.getAttribute('src') ?? '';
+  if (['img', 'audio', 'video', 'source', 'iframe', 'embed', 'track'].includes(tag))
+    return element.getAttribute('src') ?? '';
   if (tag === 'time') return element.getAttribute('datetime') ?? collapse(element.textContent);
-  if (tag === 'data' || tag === 'meter') return element.getAttribute('value') ?? collapse(element.textContent);
+  if (tag === 'data' || tag === 'meter')
+    return element.getAttribute('value') ?? collapse(element.textContent);
   return collapse(element.textContent);
 }
 
@@ -85,7 +90,8 @@ function microdataItem(scope: Element): Record<string, unknown> {
     const value = microdataValue(element);
     for (const name of (element.getAttribute('itemprop') ?? '').split(/\s+/).filter(Boolean)) {
       const existing = item[name];
-      item[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+      item[name] =
+        existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
     }
   }
   return item;
@@ -105,7 +111,14 @@ function metaEntity(document: ReturnType<typeof parseHTML>['document']): Structu
   const title = collapse(document.querySelector('title')?.textContent);
   if (title) properties['pageTitle'] = title;
   for (const meta of Array.from(document.querySelectorAll('meta')) as Element[]) {
-    const name = (meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('itemprop') ?? '').trim().toLowerCase();
+    const name = (
+      meta.getAttribute('property') ??
+      meta.getAttribute('name') ??
+      meta.getAttribute('itemprop') ??
+      ''
+    )
+      .trim()
+      .toLowerCase();
     const content = collapse(meta.getAttribute('content'));
     if (!name || !content || properties[name] !== undefined) continue;
     properties[name] = content;
@@ -127,7 +140,8 @@ function spacedText(element: Element): string {
       .replace(/<[^>]+>/g, ' ')
       .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (entity: string, name: string) => {
         if (name.startsWith('#')) {
-          const code = name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          const code =
+            name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
           return Number.isFinite(code) ? String.fromCodePoint(code) : entity;
         }
         return ENTITIES[name.toLowerCase()] ?? entity;
@@ -135,18 +149,24 @@ function spacedText(element: Element): string {
   );
 }
 
-const LABELLED = /^\s*(brand|manufacturer|sku|item (?:no|number)|article (?:no|number)|model(?: number)?|part number|mpn|author|by|written by|price|availability|category)\s*[.:#]?\s*(.+)$/i;
+const LABELLED =
+  /^\s*(brand|manufacturer|sku|item (?:no|number)|article (?:no|number)|model(?: number)?|part number|mpn|author|by|written by|price|availability|category)\s*[.:#]?\s*(.+)$/i;
 
 /** Cues read from the visible page when it declares no data: headline, labelled values, price, stock, byline, dates. */
 function domEntity(document: ReturnType<typeof parseHTML>['document']): StructuredEntity {
   const properties: Record<string, unknown> = {};
-  const main = (document.querySelector('main, article, [role="main"]') as Element | null) ?? (document.body as Element | null);
+  const main =
+    (document.querySelector('main, article, [role="main"]') as Element | null) ??
+    (document.body as Element | null);
   const h1 = collapse(document.querySelector('h1')?.textContent);
   if (h1) properties['headline'] = h1;
   if (!main) return { types: ['dom'], source: 'dom', properties };
   const texts = (Array.from(main.querySelectorAll('p, span, div, li, td, dd, strong, small')) as Element[])
     .filter((element) => element.children.length <= 2)
-    .filter((element) => !element.closest('header, footer, nav, aside, .related, [class*="related"], [class*="recommend"]'))
+    .filter(
+      (element) =>
+        !element.closest('header, footer, nav, aside, .related, [class*="related"], [class*="recommend"]'),
+    )
     // Innermost elements first: "Brand: Acme" before the line that also holds "SKU: …".
     .sort((a, b) => a.children.length - b.children.length);
   for (const element of texts) {
@@ -155,22 +175,38 @@ function domEntity(document: ReturnType<typeof parseHTML>['document']): Structur
     const labelled = LABELLED.exec(text);
     if (labelled) {
       const label = labelled[1].toLowerCase().replace(/\s+/g, '');
-      const key = label === 'by' || label === 'writtenby' ? 'author' : label.startsWith('item') || label.startsWith('article') || label.startsWith('part') ? 'sku' : label;
+      const key =
+        label === 'by' || label === 'writtenby'
+          ? 'author'
+          : label.startsWith('item') || label.startsWith('article') || label.startsWith('part')
+            ? 'sku'
+            : label;
       if (properties[key] === undefined) properties[key] = labelled[2].trim();
     }
   }
-  const priceElement = (Array.from(main.querySelectorAll('[class*="price" i], [id*="price" i]')) as Element[]).find(
-    (element) => !element.closest('.related, [class*="related"], [class*="recommend"], nav, footer, aside') && /\d/.test(element.textContent ?? ''),
+  const priceElement = (
+    Array.from(main.querySelectorAll('[class*="price" i], [id*="price" i]')) as Element[]
+  ).find(
+    (element) =>
+      !element.closest('.related, [class*="related"], [class*="recommend"], nav, footer, aside') &&
+      /\d/.test(element.textContent ?? ''),
   );
   const mainText = spacedText(main);
-  const priceText = collapse(priceElement?.textContent) || (/(?:[$€£¥]|CHF|USD|EUR|GBP)\s?\d[\d.,]*|\d[\d.,]*\s?(?:[€$£]|EUR|USD|GBP|CHF)/.exec(mainText)?.[0] ?? '');
+  const priceText =
+    collapse(priceElement?.textContent) ||
+    (/(?:[$€£¥]|CHF|USD|EUR|GBP)\s?\d[\d.,]*|\d[\d.,]*\s?(?:[€$£]|EUR|USD|GBP|CHF)/.exec(mainText)?.[0] ??
+      '');
   if (priceText && properties['price'] === undefined) properties['price'] = priceText;
   const brandElement = main.querySelector('[class*="brand" i]');
-  if (brandElement && properties['brand'] === undefined) properties['brand'] = collapse(brandElement.textContent).replace(/^brand\s*[:.]?\s*/i, '');
-  const stockText = mainText.match(/\b(in stock|out of stock|sold out|unavailable|available now|left in stock|pre-?order)\b/i)?.[0];
+  if (brandElement && properties['brand'] === undefined)
+    properties['brand'] = collapse(brandElement.textContent).replace(/^brand\s*[:.]?\s*/i, '');
+  const stockText = mainText.match(
+    /\b(in stock|out of stock|sold out|unavailable|available now|left in stock|pre-?order)\b/i,
+  )?.[0];
   if (stockText && properties['availability'] === undefined) properties['availability'] = stockText;
   const byline = main.querySelector('[rel="author"], .author, .byline, [class*="author" i]');
-  if (byline && properties['author'] === undefined) properties['author'] = collapse(byline.textContent).replace(/^by\s+/i, '');
+  if (byline && properties['author'] === undefined)
+    properties['author'] = collapse(byline.textContent).replace(/^by\s+/i, '');
   const time = main.querySelector('time[datetime]') ?? document.querySelector('time[datetime]');
   if (time) properties['datePublished'] = time.getAttribute('datetime');
   return { types: ['dom'], source: 'dom', properties };
@@ -180,5 +216,10 @@ function domEntity(document: ReturnType<typeof parseHTML>['document']): Structur
 export function readStructuredData(html: string): StructuredEntity[] {
   if (!html) return [];
   const { document } = parseHTML(html);
-  return [...jsonLdEntities(document), ...microdataEntities(document), metaEntity(document), domEntity(document)];
+  return [
+    ...jsonLdEntities(document),
+    ...microdataEntities(document),
+    metaEntity(document),
+    domEntity(document),
+  ];
 }

@@ -20,7 +20,11 @@ function vectorOf(tokens: readonly string[]): Map<string, number> {
   return vector;
 }
 
-function cosine(a: Map<string, number>, b: Map<string, number>, weight: (term: string) => number = () => 1): number {
+function cosine(
+  a: Map<string, number>,
+  b: Map<string, number>,
+  weight: (term: string) => number = () => 1,
+): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -42,14 +46,21 @@ function cosine(a: Map<string, number>, b: Map<string, number>, weight: (term: s
 export function extractiveSummary(markdown: string, options: SummaryOptions = {}): string {
   const maxChars = options.maxChars ?? 700;
   const passages = splitPassages(markdown, { maxSentences: 1_000 }).filter(
-    (passage) => (passage.kind === 'paragraph' || passage.kind === 'list' || passage.kind === 'quote') && passage.linkDensity < 0.5,
+    (passage) =>
+      (passage.kind === 'paragraph' || passage.kind === 'list' || passage.kind === 'quote') &&
+      passage.linkDensity < 0.5,
   );
   const candidates: Candidate[] = [];
   for (const passage of passages) {
     for (const sentence of sentences(passage.text)) {
       const count = sentence.split(/\s+/).length;
       if (count < 6 || count > 80) continue;
-      candidates.push({ order: candidates.length, text: sentence, vector: vectorOf(terms(sentence)), score: 0 });
+      candidates.push({
+        order: candidates.length,
+        text: sentence,
+        vector: vectorOf(terms(sentence)),
+        score: 0,
+      });
     }
   }
   if (candidates.length === 0) {

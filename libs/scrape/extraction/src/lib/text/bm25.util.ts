@@ -9,9 +9,11 @@ export class Bm25 {
     private readonly b = 0.75,
   ) {
     for (const document of documents) {
-      for (const term of new Set(document)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      for (const term of new Set(document))
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     }
-    this.averageLength = documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, documents.length);
+    this.averageLength =
+      documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, documents.length);
   }
 
   idf(term: string): number {
@@ -28,7 +30,9 @@ export class Bm25 {
     for (const term of new Set(query)) {
       const tf = counts.get(term) ?? 0;
       if (tf === 0) continue;
-      score += (this.idf(term) * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * document.length) / Math.max(1, this.averageLength)));
+      score +=
+        (this.idf(term) * tf * (this.k1 + 1)) /
+        (tf + this.k1 * (1 - this.b + (this.b * document.length) / Math.max(1, this.averageLength)));
     }
     return score;
   }

@@ -123,7 +123,9 @@ export function splitPassages(markdown: string, options: { maxSentences?: number
       continue;
     }
     if (kind === 'table') {
-      const rows = block.split('\n').filter((row) => row.trim() && !/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/.test(row));
+      const rows = block
+        .split('\n')
+        .filter((row) => row.trim() && !/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/.test(row));
       const header = rows[0] ?? '';
       for (const row of rows.slice(1)) push(row, 'table', readableText(header));
       if (rows.length === 1) push(header, 'table');
@@ -132,7 +134,8 @@ export function splitPassages(markdown: string, options: { maxSentences?: number
     if (kind === 'paragraph' || kind === 'quote') {
       const parts = sentences(readableText(block));
       if (parts.length > maxSentences + 1) {
-        for (let index = 0; index < parts.length; index += maxSentences) push(parts.slice(index, index + maxSentences).join(' '), kind);
+        for (let index = 0; index < parts.length; index += maxSentences)
+          push(parts.slice(index, index + maxSentences).join(' '), kind);
         continue;
       }
     }

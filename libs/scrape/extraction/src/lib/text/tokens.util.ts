@@ -41,7 +41,8 @@ export function terms(text: string): string[] {
     .map(stem);
 }
 
-const ABBREVIATIONS = /\b(?:mr|mrs|ms|dr|prof|sr|jr|st|vs|etc|e\.g|i\.e|inc|ltd|co|no|fig|approx|dept|est|ave|blvd|rd|mt|ft|vol|ed|op|cf|al)\.$/i;
+const ABBREVIATIONS =
+  /\b(?:mr|mrs|ms|dr|prof|sr|jr|st|vs|etc|e\.g|i\.e|inc|ltd|co|no|fig|approx|dept|est|ave|blvd|rd|mt|ft|vol|ed|op|cf|al)\.$/i;
 
 /** Splits prose into sentences (keeps abbreviations, decimals and initials together). */
 export function sentences(text: string): string[] {
