@@ -1,8 +1,27 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, tagOf } from '../dom/dom.types';
 
-const CONTROL_TAGS = new Set(['button', 'select', 'input', 'textarea', 'label', 'output', 'progress', 'meter']);
-const CONTROL_ROLES = new Set(['button', 'switch', 'slider', 'spinbutton', 'checkbox', 'radio', 'combobox', 'listbox', 'option']);
+const CONTROL_TAGS = new Set([
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'label',
+  'output',
+  'progress',
+  'meter',
+]);
+const CONTROL_ROLES = new Set([
+  'button',
+  'switch',
+  'slider',
+  'spinbutton',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'option',
+]);
 const FORM_TEXT_LIMIT = 300;
 // Longer "buttons" are clickable cards (a teaser with role=button), which are content.
 const CONTROL_TEXT_LIMIT = 80;
