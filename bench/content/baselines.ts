@@ -6,7 +6,11 @@ import TurndownService from 'turndown';
 const { gfm } = require('turndown-plugin-gfm') as { gfm: TurndownService.Plugin };
 
 function newTurndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+  });
   service.use(gfm);
   return service;
 }

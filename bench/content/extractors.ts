@@ -15,8 +15,10 @@ export const EXTRACTORS: Readonly<Record<ExtractorName, Extractor>> = {
     name: 'quarry',
     label: 'Quarry (ours)',
     run: (html, url) =>
-      transformDocument({ body: html, url }, ['markdown'], { onlyMainContent: true, removeBase64Images: true })
-        .markdown ?? '',
+      transformDocument({ body: html, url }, ['markdown'], {
+        onlyMainContent: true,
+        removeBase64Images: true,
+      }).markdown ?? '',
   },
   'readability-jsdom': {
     name: 'readability-jsdom',

@@ -298,9 +298,14 @@ function describeDocumentParsing(
       });
       const json = await call<Body>(platform.url(), 'POST', '/v2/parse', {
         apiKey: platform.apiKey,
-        body: { uploadRef: 'x' },
+        body: { formats: ['markdown'] },
       });
       expect(json.status).toBe(400);
+      const unknownRef = await call<Body>(platform.url(), 'POST', '/v2/parse', {
+        apiKey: platform.apiKey,
+        body: { uploadRef: 'x' },
+      });
+      expect(unknownRef.body).toMatchObject({ success: false, error: 'Upload reference not found' });
     });
 
     it('answers a broken upload with 422, recovers a truncated one, and keeps parsing afterwards', async () => {
@@ -313,6 +318,26 @@ function describeDocumentParsing(
       expect(cut.body.data.metadata.totalPages).toBeUndefined();
       expect(cut.body.data.warning).toMatch(/The PDF is damaged/);
       expect((await parse(files.office[0])).status).toBe(200);
+    });
+
+    it('adds language-model formats to uploads (offline fallbacks without an LLM) and bills them', async () => {
+      const docx = files.office[0];
+      const response = await parse(docx, {
+        formats: [
+          'markdown',
+          'summary',
+          { type: 'json', schema: { type: 'object', properties: { title: { type: 'string' } } } },
+        ],
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.data.markdown).toBe(docx.markdown);
+      expect(typeof response.body.data.summary).toBe('string');
+      expect((response.body.data.summary ?? '').length).toBeGreaterThan(0);
+      expect(typeof response.body.data.json).toBe('object');
+      expect(response.body.data.metadata.creditsUsed).toBe(5);
+      const summaryOnly = await parse(docx, { formats: ['summary'] });
+      expect(summaryOnly.body.data.markdown).toBeUndefined();
+      expect(typeof summaryOnly.body.data.summary).toBe('string');
     });
 
     it('works with the official SDK', async () => {

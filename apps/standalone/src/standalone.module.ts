@@ -1,8 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
+import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
-import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
+import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** Everything in one process (`make start`): the API and every worker, on embedded defaults. */
@@ -11,7 +13,16 @@ export class StandaloneModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: StandaloneModule,
-      imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, PdfScrapeModule, DocParserModule, AdminApiModule],
+      imports: [
+        PlatformModule.forRoot(runtime),
+        ApiModule,
+        ScrapeRunnerModule,
+        LlmFormatsModule,
+        PdfScrapeModule,
+        DocParserModule,
+        AgentOrchestratorModule,
+        AdminApiModule,
+      ],
     };
   }
 }

@@ -15,3 +15,6 @@ export * from './lib/messaging/job-messages.schema';
 export * from './lib/documents/document-kinds';
 export * from './lib/documents/parse-request.schema';
 export * from './lib/documents/document-parse.messages';
+export * from './lib/agent/agent-request.schema';
+export * from './lib/agent/agent-trace.types';
+export * from './lib/agent/agent-messages.schema';

@@ -11,6 +11,8 @@ export const TOPICS = {
   documentParseJobs: { name: 'document.parse.jobs', partitions: 6 },
   /** Parsed-content announcements for the scrape workers waiting on a PDF they fetched. */
   documentParseResults: { name: 'document.parse.results', partitions: 3 },
+  /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
+  agentWork: { name: 'agent.work', partitions: 6 },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -19,4 +21,5 @@ export type TopicKey = keyof typeof TOPICS;
 export const CONSUMER_GROUPS = {
   scrapeWorkers: 'scrape-workers',
   docParsers: 'doc-parsers',
+  agentOrchestrators: 'agent-orchestrators',
 } as const;

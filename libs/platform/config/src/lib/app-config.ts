@@ -17,6 +17,9 @@ export interface AppConfig {
   worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
+  /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
+  llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
+  agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
   documents: DocumentsConfig;
 }
 
@@ -107,6 +110,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       pdftoppmPath: env.PDFTOPPM_PATH,
       sofficePath: env.SOFFICE_PATH.trim() || undefined,
       ghostscriptPath: env.GHOSTSCRIPT_PATH.trim() || undefined,
+    },
+    llm: {
+      baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxAttempts: env.LLM_MAX_ATTEMPTS,
+      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      maxInputChars: env.LLM_MAX_INPUT_CHARS,
+    },
+    agent: {
+      maxPages: env.AGENT_MAX_PAGES,
+      concurrency: env.AGENT_CONCURRENCY,
+      leaseMs: env.AGENT_LEASE_MS,
+      sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,
+      scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
     },
   };
 }

@@ -13,6 +13,8 @@ import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { HealthRegistry, LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { closeDocumentToolkit, startDocumentToolkit } from '../document-toolkit.factory';
+import { ExtractionModule, ExtractionService } from '@quarry/scrape/extraction';
+import { LlmFormatsEnricher } from '@quarry/scrape/llm-formats';
 import { ParseJobHandler } from './parse-job.handler';
 
 /** Expired blobs (parse inputs and results nobody collected) are removed this often. */
@@ -36,6 +38,7 @@ export class DocParserLifecycle implements OnModuleInit, OnApplicationBootstrap,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
     @Inject(HealthRegistry) private readonly health: HealthRegistry,
     @Inject(LOGGER) logger: Logger,
+    @Inject(ExtractionService) extraction: ExtractionService,
   ) {
     this.logger = logger.child({ component: 'doc-parser' });
     this.handler = new ParseJobHandler({
@@ -43,6 +46,7 @@ export class DocParserLifecycle implements OnModuleInit, OnApplicationBootstrap,
         if (!this.toolkit) throw new Error('document parsing is not started');
         return this.toolkit;
       },
+      enrichers: [new LlmFormatsEnricher(extraction)],
       blobs,
       bus,
       jobs,
@@ -90,6 +94,9 @@ export class DocParserLifecycle implements OnModuleInit, OnApplicationBootstrap,
   }
 }
 
-/** Consumes parse jobs (PDFs fetched by scrapes, uploads to /v2/parse). Needs the jobs and billing modules. */
-@Module({ providers: [DocParserLifecycle] })
+/**
+ * Consumes parse jobs (PDFs fetched by scrapes, uploads to /v2/parse). Needs the jobs and billing
+ * modules. Uploads get the language-model formats (summary, json, question…) like scrapes do.
+ */
+@Module({ imports: [ExtractionModule], providers: [DocParserLifecycle] })
 export class DocParserModule {}

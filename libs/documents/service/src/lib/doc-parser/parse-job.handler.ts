@@ -3,22 +3,25 @@ import {
   AppError,
   DEFAULT_PDF_PARSE_OPTIONS,
   documentContentType,
-  LLM_FORMATS,
   type DocumentParseJobMessage,
   type DocumentParseResultEvent,
   type JobError,
   type ParsedDocumentOutput,
   type ParseRequest,
   type ScrapeDocument,
+  type ScrapeRequest,
 } from '@quarry/contracts';
 import { parseDocument, type DocumentToolkit, type OfficeConvertOptions } from '@quarry/documents/parsing';
 import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+import type { DocumentEnricher } from '@quarry/scrape/engine';
 
 export interface ParseJobHandlerDeps {
   toolkit: () => DocumentToolkit;
+  /** Derived formats computed from the parsed markdown (language-model formats), as on scrapes. */
+  enrichers: readonly DocumentEnricher[];
   blobs: BlobStore;
   bus: MessageBus;
   jobs: JobRepository;
@@ -112,6 +115,19 @@ export class ParseJobHandler {
     try {
       const output = await this.parse(message, input.data, contentOptions(request));
       const { document, credits } = uploadDocument(message, request, output);
+      const context = {
+        jobId: message.jobId,
+        teamId: message.teamId,
+        signal: AbortSignal.timeout(Math.max(1, message.deadline - Date.now())),
+        timeoutMs: message.deadline - Date.now(),
+        deadline: message.deadline,
+      };
+      // The parse options are the scrape options without a URL: the file name stands for it.
+      const scrapeLike = { ...request, url: document.metadata.url } as ScrapeRequest;
+      const enrichers = this.deps.enrichers.filter((enricher) => enricher.appliesTo(scrapeLike));
+      for (const enricher of enrichers) await enricher.enrich(document, scrapeLike, context);
+      if (enrichers.length === 0 && !request.formats.some((format) => format.type === 'markdown'))
+        delete document.markdown;
       const stored = await outcomes.complete({
         jobId: message.jobId,
         teamId: message.teamId,
@@ -247,8 +263,9 @@ export function uploadDocument(
 ): { document: ScrapeDocument; credits: number } {
   const filename = message.input.filename ?? 'document';
   const wants = (type: string) => request.formats.some((format) => format.type === type);
+  // Language-model formats are added by the enrichers; product and menu extraction are scrape-only.
   const unavailable = request.formats
-    .filter((format) => LLM_FORMATS.includes(format.type) || ['product', 'menu'].includes(format.type))
+    .filter((format) => ['product', 'menu'].includes(format.type))
     .map((format) => format.type);
   const produced = request.formats.filter((format) => !unavailable.includes(format.type));
   const rawPdf = message.input.kind === 'pdf' && message.pdf === null;
@@ -278,8 +295,8 @@ export function uploadDocument(
       creditsUsed: credits,
     },
   };
-  if (wants('markdown') || unavailable.length > 0 || request.formats.length === 0)
-    document.markdown = output.markdown;
+  // Always set: language-model formats read it, and their enricher drops it when not requested.
+  document.markdown = output.markdown;
   if (wants('html') && output.html !== undefined) document.html = output.html;
   if (wants('rawHtml') && output.rawHtml !== undefined) document.rawHtml = output.rawHtml;
   if (wants('links')) document.links = output.links ?? [];
