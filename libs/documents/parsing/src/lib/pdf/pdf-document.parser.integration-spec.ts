@@ -304,11 +304,11 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
 
     it('gives up a page over its time budget, replaces the thread and parses the next pages', async () => {
       // Light pages take milliseconds, the heavy one seconds (even on a loaded machine the gap is wide).
-      const strict = await testToolkit({ settings: { pageTimeoutMs: 1_500 } });
+      const strict = await testToolkit({ settings: { pageTimeoutMs: 1_000 } });
       try {
         const output = await parseDocument(
           strict,
-          pdfRequest(await heavyPagePdf(1_500_000), { mode: 'fast', blocks: true }),
+          pdfRequest(heavyPagePdf(), { mode: 'fast', blocks: true }),
         );
         expect(output.blocks?.map((page) => page.status)).toEqual(['ok', 'failed', 'ok']);
         expect(output.markdown).toBe('Light first page.\n\nLight last page.');
@@ -321,10 +321,10 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     });
 
     it('returns the pages parsed before the document budget ran out, the rest marked failed', async () => {
-      // 20 pages that each take a few hundred milliseconds; 3.5 s of budget (1.5 s of it kept back by the parser).
+      // 20 pages that each take a few hundred milliseconds; 3 s of budget (1.5 s of it kept back by the parser).
       const output = await parseDocument(
         toolkit,
-        pdfRequest(await slowPdf(20, 100_000), { mode: 'fast', blocks: true }, 3_500),
+        pdfRequest(slowPdf(20, 250_000), { mode: 'fast', blocks: true }, 3_000),
       );
       const statuses = output.blocks?.map((page) => page.status) ?? [];
       expect(statuses).toHaveLength(20);

@@ -141,6 +141,8 @@ async function parseOnce(
         });
       } catch (error) {
         if (options.mode === 'ocr') ocrQueue.push(pageNumber);
+        // A page cut short because the document's budget ran out is not the page's fault.
+        else if (timeLeft() <= 50) fail(pageNumber, 'time budget exhausted');
         else
           fail(pageNumber, error instanceof WorkerTimeoutError ? 'page timed out' : 'page could not be read');
         if (!(
