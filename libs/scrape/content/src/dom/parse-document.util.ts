@@ -44,9 +44,19 @@ function implicitBodyStart(html: string): number {
   return i;
 }
 
+const SCRIPT_OPEN = /<script\b/gi;
+const SCRIPT_CLOSE = /<\/script/gi;
+
+/** Offset of the last match of `re` that starts before `index`, or -1. */
+function lastMatchBefore(html: string, re: RegExp, index: number): number {
+  let last = -1;
+  re.lastIndex = 0;
+  for (let m = re.exec(html); m && m.index < index; m = re.exec(html)) last = m.index;
+  return last;
+}
+
 function insideScript(html: string, index: number): boolean {
-  const before = html.slice(0, index);
-  return before.toLowerCase().lastIndexOf('<script') > before.toLowerCase().lastIndexOf('</script');
+  return lastMatchBefore(html, SCRIPT_OPEN, index) > lastMatchBefore(html, SCRIPT_CLOSE, index);
 }
 
 /** First match of a global regex at or after `from` that is not inside a `<script>` element. */
