@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import type { DomDocument } from './dom.types';
+import { limitDepth } from './limit-depth.util';
 
 const HEAD_ONLY_TAG = /^<(?:!doctype|!--|\/?html|\/?head|title|meta|link|base|style|script)\b/i;
 const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
@@ -111,7 +112,9 @@ export function normalizeDocumentShell(html: string): string {
 
 /** Parses an HTML string into a linkedom document that always has a head and a body. */
 export function parseDocument(html: string): DomDocument {
-  const { document } = parseHTML(normalizeDocumentShell(dropHtmlCdata(html)));
+  const { document: parsed } = parseHTML(normalizeDocumentShell(dropHtmlCdata(html)));
   // linkedom's typings describe a browser Window; the structural subset in dom.types is what it provides.
-  return document as unknown as DomDocument;
+  const document = parsed as unknown as DomDocument;
+  if (document.body) limitDepth(document.body);
+  return document;
 }
