@@ -29,6 +29,18 @@ export function jsdomReadability(html: string, url: string): string {
   }
 }
 
+/** turndown of the whole `<body>` (jsdom): what a caller falls back to when Readability finds nothing. */
+export function jsdomWholeBody(html: string, url: string): string {
+  const dom = new JSDOM(html, { url, virtualConsole: quietConsole });
+  try {
+    const body = dom.window.document.body;
+    for (const el of Array.from(body.querySelectorAll('script, style, noscript, template'))) el.remove();
+    return turndown.turndown(body.innerHTML);
+  } finally {
+    dom.window.close();
+  }
+}
+
 /** The same pipeline on linkedom's faster, less complete DOM. */
 export function linkedomReadability(html: string): string {
   const { document } = parseHTML(html);

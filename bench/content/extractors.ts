@@ -1,7 +1,8 @@
 import { transformDocument } from '../../libs/scrape/content/src/transform/transform-document.util';
-import { jsdomReadability, linkedomReadability } from './baselines';
+import { jsdomReadability, jsdomWholeBody, linkedomReadability } from './baselines';
 
-export type ExtractorName = 'quarry' | 'readability-jsdom' | 'readability-linkedom';
+export type ExtractorName =
+  'quarry' | 'readability-jsdom' | 'readability-jsdom-fallback' | 'readability-linkedom';
 
 export interface Extractor {
   name: ExtractorName;
@@ -24,6 +25,11 @@ export const EXTRACTORS: Readonly<Record<ExtractorName, Extractor>> = {
     name: 'readability-jsdom',
     label: 'jsdom + Readability + turndown',
     run: (html, url) => jsdomReadability(html, url),
+  },
+  'readability-jsdom-fallback': {
+    name: 'readability-jsdom-fallback',
+    label: 'same, whole body when Readability finds nothing',
+    run: (html, url) => jsdomReadability(html, url) || jsdomWholeBody(html, url),
   },
   'readability-linkedom': {
     name: 'readability-linkedom',

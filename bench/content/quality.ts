@@ -2,7 +2,9 @@
  * Main-content quality on the WCXB development subset: word F1 (and `with`/`without` snippet rates)
  * per page type, ours against @mozilla/readability, all pages and the held-out fifth.
  *
- *   node -r @swc-node/register bench/content/quality.ts [--linkedom] [--no-baseline] [--fresh] [--workers N]
+ *   node -r @swc-node/register bench/content/quality.ts [--linkedom] [--fallback] [--no-baseline] [--fresh] [--workers N]
+ *
+ * --fallback adds Readability with a whole-body fallback for the pages where it returns nothing.
  *
  * Baseline outputs are cached under bench/content/.cache, keyed by the baseline packages' versions
  * (jsdom takes most of a second per page); --fresh recomputes them. Ours is always recomputed.
@@ -28,6 +30,7 @@ const workersArg = args.indexOf('--workers');
 const workers = workersArg >= 0 ? Number(args[workersArg + 1]) : Math.max(1, availableParallelism());
 const extractors: ExtractorName[] = ['quarry'];
 if (!args.includes('--no-baseline')) extractors.push('readability-jsdom');
+if (args.includes('--fallback')) extractors.push('readability-jsdom-fallback');
 if (args.includes('--linkedom')) extractors.push('readability-linkedom');
 
 function versionOf(pkg: string): string {
@@ -40,6 +43,7 @@ function cacheDirs(): Partial<Record<ExtractorName, string>> {
   const common = `readability-${versionOf('@mozilla/readability')}-turndown-${versionOf('turndown')}`;
   const dirs: Partial<Record<ExtractorName, string>> = {
     'readability-jsdom': join(__dirname, '.cache', `jsdom-${versionOf('jsdom')}-${common}`),
+    'readability-jsdom-fallback': join(__dirname, '.cache', `jsdom-fallback-${versionOf('jsdom')}-${common}`),
     'readability-linkedom': join(__dirname, '.cache', `linkedom-${versionOf('linkedom')}-${common}`),
   };
   if (args.includes('--fresh'))

@@ -44,10 +44,7 @@ const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
  * (widget, overlay, header, ad, share) only match as a whole token or token prefix.
  */
 const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
-  [
-    /(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi)(?:$|[-_])/,
-    'consent',
-  ],
+  [/(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi)(?:$|[-_])/, 'consent'],
   [
     /(?:^|[-_])(?:popup|pop-up|modal|lightbox|interstitial|paywall|agegate|age-gate)(?:$|[-_])|^(?:overlay|announcement-bar|notification-bar|alert-bar|promo-bar)$/,
     'overlay',

@@ -29,7 +29,9 @@ const CONTROL_TEXT_LIMIT = 80;
 /** A disclosure toggle (accordion question, tab label) names the content it reveals. */
 function isDisclosure(element: DomElement): boolean {
   return (
-    element.hasAttribute('aria-expanded') || element.hasAttribute('aria-controls') || element.getAttribute('role') === 'tab'
+    element.hasAttribute('aria-expanded') ||
+    element.hasAttribute('aria-controls') ||
+    element.getAttribute('role') === 'tab'
   );
 }
 
