@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
 import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { PdfScrapeModule } from '@quarry/documents/service';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
@@ -11,7 +12,7 @@ export class ScrapeWorkerAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: ScrapeWorkerAppModule,
-      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, LlmFormatsModule],
+      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, LlmFormatsModule, PdfScrapeModule],
       controllers: [HealthController],
     };
   }

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
 import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
+import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
@@ -10,6 +11,18 @@ import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 @Module({})
 export class StandaloneModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
-    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, LlmFormatsModule, AgentOrchestratorModule, AdminApiModule] };
+    return {
+      module: StandaloneModule,
+      imports: [
+        PlatformModule.forRoot(runtime),
+        ApiModule,
+        ScrapeRunnerModule,
+        LlmFormatsModule,
+        PdfScrapeModule,
+        DocParserModule,
+        AgentOrchestratorModule,
+        AdminApiModule,
+      ],
+    };
   }
 }

@@ -11,6 +11,9 @@ import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { RootController } from './root/root.controller';
+import { ParseController } from './parse/parse.controller';
+import { ParseUploadsService } from './parse/parse-uploads.service';
+import { ParseService } from './parse/parse.service';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
 
@@ -35,10 +38,12 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
   imports: [IdentityModule, BillingModule, JobsModule, AgentApiModule],
-  controllers: [RootController, HealthController, ScrapeController, BlobsController, AgentController],
+  controllers: [RootController, HealthController, ScrapeController, BlobsController, AgentController, ParseController],
   providers: [
     ApiAuthGuard,
     ScrapeService,
+    ParseService,
+    ParseUploadsService,
     BootstrapKeyService,
     {
       provide: JobWaiter,

@@ -50,6 +50,7 @@ export class ScrapeJobHandler {
         teamId: message.teamId,
         signal: controller.signal,
         timeoutMs: budgetMs,
+        deadline: startedAt + budgetMs,
       });
       const request = message.request;
       const credits = outcome.fetched
