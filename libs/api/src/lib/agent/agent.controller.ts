@@ -4,6 +4,22 @@ import { agentListQuerySchema, agentRequestSchema, type AgentRequest } from '@qu
 import type { AuthContext } from '@quarry/identity';
 import { ZodValidationPipe } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { defineOperations } from '../openapi/openapi.registry';
+
+defineOperations(
+  { method: 'post', path: '/v2/agent', summary: 'Start an agent run', tag: 'agent', body: agentRequestSchema, statuses: [402, 422] },
+  { method: 'get', path: '/v2/agent', summary: 'Agent runs of the team (?before=<unix ms>)', tag: 'agent' },
+  { method: 'get', path: '/v2/agent/{jobId}', summary: 'Status of an agent run', tag: 'agent', uuidParams: ['jobId'] },
+  { method: 'get', path: '/v2/agent/{jobId}/trace', summary: 'Ordered trace events of a run', tag: 'agent', uuidParams: ['jobId'] },
+  {
+    method: 'get',
+    path: '/v2/agent/{jobId}/snapshots/{snapshotId}',
+    summary: 'A snapshot of the run artefact',
+    tag: 'agent',
+    uuidParams: ['jobId', 'snapshotId'],
+  },
+  { method: 'delete', path: '/v2/agent/{jobId}', summary: 'Cancel a run', tag: 'agent', uuidParams: ['jobId'], statuses: [409] },
+);
 
 /** Agent runs (spec §4.3, compat §13). */
 @Controller('v2/agent')
