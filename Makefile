@@ -64,10 +64,10 @@ test-unit: setup ## fast unit tests (no infrastructure)
 	$(JEST) --testPathPatterns '\.spec\.ts$$'
 
 test-integration: setup system-deps infra-up ## integration tests against real PostgreSQL, Kafka, Chromium
-	source scripts/test-env.sh && $(JEST) --testPathPatterns '\.integration-spec\.ts$$' --runInBand
+	source scripts/test-env.sh && $(JEST) --testPathPatterns '\.integration-spec\.ts$$' --runInBand --testTimeout=120000 --forceExit
 
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
-	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand
+	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand --testTimeout=180000 --forceExit
 
 test: check test-unit test-integration test-e2e ## everything CI runs
 
