@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
 import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { BrowserEngineModule } from '@quarry/scrape/browser';
+import { ScrapeFormatsModule } from '@quarry/scrape/formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** The scrape worker: consumes scrape jobs; serves only probes and metrics over HTTP. */
@@ -10,7 +12,7 @@ export class ScrapeWorkerAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: ScrapeWorkerAppModule,
-      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule],
+      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, BrowserEngineModule, ScrapeFormatsModule],
       controllers: [HealthController],
     };
   }

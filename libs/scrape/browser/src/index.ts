@@ -10,3 +10,4 @@ export * from './lib/engine/browser-features.util';
 export * from './lib/engine/js-need.util';
 export * from './lib/engine/proxy-pools';
 export * from './lib/engine/browser.engine';
+export * from './lib/browser-engine.module';

@@ -50,7 +50,7 @@ export class TeamConcurrencyLimiter {
     const id = randomUUID();
     for (let attempt = 0; ; attempt += 1) {
       if (await this.tryTake(id, request)) {
-        return { id, queuedMs: Date.now() - startedAt, release: () => this.release(id) };
+        return { id, queuedMs: attempt === 0 ? 0 : Date.now() - startedAt, release: () => this.release(id) };
       }
       const waited = Date.now() - startedAt;
       const pause = Math.min(POLL_MAX_MS, POLL_MIN_MS * 2 ** attempt);

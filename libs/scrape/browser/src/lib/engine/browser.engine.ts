@@ -3,6 +3,7 @@ import type { BlobStore } from '@quarry/platform/blob';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import type { Engine, EngineContext, FetchedPage, HttpEngine } from '@quarry/scrape/engine';
 import type { ProfileRepository, ProfileState, Slot, TeamConcurrencyLimiter } from '@quarry/scrape/state';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import type { BrowserPool } from '../pool/browser-pool';
 import type { ArtifactKind } from '../render/actions-runner';
@@ -21,6 +22,7 @@ export interface BrowserEngineDeps {
   profiles?: ProfileRepository;
   blobs?: BlobStore;
   logger?: Logger;
+  metrics?: PlatformMetrics;
   settings: {
     /** Default concurrent browser scrapes of a team (teams.concurrency_limit overrides). */
     teamConcurrency: number;
@@ -51,7 +53,11 @@ export class BrowserEngine implements Engine {
   async fetch(request: ScrapeRequest, context: EngineContext): Promise<FetchedPage> {
     const deadline = Date.now() + context.timeoutMs;
     const features = browserFeatures(request);
-    if (features.length > 0 && this.deps.pool) return this.render(request, context, deadline);
+    if (features.length > 0 && this.deps.pool) {
+      const rendered = await this.render(request, context, deadline);
+      this.deps.metrics?.engineSelected.inc({ engine: rendered.engine, fallback: 'false' });
+      return rendered;
+    }
 
     const warnings: string[] = [];
     if (features.length > 0) {
@@ -59,7 +65,10 @@ export class BrowserEngine implements Engine {
     }
     const fetched = await this.fetchHttp(request, context, deadline);
     const reason = needsJavaScript(fetched);
-    if (!reason) return withWarnings(fetched, warnings);
+    if (!reason) {
+      this.deps.metrics?.engineSelected.inc({ engine: 'http', fallback: 'false' });
+      return withWarnings(fetched, warnings);
+    }
     if (!this.deps.pool) {
       warnings.push('This page appears to need JavaScript, but no browser is configured (CHROMIUM_PATH); the content may be incomplete.');
       return withWarnings(fetched, warnings);
@@ -67,6 +76,7 @@ export class BrowserEngine implements Engine {
     try {
       const rendered = await this.render(request, context, deadline);
       rendered.metadata = { ...rendered.metadata, engineFallback: `http → browser: ${reason}` };
+      this.deps.metrics?.engineSelected.inc({ engine: 'browser', fallback: 'true' });
       return withWarnings(rendered, warnings);
     } catch (error) {
       if (error instanceof AppError || error instanceof BlockedAddressError || isTimeout(error, context, deadline)) throw error;
@@ -116,6 +126,7 @@ export class BrowserEngine implements Engine {
         }
       }
       const rendered = result as RenderResult;
+      this.countRefusals(rendered);
       if (profile && request.profile?.saveChanges && rendered.profileState && context.teamId) {
         saved = await (this.deps.profiles as ProfileRepository).save(context.teamId, request.profile.name, context.jobId, rendered.profileState);
       }
@@ -169,6 +180,14 @@ export class BrowserEngine implements Engine {
         this.deps.logger?.warn({ jobId: context.jobId, err: error }, 'browser failed during the job; retrying once on a fresh context');
       }
     }
+  }
+
+  private countRefusals(result: RenderResult): void {
+    const metrics = this.deps.metrics;
+    if (!metrics) return;
+    for (const refusal of result.refused) metrics.browserRequestsRefused.inc({ reason: refusal.reason });
+    for (const event of result.guardEvents) if (event.kind === 'blocked' || event.kind === 'dns') metrics.browserRequestsRefused.inc({ reason: event.kind === 'dns' ? 'dns' : 'private-address' });
+    if (result.adsBlocked) metrics.browserRequestsRefused.inc({ reason: 'ad' }, result.adsBlocked);
   }
 
   /** Waits for one of the team's browser slots (2/3 of the remaining time at most, compat §7.1). */

@@ -15,6 +15,8 @@ export interface BrowserPoolOptions {
   logger?: Logger;
   /** Extra Chromium switches (tests). */
   args?: string[];
+  /** Called after the browser was relaunched (crash recovery). */
+  onRestart?: () => void;
 }
 
 const CHROMIUM_ARGS = [
@@ -74,8 +76,10 @@ export class BrowserPool {
     const launcher = {
       launch: async (launchOptions: LaunchOptions) => {
         const browser = await puppeteer.launch(launchOptions);
-        if (pool) pool.adopt(browser, options.logger);
-        else pending.push(browser);
+        if (pool) {
+          pool.adopt(browser, options.logger);
+          options.onRestart?.();
+        } else pending.push(browser);
         return browser;
       },
     };

@@ -5,7 +5,7 @@ import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import type { Cookie, HTTPResponse, Page } from 'puppeteer-core';
 import { CONSENT_SELECTORS, consentHidingScript, removeConsentBanners } from '../guard/ad-block';
 import type { GuardEvent, GuardRoute } from '../guard/guard-proxy';
-import { RequestGuard } from '../guard/request-guard';
+import { RequestGuard, type RefusedRequest } from '../guard/request-guard';
 import type { PageSlot } from '../pool/isolated-context.concurrency';
 import { runActions, takeScreenshot, type ArtifactKind } from './actions-runner';
 import { captureBranding } from './branding.capture';
@@ -34,6 +34,7 @@ export interface RenderResult {
   /** The profile state to write back (only when saving). */
   profileState?: ProfileState;
   guardEvents: GuardEvent[];
+  refused: RefusedRequest[];
   adsBlocked: number;
 }
 
@@ -117,6 +118,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
     return {
       page: { engine: 'browser', url: page.url(), status: mainResponse.status(), headers: mainResponse.headers(), contentType, body, metadata: { timezone: location.timezone } },
       guardEvents: guard.events,
+      refused: requestGuard.refused,
       adsBlocked: requestGuard.adsBlocked,
     };
   }
@@ -163,6 +165,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
     },
     profileState,
     guardEvents: guard.events,
+    refused: requestGuard.refused,
     adsBlocked: requestGuard.adsBlocked,
   };
 }
