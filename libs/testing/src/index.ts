@@ -2,3 +2,4 @@ export * from './lib/test-infra';
 export * from './lib/fixture-server';
 export * from './lib/basic-site';
 export * from './lib/scrape-site';
+export * from './lib/network-fixtures';

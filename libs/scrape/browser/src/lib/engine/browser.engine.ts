@@ -95,7 +95,8 @@ export class BrowserEngine implements Engine {
         const page = await this.deps.http.fetch(request, { ...context, timeoutMs: Math.max(1, deadline - Date.now()) }, { proxyUrl: attempt.url });
         if (!last && isRefusalStatus(page.status) && deadline - Date.now() > MIN_RETRY_MS) continue;
         return withMetadata(page, { engine: 'http', proxyUsed: proxyUsed(attempt) });
-      } catch (error) {
+      } catch (caught) {
+        const error = proxyFailure(caught);
         if (last || !retryable(error, context, deadline)) throw error;
         this.deps.logger?.info({ jobId: context.jobId, err: error }, 'basic route failed; retrying on the enhanced proxy pool');
       }
@@ -235,7 +236,21 @@ function withWarnings(page: FetchedPage, warnings: string[]): FetchedPage {
 }
 
 function isTimeout(error: unknown, context: EngineContext, deadline: number): boolean {
-  return context.signal.aborted || Date.now() >= deadline || error instanceof RenderTimeoutError || (error as Error)?.name === 'AbortError';
+  return context.signal.aborted || Date.now() >= deadline || error instanceof RenderTimeoutError;
+}
+
+/** A proxy of the pool refused to tunnel (undici reports it as an AbortError, which would read as a timeout). */
+export class ProxyRefusedError extends Error {
+  readonly code = 'PROXY_REFUSED';
+  constructor(detail: string) {
+    super(`The proxy refused the connection: ${detail}`);
+    this.name = 'ProxyRefusedError';
+  }
+}
+
+function proxyFailure(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : '';
+  return /Proxy response \(\d+\)/.test(message) ? new ProxyRefusedError(message) : error;
 }
 
 /** A failure another route might not have (connection trouble, proxy refusal), as opposed to a refused target or a timeout. */

@@ -23,7 +23,9 @@ export interface ScreenshotOptions {
 
 /** Short settle after interactions, so what they triggered (requests, rendering) lands first. */
 const AFTER_INTERACTION_MS = 1_000;
+/** Longest wait of a `wait` action for its selector, and of a `click` for its element to appear. */
 const SELECTOR_WAIT_MAX_MS = 15_000;
+const CLICK_WAIT_MAX_MS = 5_000;
 
 export class ActionAbortedError extends Error {
   constructor() {
@@ -102,7 +104,7 @@ async function click(page: Page, selector: string, all: boolean, remainingMs: nu
     }
     return;
   }
-  const handle = await page.waitForSelector(selector, { timeout: Math.min(SELECTOR_WAIT_MAX_MS, remainingMs) });
+  const handle = await page.waitForSelector(selector, { timeout: Math.min(CLICK_WAIT_MAX_MS, remainingMs) });
   if (!handle) throw new Error(`no element matches ${selector}`);
   // A real mouse click where possible (it focuses the element for `write`), a DOM click otherwise.
   await handle.click().catch(() => handle.evaluate((element) => (element as unknown as { click(): void; focus(): void }).click()));
@@ -156,11 +158,12 @@ interface EvaluateResult {
  * returns its completion value with its type. A script that uses `return` runs as a function body.
  */
 export async function executeJavascript(cdp: CDPSession, script: string): Promise<{ type: string; value: unknown }> {
-  const evaluate = (expression: string) =>
-    cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, userGesture: true, replMode: true }) as Promise<EvaluateResult>;
-  let outcome = await evaluate(script);
+  const evaluate = (expression: string, replMode: boolean) =>
+    cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, userGesture: true, replMode }) as Promise<EvaluateResult>;
+  // REPL mode: the completion value of the script, top-level await allowed.
+  let outcome = await evaluate(script, true);
   if (outcome.exceptionDetails && /Illegal return statement/.test(describeException(outcome))) {
-    outcome = await evaluate(`(async () => {\n${script}\n})()`);
+    outcome = await evaluate(`(async () => {\n${script}\n})()`, false);
   }
   if (outcome.exceptionDetails) throw new Error(`the script threw: ${describeException(outcome)}`);
   return typedValue(outcome.result);
@@ -174,6 +177,6 @@ function typedValue(result: RemoteObject): { type: string; value: unknown } {
   if (result.subtype === 'null') return { type: 'null', value: null };
   if (result.type === 'undefined') return { type: 'undefined', value: null };
   if (result.unserializableValue !== undefined) return { type: result.type, value: result.unserializableValue };
-  if (result.subtype === 'array') return { type: 'array', value: result.value ?? [] };
+  if (result.subtype === 'array' || Array.isArray(result.value)) return { type: 'array', value: result.value ?? [] };
   return { type: result.type, value: result.value ?? null };
 }

@@ -165,10 +165,11 @@ export function captureBranding(): Record<string, unknown> {
   };
 
   const spacingSamples: number[] = [];
-  for (const element of [...buttons, ...all('section, article, main, .container, input, li', 100)]) {
-    for (const name of ['padding-top', 'padding-left', 'margin-bottom']) {
+  // Spacing the designer set (buttons, layout blocks), not browser defaults of text and form elements.
+  for (const element of [...buttons, ...all('main, section, article, header, nav, footer, .container, [class*="container"], .card', 100)]) {
+    for (const name of ['padding-top', 'padding-left', 'padding-bottom', 'margin-bottom']) {
       const value = parseFloat(prop(element, name) ?? '');
-      if (value > 0 && value <= 64) spacingSamples.push(value);
+      if (value >= 4 && value <= 64) spacingSamples.push(value);
     }
   }
   const baseUnit = spacingSamples.length === 0 ? null : spacingSamples.every((value) => value % 8 === 0) ? 8 : spacingSamples.filter((value) => value % 4 === 0).length >= spacingSamples.length / 2 ? 4 : null;
