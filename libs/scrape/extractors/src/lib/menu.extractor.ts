@@ -54,10 +54,10 @@ const DIETS: Record<string, string> = {
   HinduDiet: 'hindu',
 };
 const DIET_MARKERS: [RegExp, string][] = [
-  [/\b(vegan|\(vg\))/i, 'vegan'],
-  [/\b(vegetarian|\(v\))/i, 'vegetarian'],
-  [/\b(gluten[- ]free|\(gf\))/i, 'gluten-free'],
-  [/\b(dairy[- ]free|\(df\))/i, 'dairy-free'],
+  [/\bvegan\b|\(vg\)/i, 'vegan'],
+  [/\bvegetarian\b|\(v\)/i, 'vegetarian'],
+  [/\bgluten[- ]free\b|\(gf\)/i, 'gluten-free'],
+  [/\bdairy[- ]free\b|\(df\)/i, 'dairy-free'],
   [/\bhalal\b/i, 'halal'],
 ];
 const ESTABLISHMENTS = ['Restaurant', 'FoodEstablishment', 'CafeOrCoffeeShop', 'Bakery', 'BarOrPub', 'FastFoodRestaurant', 'IceCreamShop', 'Brewery', 'Winery', 'Distillery'];

@@ -210,7 +210,7 @@ function images(value: unknown, pageUrl: string): ProductVariant['images'] | und
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', INR: '₹' };
 
 function formatPrice(amount: number, currency?: string): string {
-  const fixed = Number.isInteger(amount) ? amount.toFixed(2) : String(amount);
+  const fixed = Number(amount.toFixed(2)) === amount ? amount.toFixed(2) : String(amount);
   if (!currency) return fixed;
   return SYMBOLS[currency] ? `${SYMBOLS[currency]}${fixed}` : `${fixed} ${currency}`;
 }

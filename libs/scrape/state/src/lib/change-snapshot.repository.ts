@@ -1,4 +1,4 @@
-import { Database, type Prisma } from '@quarry/platform/database';
+import { Database, Prisma } from '@quarry/platform/database';
 
 export interface ChangeSnapshot {
   markdown: string;
@@ -28,7 +28,7 @@ export class ChangeSnapshotRepository {
   async save(key: SnapshotKey, snapshot: ChangeSnapshot): Promise<void> {
     const data = {
       markdown: snapshot.markdown,
-      values: (snapshot.values ?? undefined) as Prisma.InputJsonValue | undefined,
+      values: snapshot.values === null ? Prisma.DbNull : (snapshot.values as Prisma.InputJsonValue),
       removed: snapshot.removed,
       scrapedAt: snapshot.scrapedAt,
     };
