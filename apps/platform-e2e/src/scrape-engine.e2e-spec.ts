@@ -50,7 +50,13 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       const plain = await scrape({ url: `${site.url}/static`, maxAge: 0 });
       expect(plain.status).toBe(200);
       expect(plain.body.data.markdown).toContain(SCRAPE_SITE.staticMarker);
-      expect(plain.body.data.metadata).toMatchObject({ engine: 'http', statusCode: 200, cacheState: 'miss', proxyUsed: 'basic', concurrencyLimited: false });
+      expect(plain.body.data.metadata).toMatchObject({
+        engine: 'http',
+        statusCode: 200,
+        cacheState: 'miss',
+        proxyUsed: 'basic',
+        concurrencyLimited: false,
+      });
       expect(plain.body.data.metadata.engineFallback).toBeUndefined();
 
       const rendered = await scrape({ url: `${site.url}/js`, maxAge: 0 });
@@ -61,7 +67,12 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
     });
 
     it('makes mobile and location emulation visible to the page', async () => {
-      const response = await scrape({ url: `${site.url}/env`, mobile: true, location: { country: 'DE' }, onlyMainContent: false });
+      const response = await scrape({
+        url: `${site.url}/env`,
+        mobile: true,
+        location: { country: 'DE' },
+        onlyMainContent: false,
+      });
       const markdown: string = response.body.data.markdown;
       expect(markdown).toMatch(/ua=Mozilla\/5\.0 \(iPhone;.*Mobile\//);
       expect(markdown).toContain('width=393');
@@ -70,7 +81,11 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(markdown).toMatch(/accept-language=de-DE,de;q=0\.9,en;q=0\.8/);
       expect(response.body.data.metadata.timezone).toBe('Europe/Berlin');
 
-      const japan = await scrape({ url: `${site.url}/env`, location: { country: 'JP', languages: ['ja-JP'] }, onlyMainContent: false });
+      const japan = await scrape({
+        url: `${site.url}/env`,
+        location: { country: 'JP', languages: ['ja-JP'] },
+        onlyMainContent: false,
+      });
       expect(japan.body.data.markdown).toContain('tz=Asia/Tokyo');
       expect(japan.body.data.markdown).toContain('languages=ja-JP');
       expect(japan.body.data.markdown).toContain('width=1440');
@@ -91,7 +106,12 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
     });
 
     it('renders a page but refuses its sub-resources on private addresses', async () => {
-      const response = await scrape({ url: `${site.url}/subresource-private`, waitFor: 300, onlyMainContent: false, maxAge: 0 });
+      const response = await scrape({
+        url: `${site.url}/subresource-private`,
+        waitFor: 300,
+        onlyMainContent: false,
+        maxAge: 0,
+      });
       expect(response.status).toBe(200);
       expect(response.body.data.metadata.statusCode).toBe(200);
       for (const probe of [0, 1, 2]) expect(response.body.data.markdown).toContain(`probe-${probe}: refused`);
@@ -102,17 +122,32 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
   describe('options', () => {
     it('blocks ad frames and cookie banners by default and keeps them with blockAds false', async () => {
       site.hits.delete('/ads/banner.html');
-      const blocked = await scrape({ url: `${site.url}/banner`, onlyMainContent: false, waitFor: 100, maxAge: 0 });
+      const blocked = await scrape({
+        url: `${site.url}/banner`,
+        onlyMainContent: false,
+        waitFor: 100,
+        maxAge: 0,
+      });
       expect(blocked.body.data.markdown).toContain('Article behind a banner');
       expect(blocked.body.data.markdown).not.toContain(SCRAPE_SITE.bannerMarker);
       expect(site.hits.get('/ads/banner.html') ?? 0).toBe(0);
-      const open = await scrape({ url: `${site.url}/banner`, onlyMainContent: false, waitFor: 100, blockAds: false, maxAge: 0 });
+      const open = await scrape({
+        url: `${site.url}/banner`,
+        onlyMainContent: false,
+        waitFor: 100,
+        blockAds: false,
+        maxAge: 0,
+      });
       expect(open.body.data.markdown).toContain(SCRAPE_SITE.bannerMarker);
       expect(site.hits.get('/ads/banner.html')).toBe(1);
     });
 
     it('replaces base64 images in markdown only, keeping their alt text', async () => {
-      const response = await scrape({ url: `${site.url}/base64`, formats: ['markdown', 'rawHtml', 'html'], maxAge: 0 });
+      const response = await scrape({
+        url: `${site.url}/base64`,
+        formats: ['markdown', 'rawHtml', 'html'],
+        maxAge: 0,
+      });
       expect(response.body.data.markdown).toContain(`![${SCRAPE_SITE.base64Alt}](<Base64-Image-Removed>)`);
       expect(response.body.data.rawHtml).toContain('data:image/png;base64,');
       expect(response.body.data.html).toContain('data:image/png;base64,');
@@ -131,7 +166,12 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
     });
 
     it('returns screenshots, links and images', async () => {
-      const response = await scrape({ url: `${site.url}/branding`, formats: ['markdown', 'links', 'images', { type: 'screenshot', fullPage: true }], onlyMainContent: false, maxAge: 0 });
+      const response = await scrape({
+        url: `${site.url}/branding`,
+        formats: ['markdown', 'links', 'images', { type: 'screenshot', fullPage: true }],
+        onlyMainContent: false,
+        maxAge: 0,
+      });
       const data = response.body.data;
       expect(data.links).toContain(`${site.url}/more`);
       expect(data.images).toContain(`${site.url}/images/logo.svg`);
@@ -147,10 +187,19 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
     });
 
     it('keeps screenshots inline and stores nothing under zero data retention', async () => {
-      const response = await scrape({ url: `${site.url}/static`, formats: ['markdown', 'screenshot'], zeroDataRetention: true });
+      const response = await scrape({
+        url: `${site.url}/static`,
+        formats: ['markdown', 'screenshot'],
+        zeroDataRetention: true,
+      });
       expect(response.status).toBe(200);
       expect(response.body.data.screenshot).toMatch(/^data:image\/png;base64,/);
-      const again = await call<Body>(platform.url(), 'GET', `/v2/scrape/${response.body.data.metadata.scrapeId}`, { apiKey: platform.apiKey });
+      const again = await call<Body>(
+        platform.url(),
+        'GET',
+        `/v2/scrape/${response.body.data.metadata.scrapeId}`,
+        { apiKey: platform.apiKey },
+      );
       expect(again.status).toBe(400);
       expect(again.body.code).toBe('SCRAPE_ZDR_VIOLATION_ERROR');
     });
@@ -198,19 +247,38 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(data.actions.pdfs).toHaveLength(1);
       const pdf = await fetchBlob(data.actions.pdfs[0]);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
       expect(data.metadata.engine).toBe('browser');
     });
 
     it('reports a failing action in the error shape and validates action shapes', async () => {
-      const failing = await scrape({ url: `${site.url}/actions`, actions: [{ type: 'click', selector: '#not-there' }] });
+      const failing = await scrape({
+        url: `${site.url}/actions`,
+        actions: [{ type: 'click', selector: '#not-there' }],
+      });
       expect(failing.status).toBe(500);
-      expect(failing.body).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR', error: expect.stringContaining('Action 1 (click)') });
-      const invalid = await scrape({ url: `${site.url}/actions`, actions: [{ type: 'wait', milliseconds: 10, selector: '#x' }] });
+      expect(failing.body).toMatchObject({
+        success: false,
+        code: 'SCRAPE_ACTION_ERROR',
+        error: expect.stringContaining('Action 1 (click)'),
+      });
+      const invalid = await scrape({
+        url: `${site.url}/actions`,
+        actions: [{ type: 'wait', milliseconds: 10, selector: '#x' }],
+      });
       expect(invalid.status).toBe(400);
       const empty = await scrape({ url: `${site.url}/static`, actions: [] });
       expect(empty.status).toBe(200);
-      expect(empty.body.data.actions).toEqual({ screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] });
+      expect(empty.body.data.actions).toEqual({
+        screenshots: [],
+        scrapes: [],
+        javascriptReturns: [],
+        pdfs: [],
+      });
     });
   });
 
@@ -218,7 +286,12 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
     it('extracts products with variants from JSON-LD, and null where there is none', async () => {
       const response = await scrape({ url: `${site.url}/product`, formats: ['product'], maxAge: 0 });
       const product = response.body.data.product;
-      expect(product).toMatchObject({ title: 'Trail Runner 2', brand: 'Peakfoot', category: 'Shoes > Trail', url: `${site.url}/product` });
+      expect(product).toMatchObject({
+        title: 'Trail Runner 2',
+        brand: 'Peakfoot',
+        category: 'Shoes > Trail',
+        url: `${site.url}/product`,
+      });
       expect(product.variants).toEqual([
         expect.objectContaining({
           sku: 'TR2-RED-42',
@@ -228,18 +301,36 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
           availability: { inStock: true, text: 'In stock' },
           images: [{ url: `${site.url}/img/red.jpg` }],
         }),
-        expect.objectContaining({ sku: 'TR2-BLU-43', availability: { inStock: false, text: 'Out of stock' } }),
+        expect.objectContaining({
+          sku: 'TR2-BLU-43',
+          availability: { inStock: false, text: 'Out of stock' },
+        }),
       ]);
-      const none = await scrape({ url: `${site.url}/static`, formats: ['markdown', 'product', 'menu'], maxAge: 0 });
+      const none = await scrape({
+        url: `${site.url}/static`,
+        formats: ['markdown', 'product', 'menu'],
+        maxAge: 0,
+      });
       expect(none.body.data.product).toBeNull();
       expect(none.body.data.menu).toBeNull();
     });
 
     it('extracts menus from schema.org data and from the page layout', async () => {
       const structured = await scrape({ url: `${site.url}/menu`, formats: ['menu'], maxAge: 0 });
-      expect(structured.body.data.menu).toMatchObject({ isMenu: true, merchant: { name: 'Trattoria Roma', type: 'Restaurant' }, currency: 'EUR' });
-      expect(structured.body.data.menu.sections.map((section: Body) => section.name)).toEqual(['Antipasti', 'Pasta']);
-      expect(structured.body.data.menu.sections[0].items[0]).toMatchObject({ name: 'Bruschetta', price: { amount: 7.5, currency: 'EUR' }, dietary: ['vegan'] });
+      expect(structured.body.data.menu).toMatchObject({
+        isMenu: true,
+        merchant: { name: 'Trattoria Roma', type: 'Restaurant' },
+        currency: 'EUR',
+      });
+      expect(structured.body.data.menu.sections.map((section: Body) => section.name)).toEqual([
+        'Antipasti',
+        'Pasta',
+      ]);
+      expect(structured.body.data.menu.sections[0].items[0]).toMatchObject({
+        name: 'Bruschetta',
+        price: { amount: 7.5, currency: 'EUR' },
+        dietary: ['vegan'],
+      });
       const layout = await scrape({ url: `${site.url}/menu-dom`, formats: ['menu'], maxAge: 0 });
       expect(layout.body.data.menu.currency).toBe('GBP');
       expect(layout.body.data.menu.sections.map((section: Body) => section.items.length)).toEqual([2, 2]);
@@ -258,18 +349,29 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
 
     it('tracks changes per team, URL and tag: new, same, changed with a diff, json values, removed', async () => {
       const url = `${site.url}/changing`;
-      const schema = { type: 'object', properties: { price: { type: 'number' }, name: { type: 'string' }, mood: { type: 'string' } } };
+      const schema = {
+        type: 'object',
+        properties: { price: { type: 'number' }, name: { type: 'string' }, mood: { type: 'string' } },
+      };
       const format = { type: 'changeTracking', modes: ['git-diff', 'json'], schema, tag: null };
       const withPrice = (price: number, text: string) =>
         `<h1>Lamp</h1><p>${text}</p><script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"price":"${price}","priceCurrency":"EUR"}}</script>`;
       site.changing.body = withPrice(10, 'The first version of this page.');
       site.changing.status = 200;
       const first = await scrape({ url, formats: ['markdown', format] });
-      expect(first.body.data.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null, visibility: 'visible', diff: null, json: null });
+      expect(first.body.data.changeTracking).toMatchObject({
+        changeStatus: 'new',
+        previousScrapeAt: null,
+        visibility: 'visible',
+        diff: null,
+        json: null,
+      });
 
       const same = await scrape({ url, formats: ['markdown', format] });
       expect(same.body.data.changeTracking).toMatchObject({ changeStatus: 'same', diff: null });
-      expect(Date.parse(same.body.data.changeTracking.previousScrapeAt)).toBeGreaterThan(Date.now() - 120_000);
+      expect(Date.parse(same.body.data.changeTracking.previousScrapeAt)).toBeGreaterThan(
+        Date.now() - 120_000,
+      );
 
       site.changing.body = withPrice(12, 'The second version of this page.');
       const changed = await scrape({ url, formats: ['markdown', format] });
@@ -278,13 +380,18 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(tracking.diff).toContain('-The first version of this page.');
       expect(tracking.diff).toContain('+The second version of this page.');
       expect(tracking.diff).toMatch(/^diff --git a\//);
-      expect(tracking.json).toEqual({ price: { previous: 10, current: 12 }, name: { previous: 'Lamp', current: 'Lamp' } });
+      expect(tracking.json).toEqual({
+        price: { previous: 10, current: 12 },
+        name: { previous: 'Lamp', current: 'Lamp' },
+      });
       expect(changed.body.data.warning).toMatch(/mood could not be read .* language model/);
 
       const taggedA = await scrape({ url, formats: ['markdown', { type: 'changeTracking', tag: 'A' }] });
       const taggedB = await scrape({ url, formats: ['markdown', { type: 'changeTracking', tag: 'B' }] });
       const taggedAgain = await scrape({ url, formats: ['markdown', { type: 'changeTracking', tag: 'A' }] });
-      expect([taggedA, taggedB, taggedAgain].map((response) => response.body.data.changeTracking.changeStatus)).toEqual(['new', 'new', 'same']);
+      expect(
+        [taggedA, taggedB, taggedAgain].map((response) => response.body.data.changeTracking.changeStatus),
+      ).toEqual(['new', 'new', 'same']);
 
       const otherTeam = await createTeamKey(platform);
       const isolated = await scrape({ url, formats: ['markdown', format] }, otherTeam.apiKey);
@@ -315,7 +422,12 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(second.body.data.markdown).toBe(first.body.data.markdown);
       expect(site.hits.get('/static')).toBe(hitsBefore);
       expect(elapsed).toBeLessThan(1_000);
-      const byId = await call<Body>(platform.url(), 'GET', `/v2/scrape/${second.body.data.metadata.scrapeId}`, { apiKey: platform.apiKey });
+      const byId = await call<Body>(
+        platform.url(),
+        'GET',
+        `/v2/scrape/${second.body.data.metadata.scrapeId}`,
+        { apiKey: platform.apiKey },
+      );
       expect(byId.body.data.metadata.cacheState).toBe('hit');
 
       // options that change the content are part of the key; maxAge 0 always scrapes
@@ -377,14 +489,26 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       const name = `shop-${Date.now()}`;
       const saved = await scrape({ url: `${site.url}/cookies/set`, profile: { name } });
       expect(saved.status).toBe(200);
-      const loaded = await scrape({ url: `${site.url}/cookies/show`, profile: { name, saveChanges: false }, onlyMainContent: false });
+      const loaded = await scrape({
+        url: `${site.url}/cookies/show`,
+        profile: { name, saveChanges: false },
+        onlyMainContent: false,
+      });
       expect(loaded.body.data.markdown).toContain('cookie=session=profile-cookie-value');
       expect(loaded.body.data.markdown).toContain('storage=stored-in-local-storage');
-      const anonymous = await scrape({ url: `${site.url}/cookies/show`, waitFor: 1, onlyMainContent: false, maxAge: 0 });
+      const anonymous = await scrape({
+        url: `${site.url}/cookies/show`,
+        waitFor: 1,
+        onlyMainContent: false,
+        maxAge: 0,
+      });
       expect(anonymous.body.data.markdown).toContain('cookie=none');
       expect(anonymous.body.data.markdown).toContain('storage=none');
       const otherTeam = await createTeamKey(platform);
-      const foreign = await scrape({ url: `${site.url}/cookies/show`, profile: { name, saveChanges: false }, onlyMainContent: false }, otherTeam.apiKey);
+      const foreign = await scrape(
+        { url: `${site.url}/cookies/show`, profile: { name, saveChanges: false }, onlyMainContent: false },
+        otherTeam.apiKey,
+      );
       expect(foreign.body.data.markdown).toContain('cookie=none');
     });
 
@@ -418,17 +542,26 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
         [a, b] = await Promise.all([scrape(slowBody, team.apiKey), scrape(slowBody, team.apiKey)]);
       }
       expect([a.status, b.status]).toEqual([200, 200]);
-      const limited = [a, b].map((response) => response.body.data.metadata).filter((metadata) => metadata.concurrencyLimited);
+      const limited = [a, b]
+        .map((response) => response.body.data.metadata)
+        .filter((metadata) => metadata.concurrencyLimited);
       expect(limited).toHaveLength(1);
       expect(limited[0].concurrencyQueueDurationMs).toBeGreaterThan(1_000);
-      const free = [a, b].map((response) => response.body.data.metadata).find((metadata) => !metadata.concurrencyLimited);
+      const free = [a, b]
+        .map((response) => response.body.data.metadata)
+        .find((metadata) => !metadata.concurrencyLimited);
       expect(free.concurrencyQueueDurationMs).toBeUndefined();
 
       const long = platform.database
         ? holdBrowserSlot(platform, team.name, 10_000).then(async (release) => ({ release }))
-        : scrape({ url: `${site.url}/static`, waitFor: 5_000, timeout: 20_000, maxAge: 0 }, team.apiKey).then((response) => ({ response }));
+        : scrape({ url: `${site.url}/static`, waitFor: 5_000, timeout: 20_000, maxAge: 0 }, team.apiKey).then(
+            (response) => ({ response }),
+          );
       await new Promise((resolve) => setTimeout(resolve, 800));
-      const rejected = await scrape({ url: `${site.url}/static`, waitFor: 1, timeout: 2_000, maxAge: 0 }, team.apiKey);
+      const rejected = await scrape(
+        { url: `${site.url}/static`, waitFor: 1, timeout: 2_000, maxAge: 0 },
+        team.apiKey,
+      );
       expect(rejected.status).toBe(429);
       expect(rejected.body).toMatchObject({ success: false, error: 'Concurrency limit reached' });
       const held = await long;

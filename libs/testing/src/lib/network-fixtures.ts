@@ -1,6 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,12 +16,31 @@ import { join } from 'node:path';
 export function selfSignedCertificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-cert-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -53,12 +78,20 @@ export async function startForwardProxy(options: { refuse?: boolean } = {}): Pro
     requests.push(request.url ?? '');
     state.hits += 1;
     if (options.refuse) {
-      response.writeHead(403, { 'content-type': 'text/html' }).end('<html><body>Access denied by proxy</body></html>');
+      response
+        .writeHead(403, { 'content-type': 'text/html' })
+        .end('<html><body>Access denied by proxy</body></html>');
       return;
     }
     const target = new URL(request.url ?? '');
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port || 80, path: `${target.pathname}${target.search}`, method: request.method, headers: request.headers },
+      {
+        host: target.hostname,
+        port: target.port || 80,
+        path: `${target.pathname}${target.search}`,
+        method: request.method,
+        headers: request.headers,
+      },
       (reply) => {
         response.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(response);

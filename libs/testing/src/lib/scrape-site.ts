@@ -12,7 +12,8 @@ export const SCRAPE_SITE = {
   base64Alt: 'Inline pixel diagram',
 } as const;
 
-const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** A marker as a JavaScript expression that does not contain it literally (so the raw HTML does not either). */
 const js = (marker: string) => `'${marker.slice(0, 4)}' + '${marker.slice(4)}'`;
@@ -20,7 +21,11 @@ const js = (marker: string) => `'${marker.slice(0, 4)}' + '${marker.slice(4)}'`;
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
 
-const LONG_TEXT = Array.from({ length: 6 }, (_, index) => `<p>Paragraph ${index + 1} of a static article with enough words to count as real content for the extractor and the JavaScript detector.</p>`).join('');
+const LONG_TEXT = Array.from(
+  { length: 6 },
+  (_, index) =>
+    `<p>Paragraph ${index + 1} of a static article with enough words to count as real content for the extractor and the JavaScript detector.</p>`,
+).join('');
 
 export interface ScrapeSite extends FixtureServer {
   /** The "private" server (127.0.0.2 by default): any hit on it means the guard let a request through. */
@@ -42,9 +47,17 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
     options.privateHost ?? '127.0.0.2',
   );
   const p = privateSite.url;
-  const changing = { body: '<h1>Version one</h1><p>The first version of this page says hello to the readers.</p>', status: 200 };
+  const changing = {
+    body: '<h1>Version one</h1><p>The first version of this page says hello to the readers.</p>',
+    status: 200,
+  };
   const site = await startFixtureServer({
-    '/static': html(page('Static article', `<main><article><h1>Static ${SCRAPE_SITE.staticMarker}</h1>${LONG_TEXT}</article></main>`)),
+    '/static': html(
+      page(
+        'Static article',
+        `<main><article><h1>Static ${SCRAPE_SITE.staticMarker}</h1>${LONG_TEXT}</article></main>`,
+      ),
+    ),
     '/js': html(
       page(
         'Loading…',
@@ -73,8 +86,16 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
     },
     '/cookies/set': (_request, response) => {
       response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': 'session=profile-cookie-value; Path=/; Max-Age=3600' })
-        .end(page('Set', `<main><h1>Cookie set</h1><script>localStorage.setItem('favourite', 'stored-in-local-storage');</script></main>`));
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'set-cookie': 'session=profile-cookie-value; Path=/; Max-Age=3600',
+        })
+        .end(
+          page(
+            'Set',
+            `<main><h1>Cookie set</h1><script>localStorage.setItem('favourite', 'stored-in-local-storage');</script></main>`,
+          ),
+        );
     },
     '/cookies/show': (request, response) => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
@@ -96,11 +117,16 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
     ),
     '/ads/banner.html': html(page('Ad', `<p>${SCRAPE_SITE.adMarker}</p>`)),
     '/changing': (_request, response) => {
-      response.writeHead(changing.status, { 'content-type': 'text/html; charset=utf-8' }).end(page('Changing', `<main><article>${changing.body}</article></main>`));
+      response
+        .writeHead(changing.status, { 'content-type': 'text/html; charset=utf-8' })
+        .end(page('Changing', `<main><article>${changing.body}</article></main>`));
     },
     '/redirect-private': (_request, response) => response.writeHead(302, { location: `${p}/secret` }).end(),
-    '/redirect-metadata': (_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
-    '/js-redirect-private': html(page('Moving', `<p>Moving…</p><script>location.href = '${p}/secret';</script>`)),
+    '/redirect-metadata': (_request, response) =>
+      response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+    '/js-redirect-private': html(
+      page('Moving', `<p>Moving…</p><script>location.href = '${p}/secret';</script>`),
+    ),
     '/subresource-private': html(
       page(
         'Sub-resources',
@@ -140,14 +166,19 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
       ),
     ),
     '/base64': html(
-      page('Base64', `<main><h1>Inline image</h1>${LONG_TEXT}<img src="data:image/png;base64,${ONE_PIXEL_PNG}" alt="${SCRAPE_SITE.base64Alt}"></main>`),
+      page(
+        'Base64',
+        `<main><h1>Inline image</h1>${LONG_TEXT}<img src="data:image/png;base64,${ONE_PIXEL_PNG}" alt="${SCRAPE_SITE.base64Alt}"></main>`,
+      ),
     ),
     '/hang': html(page('Hang', `<h1>Busy</h1><script>for(;;){}</script>`)),
     '/slow': (_request, response) => {
       const timer = setTimeout(() => response.end(page('Late', '<h1>late</h1>')), 20_000);
       response.on('close', () => clearTimeout(timer));
     },
-    '/huge-subresource': html(page('Heavy', `<main><h1>Heavy page</h1>${LONG_TEXT}<img src="/blob.bin"></main>`)),
+    '/huge-subresource': html(
+      page('Heavy', `<main><h1>Heavy page</h1>${LONG_TEXT}<img src="/blob.bin"></main>`),
+    ),
     '/blob.bin': (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
       const chunk = Buffer.alloc(1024 * 1024, 7);
@@ -195,11 +226,51 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
           productGroupID: 'TR2',
           variesBy: ['https://schema.org/color', 'https://schema.org/size'],
           hasVariant: [
-            { '@type': 'Product', sku: 'TR2-RED-42', name: 'Trail Runner 2 red 42', color: 'Red', size: '42', image: '/img/red.jpg', offers: { '@type': 'Offer', price: '89.90', priceCurrency: 'EUR', availability: 'https://schema.org/InStock', priceSpecification: [{ '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '119.90', priceCurrency: 'EUR' }] } },
-            { '@type': 'Product', sku: 'TR2-BLU-43', name: 'Trail Runner 2 blue 43', color: 'Blue', size: '43', offers: { '@type': 'Offer', price: 99.9, priceCurrency: 'EUR', availability: 'https://schema.org/OutOfStock' } },
+            {
+              '@type': 'Product',
+              sku: 'TR2-RED-42',
+              name: 'Trail Runner 2 red 42',
+              color: 'Red',
+              size: '42',
+              image: '/img/red.jpg',
+              offers: {
+                '@type': 'Offer',
+                price: '89.90',
+                priceCurrency: 'EUR',
+                availability: 'https://schema.org/InStock',
+                priceSpecification: [
+                  {
+                    '@type': 'UnitPriceSpecification',
+                    priceType: 'https://schema.org/StrikethroughPrice',
+                    price: '119.90',
+                    priceCurrency: 'EUR',
+                  },
+                ],
+              },
+            },
+            {
+              '@type': 'Product',
+              sku: 'TR2-BLU-43',
+              name: 'Trail Runner 2 blue 43',
+              color: 'Blue',
+              size: '43',
+              offers: {
+                '@type': 'Offer',
+                price: 99.9,
+                priceCurrency: 'EUR',
+                availability: 'https://schema.org/OutOfStock',
+              },
+            },
           ],
         })}</script>
-        <script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 1, name: 'Shoes' }, { '@type': 'ListItem', position: 2, name: 'Trail' }] })}</script>`,
+        <script type="application/ld+json">${JSON.stringify({
+          '@context': 'https://schema.org',
+          '@type': 'BreadcrumbList',
+          itemListElement: [
+            { '@type': 'ListItem', position: 1, name: 'Shoes' },
+            { '@type': 'ListItem', position: 2, name: 'Trail' },
+          ],
+        })}</script>`,
         '<link rel="canonical" href="/product">',
       ),
     ),
@@ -219,11 +290,32 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
                 '@type': 'MenuSection',
                 name: 'Antipasti',
                 hasMenuItem: [
-                  { '@type': 'MenuItem', name: 'Bruschetta', description: 'Tomato and basil', offers: { '@type': 'Offer', price: '7.50', priceCurrency: 'EUR' }, suitableForDiet: 'https://schema.org/VeganDiet' },
-                  { '@type': 'MenuItem', name: 'Burrata', offers: { '@type': 'Offer', price: '11', priceCurrency: 'EUR' }, nutrition: { '@type': 'NutritionInformation', calories: '420 calories' } },
+                  {
+                    '@type': 'MenuItem',
+                    name: 'Bruschetta',
+                    description: 'Tomato and basil',
+                    offers: { '@type': 'Offer', price: '7.50', priceCurrency: 'EUR' },
+                    suitableForDiet: 'https://schema.org/VeganDiet',
+                  },
+                  {
+                    '@type': 'MenuItem',
+                    name: 'Burrata',
+                    offers: { '@type': 'Offer', price: '11', priceCurrency: 'EUR' },
+                    nutrition: { '@type': 'NutritionInformation', calories: '420 calories' },
+                  },
                 ],
               },
-              { '@type': 'MenuSection', name: 'Pasta', hasMenuItem: [{ '@type': 'MenuItem', name: 'Carbonara', offers: { '@type': 'Offer', price: '14.00', priceCurrency: 'EUR' } }] },
+              {
+                '@type': 'MenuSection',
+                name: 'Pasta',
+                hasMenuItem: [
+                  {
+                    '@type': 'MenuItem',
+                    name: 'Carbonara',
+                    offers: { '@type': 'Offer', price: '14.00', priceCurrency: 'EUR' },
+                  },
+                ],
+              },
             ],
           },
         })}</script>`,
@@ -237,7 +329,12 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
         <h2>Drinks</h2><ul><li><strong>Flat white</strong> <span>£3.20</span></li><li><strong>Orange juice</strong> freshly squeezed (VG) <span>£2.80</span></li></ul></main>`,
       ),
     ),
-    '/dialog': html(page('Dialog', `<main><h1>Dialogs</h1>${LONG_TEXT}<script>alert('hello'); confirm('sure?');</script></main>`)),
+    '/dialog': html(
+      page(
+        'Dialog',
+        `<main><h1>Dialogs</h1>${LONG_TEXT}<script>alert('hello'); confirm('sure?');</script></main>`,
+      ),
+    ),
   });
   const closeSite = site.close;
   return Object.assign(site, {

@@ -43,18 +43,28 @@ export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown 
           logger,
           onRestart: () => this.metrics.browserRestarts.inc(),
         });
-        logger.info({ chromium: chromiumPath, version: this.pool.browserVersion, concurrency: browserConcurrency }, 'browser pool started');
+        logger.info(
+          { chromium: chromiumPath, version: this.pool.browserVersion, concurrency: browserConcurrency },
+          'browser pool started',
+        );
       } catch (error) {
-        logger.error({ err: error, chromium: chromiumPath }, 'could not start Chromium: scraping continues over HTTP only');
+        logger.error(
+          { err: error, chromium: chromiumPath },
+          'could not start Chromium: scraping continues over HTTP only',
+        );
       }
     } else {
-      logger.warn({ chromiumPath, browserConcurrency }, 'no browser configured (CHROMIUM_PATH / BROWSER_CONCURRENCY): scraping over HTTP only; actions are refused');
+      logger.warn(
+        { chromiumPath, browserConcurrency },
+        'no browser configured (CHROMIUM_PATH / BROWSER_CONCURRENCY): scraping over HTTP only; actions are refused',
+      );
     }
     const pool = this.pool;
     this.metrics.browserPoolSize.set(pool ? pool.concurrency : 0);
     if (pool) {
       // Sampled at scrape time rather than pushed from every page.
-      (this.metrics.browserPagesActive as unknown as { collect?: () => void }).collect = () => this.metrics.browserPagesActive.set(pool.active);
+      (this.metrics.browserPagesActive as unknown as { collect?: () => void }).collect = () =>
+        this.metrics.browserPagesActive.set(pool.active);
     }
     const engine = new BrowserEngine({
       http: new HttpEngine(this.client),
@@ -81,6 +91,8 @@ export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown 
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool?.close().catch((error: unknown) => this.logger.warn({ err: error }, 'browser pool did not close cleanly'));
+    await this.pool
+      ?.close()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'browser pool did not close cleanly'));
   }
 }

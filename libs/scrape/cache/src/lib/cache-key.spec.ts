@@ -1,13 +1,22 @@
 import { scrapeRequestSchema, type ScrapeRequestInput } from '@quarry/contracts';
 import { isCacheReadable, isCacheWritable, oldestAcceptable, scrapeCacheKey } from './cache-key';
 
-const parse = (input: Partial<ScrapeRequestInput> = {}) => scrapeRequestSchema.parse({ url: 'https://Example.com/a/?b=2&a=1#frag', ...input });
+const parse = (input: Partial<ScrapeRequestInput> = {}) =>
+  scrapeRequestSchema.parse({ url: 'https://Example.com/a/?b=2&a=1#frag', ...input });
 
 describe('scrape cache key', () => {
   it('is the same for equivalent URL spellings, format spellings and option order', () => {
     const base = scrapeCacheKey(parse({ formats: ['markdown', 'links'] }));
-    expect(scrapeCacheKey(parse({ url: 'https://example.com/a?a=1&b=2', formats: [{ type: 'links' }, { type: 'markdown' }] }))).toBe(base);
-    expect(scrapeCacheKey(parse({ formats: ['markdown', 'links'], timeout: 30_000, proxy: 'basic', origin: 'js-sdk@4' }))).toBe(base);
+    expect(
+      scrapeCacheKey(
+        parse({ url: 'https://example.com/a?a=1&b=2', formats: [{ type: 'links' }, { type: 'markdown' }] }),
+      ),
+    ).toBe(base);
+    expect(
+      scrapeCacheKey(
+        parse({ formats: ['markdown', 'links'], timeout: 30_000, proxy: 'basic', origin: 'js-sdk@4' }),
+      ),
+    ).toBe(base);
   });
 
   it('changes with every option that changes the content', () => {
@@ -56,7 +65,9 @@ describe('scrape cache key', () => {
   it('caps the accepted age for screenshots at their URL lifetime', () => {
     const now = Date.now();
     expect(oldestAcceptable(parse(), now).getTime()).toBe(now - 172_800_000);
-    expect(oldestAcceptable(parse({ formats: ['screenshot'] }), now).getTime()).toBeGreaterThan(now - 24 * 3_600_000);
+    expect(oldestAcceptable(parse({ formats: ['screenshot'] }), now).getTime()).toBeGreaterThan(
+      now - 24 * 3_600_000,
+    );
     expect(oldestAcceptable(parse({ lockdown: true }), now).getTime()).toBe(now - 2 * 365 * 24 * 3_600_000);
   });
 });

@@ -20,7 +20,9 @@ export function scrapeCacheKey(request: ScrapeRequest): string {
     includeTags: request.includeTags ?? [],
     excludeTags: request.excludeTags ?? [],
     mobile: request.mobile,
-    location: request.location ? { country: request.location.country, languages: request.location.languages ?? [] } : null,
+    location: request.location
+      ? { country: request.location.country, languages: request.location.languages ?? [] }
+      : null,
     removeBase64Images: request.removeBase64Images,
     blockAds: request.blockAds,
     waitFor: request.waitFor,
@@ -55,7 +57,8 @@ export function isCacheReadable(request: ScrapeRequest): boolean {
 /** The oldest entry a lookup accepts: `maxAge`, capped so an entry's screenshot URL is still valid. */
 export function oldestAcceptable(request: ScrapeRequest, now: number): Date {
   let maxAge = request.maxAge ?? LIMITS.defaultMaxAgeMs;
-  if (findFormat(request.formats, 'screenshot')) maxAge = Math.min(maxAge, LIMITS.screenshotLifetimeMs - 5 * 60_000);
+  if (findFormat(request.formats, 'screenshot'))
+    maxAge = Math.min(maxAge, LIMITS.screenshotLifetimeMs - 5 * 60_000);
   return new Date(now - maxAge);
 }
 

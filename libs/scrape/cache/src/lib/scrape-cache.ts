@@ -24,12 +24,19 @@ export class ScrapeCache {
       where: {
         teamId,
         cacheKey: scrapeCacheKey(request),
-        createdAt: request.minAge !== undefined ? { lte: new Date(now - request.minAge) } : { gte: oldestAcceptable(request, now) },
+        createdAt:
+          request.minAge !== undefined
+            ? { lte: new Date(now - request.minAge) }
+            : { gte: oldestAcceptable(request, now) },
       },
       orderBy: { createdAt: 'desc' },
       select: { id: true, content: true, createdAt: true },
     });
     if (!row) return undefined;
-    return { document: row.content as unknown as ScrapeDocument, cachedAt: row.createdAt, documentId: row.id };
+    return {
+      document: row.content as unknown as ScrapeDocument,
+      cachedAt: row.createdAt,
+      documentId: row.id,
+    };
   }
 }

@@ -16,7 +16,15 @@ export function hasChanged(previous: string, current: string): boolean {
 
 /** A git-style unified diff of two markdown versions (`diff --git a/… b/…`, hunks with 3 lines of context). */
 export function gitDiff(previous: string, current: string, name = 'page.md'): string {
-  const patch = structuredPatch(`a/${name}`, `b/${name}`, withNewline(previous), withNewline(current), '', '', { context: 3 });
+  const patch = structuredPatch(
+    `a/${name}`,
+    `b/${name}`,
+    withNewline(previous),
+    withNewline(current),
+    '',
+    '',
+    { context: 3 },
+  );
   const lines = [`diff --git a/${name} b/${name}`, `--- a/${name}`, `+++ b/${name}`];
   for (const hunk of patch.hunks) {
     lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
@@ -59,12 +67,18 @@ export function indexValues(data: StructuredData): Record<string, unknown> {
   for (const node of data.nodes) {
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('@')) continue;
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') put(key, value);
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        put(key, value);
       else if (value && typeof value === 'object') {
         const first = Array.isArray(value) ? value[0] : value;
         if (first && typeof first === 'object') {
           for (const [inner, innerValue] of Object.entries(first as Record<string, unknown>)) {
-            if (!inner.startsWith('@') && (typeof innerValue === 'string' || typeof innerValue === 'number' || typeof innerValue === 'boolean')) {
+            if (
+              !inner.startsWith('@') &&
+              (typeof innerValue === 'string' ||
+                typeof innerValue === 'number' ||
+                typeof innerValue === 'boolean')
+            ) {
               put(`${key}${inner}`, innerValue);
               put(inner, innerValue);
             }
@@ -106,13 +120,22 @@ export interface SchemaReading {
 }
 
 /** Reads the top-level properties of a JSON schema from a value index, coerced to the declared type. */
-export function readSchemaFields(schema: Record<string, unknown> | undefined, index: Record<string, unknown>): SchemaReading {
+export function readSchemaFields(
+  schema: Record<string, unknown> | undefined,
+  index: Record<string, unknown>,
+): SchemaReading {
   const properties = (schema?.['properties'] ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const values: Record<string, unknown> = {};
   const missing: string[] = [];
   for (const [property, definition] of Object.entries(properties)) {
     const key = fieldKey(property);
-    const candidates = [key, ...(ALIASES[key] ?? []), ...Object.entries(ALIASES).filter(([, aliases]) => aliases.includes(key)).map(([alias]) => alias)];
+    const candidates = [
+      key,
+      ...(ALIASES[key] ?? []),
+      ...Object.entries(ALIASES)
+        .filter(([, aliases]) => aliases.includes(key))
+        .map(([alias]) => alias),
+    ];
     const found = candidates.map((candidate) => index[candidate]).find((value) => value !== undefined);
     if (found === undefined) {
       missing.push(property);

@@ -13,18 +13,49 @@ describe('extractMenu', () => {
             '@type': 'MenuSection',
             name: 'Antipasti',
             hasMenuItem: [
-              { '@type': 'MenuItem', name: 'Bruschetta', description: 'Tomato', offers: { '@type': 'Offer', price: '7.50', priceCurrency: 'EUR' }, suitableForDiet: 'https://schema.org/VeganDiet' },
-              { '@type': 'MenuItem', name: 'Burrata', offers: { price: '11', priceCurrency: 'EUR' }, nutrition: { calories: '420 calories' } },
+              {
+                '@type': 'MenuItem',
+                name: 'Bruschetta',
+                description: 'Tomato',
+                offers: { '@type': 'Offer', price: '7.50', priceCurrency: 'EUR' },
+                suitableForDiet: 'https://schema.org/VeganDiet',
+              },
+              {
+                '@type': 'MenuItem',
+                name: 'Burrata',
+                offers: { price: '11', priceCurrency: 'EUR' },
+                nutrition: { calories: '420 calories' },
+              },
             ],
           },
-          { '@type': 'MenuSection', name: 'Pasta', hasMenuItem: { '@type': 'MenuItem', name: 'Carbonara', offers: { price: 14, priceCurrency: 'EUR' } } },
+          {
+            '@type': 'MenuSection',
+            name: 'Pasta',
+            hasMenuItem: {
+              '@type': 'MenuItem',
+              name: 'Carbonara',
+              offers: { price: 14, priceCurrency: 'EUR' },
+            },
+          },
         ],
       },
     })}</script>`;
     const menu = extractMenu(html, 'https://roma.test/menu');
-    expect(menu).toMatchObject({ isMenu: true, confidence: 0.95, merchant: { name: 'Trattoria Roma', type: 'Restaurant' }, currency: 'EUR', sourceUrl: 'https://roma.test/menu' });
+    expect(menu).toMatchObject({
+      isMenu: true,
+      confidence: 0.95,
+      merchant: { name: 'Trattoria Roma', type: 'Restaurant' },
+      currency: 'EUR',
+      sourceUrl: 'https://roma.test/menu',
+    });
     expect(menu?.sections.map((section) => section.name)).toEqual(['Antipasti', 'Pasta']);
-    expect(menu?.sections[0].items[0]).toMatchObject({ name: 'Bruschetta', description: 'Tomato', price: { amount: 7.5, currency: 'EUR' }, dietary: ['vegan'], calories: null });
+    expect(menu?.sections[0].items[0]).toMatchObject({
+      name: 'Bruschetta',
+      description: 'Tomato',
+      price: { amount: 7.5, currency: 'EUR' },
+      dietary: ['vegan'],
+      calories: null,
+    });
     expect(menu?.sections[0].items[1]).toMatchObject({ name: 'Burrata', calories: 420, description: null });
     expect(menu?.sections[1].items).toHaveLength(1);
   });
@@ -37,9 +68,26 @@ describe('extractMenu', () => {
     expect(menu?.isMenu).toBe(true);
     expect(menu?.currency).toBe('GBP');
     expect(menu?.merchant).toEqual({ name: 'Corner Cafe' });
-    expect(menu?.sections.map((section) => [section.name, section.items.map((item) => [item.name, item.price?.amount])])).toEqual([
-      ['Breakfast', [['Pancakes', 6.5], ['Full breakfast', 9]]],
-      ['Drinks', [['Flat white', 3.2], ['Juice', 2.8]]],
+    expect(
+      menu?.sections.map((section) => [
+        section.name,
+        section.items.map((item) => [item.name, item.price?.amount]),
+      ]),
+    ).toEqual([
+      [
+        'Breakfast',
+        [
+          ['Pancakes', 6.5],
+          ['Full breakfast', 9],
+        ],
+      ],
+      [
+        'Drinks',
+        [
+          ['Flat white', 3.2],
+          ['Juice', 2.8],
+        ],
+      ],
     ]);
     expect(menu?.sections[0].items[0].dietary).toEqual(['vegetarian']);
     expect(menu?.sections[0].items[0].description).toBe('maple syrup (V)');
@@ -47,6 +95,11 @@ describe('extractMenu', () => {
   });
 
   it('returns null for pages that are not menus', () => {
-    expect(extractMenu('<main><h1>Blog</h1><h2>Post</h2><p>It cost $5 in 1999.</p><h2>Other</h2><p>Nothing priced.</p></main>', 'https://x.test/')).toBeNull();
+    expect(
+      extractMenu(
+        '<main><h1>Blog</h1><h2>Post</h2><p>It cost $5 in 1999.</p><h2>Other</h2><p>Nothing priced.</p></main>',
+        'https://x.test/',
+      ),
+    ).toBeNull();
   });
 });

@@ -1,6 +1,18 @@
 import { currencyOf, PRICE_PATTERN } from './currency.util';
 import { compact } from './product.extractor';
-import { absoluteUrl, isType, list, parseAmount, parseHtml, readStructuredData, text, type ParsedDocument, type ParsedElement, type StructuredData, type StructuredNode } from './structured-data';
+import {
+  absoluteUrl,
+  isType,
+  list,
+  parseAmount,
+  parseHtml,
+  readStructuredData,
+  text,
+  type ParsedDocument,
+  type ParsedElement,
+  type StructuredData,
+  type StructuredNode,
+} from './structured-data';
 
 export interface MenuPrice {
   amount: number;
@@ -60,7 +72,18 @@ const DIET_MARKERS: [RegExp, string][] = [
   [/\bdairy[- ]free\b|\(df\)/i, 'dairy-free'],
   [/\bhalal\b/i, 'halal'],
 ];
-const ESTABLISHMENTS = ['Restaurant', 'FoodEstablishment', 'CafeOrCoffeeShop', 'Bakery', 'BarOrPub', 'FastFoodRestaurant', 'IceCreamShop', 'Brewery', 'Winery', 'Distillery'];
+const ESTABLISHMENTS = [
+  'Restaurant',
+  'FoodEstablishment',
+  'CafeOrCoffeeShop',
+  'Bakery',
+  'BarOrPub',
+  'FastFoodRestaurant',
+  'IceCreamShop',
+  'Brewery',
+  'Winery',
+  'Distillery',
+];
 
 /**
  * The menu on a page (spec §2.8) from schema.org `Menu`/`MenuSection`/`MenuItem` data (JSON-LD or
@@ -78,12 +101,23 @@ function fromStructuredData(data: StructuredData, pageUrl: string): Menu | null 
   const menus = data.nodes.filter((node) => isType(node, 'Menu'));
   const sectionsSource: StructuredNode[] = [];
   const looseItems: StructuredNode[] = [];
-  for (const menu of menus.length ? menus : establishment ? list(establishment['hasMenu']).filter((m): m is StructuredNode => !!m && typeof m === 'object') : []) {
+  for (const menu of menus.length
+    ? menus
+    : establishment
+      ? list(establishment['hasMenu']).filter((m): m is StructuredNode => !!m && typeof m === 'object')
+      : []) {
     sectionsSource.push(...list(menu['hasMenuSection']).filter(isNode));
     looseItems.push(...list(menu['hasMenuItem']).filter(isNode));
   }
   if (sectionsSource.length === 0 && looseItems.length === 0) {
-    sectionsSource.push(...data.nodes.filter((node) => isType(node, 'MenuSection')).filter((section) => !data.nodes.some((other) => other !== section && list(other['hasMenuSection']).includes(section))));
+    sectionsSource.push(
+      ...data.nodes
+        .filter((node) => isType(node, 'MenuSection'))
+        .filter(
+          (section) =>
+            !data.nodes.some((other) => other !== section && list(other['hasMenuSection']).includes(section)),
+        ),
+    );
   }
   const currencies = new Set<string>();
   const sections: MenuSection[] = [];
@@ -92,7 +126,14 @@ function fromStructuredData(data: StructuredData, pageUrl: string): Menu | null 
       .filter(isNode)
       .map((item) => menuItem(item, pageUrl, currencies));
     if (items.length) {
-      sections.push(compact({ id: text(section['@id']) ?? `${prefix}${index + 1}`, name: text(section['name']) ?? 'Menu', description: text(section['description']) ?? null, items }));
+      sections.push(
+        compact({
+          id: text(section['@id']) ?? `${prefix}${index + 1}`,
+          name: text(section['name']) ?? 'Menu',
+          description: text(section['description']) ?? null,
+          items,
+        }),
+      );
     }
     list(section['hasMenuSection'])
       .filter(isNode)
@@ -100,7 +141,12 @@ function fromStructuredData(data: StructuredData, pageUrl: string): Menu | null 
   };
   sectionsSource.forEach((section, index) => readSection(section, index, 's'));
   if (looseItems.length) {
-    sections.push({ id: `s${sections.length + 1}`, name: text(menus[0]?.['name']) ?? 'Menu', description: null, items: looseItems.map((item) => menuItem(item, pageUrl, currencies)) });
+    sections.push({
+      id: `s${sections.length + 1}`,
+      name: text(menus[0]?.['name']) ?? 'Menu',
+      description: null,
+      items: looseItems.map((item) => menuItem(item, pageUrl, currencies)),
+    });
   }
   if (sections.length === 0) return null;
   const merchantName = text(establishment?.['name']);
@@ -108,7 +154,9 @@ function fromStructuredData(data: StructuredData, pageUrl: string): Menu | null 
     isMenu: true,
     sections,
     confidence: 0.95,
-    merchant: merchantName ? { name: merchantName, type: (establishment?.['@type'] as string[] | undefined)?.[0] } : undefined,
+    merchant: merchantName
+      ? { name: merchantName, type: (establishment?.['@type'] as string[] | undefined)?.[0] }
+      : undefined,
     currency: currencies.size === 1 ? [...currencies][0] : undefined,
     sourceUrl: pageUrl,
   });
@@ -132,18 +180,24 @@ function menuItem(item: StructuredNode, pageUrl: string, currencies: Set<string>
     description: text(item['description']) ?? null,
     images: image ? [{ url: image, alt: null }] : undefined,
     price: amount !== undefined ? { amount, currency, formatted: text(offer?.['price']) } : undefined,
-    availability: availability ? { inStock: /InStock|LimitedAvailability|OnlineOnly/i.test(availability), text: availability } : undefined,
+    availability: availability
+      ? { inStock: /InStock|LimitedAvailability|OnlineOnly/i.test(availability), text: availability }
+      : undefined,
     dietary: dietary.length ? dietary : undefined,
     calories: calories ?? null,
     optionGroups: list(item['menuAddOn'])
       .filter(isNode)
-      .map((group) => ({ name: text(group['name']), options: list(group['hasMenuItem']).filter(isNode).map((option) => text(option['name'])) })),
+      .map((group) => ({
+        name: text(group['name']),
+        options: list(group['hasMenuItem'])
+          .filter(isNode)
+          .map((option) => text(option['name'])),
+      })),
     identifiers: id ? { merchantItemId: id } : undefined,
     url: absoluteUrl(item['url'], pageUrl) ?? null,
     sourceUrl: pageUrl,
   });
 }
-
 
 /** Headings followed by runs of priced items (name + price, optional description). */
 function fromDom(document: ParsedDocument, data: StructuredData, pageUrl: string): Menu | null {
@@ -154,18 +208,32 @@ function fromDom(document: ParsedDocument, data: StructuredData, pageUrl: string
   const sections: MenuSection[] = [];
   for (const heading of headings) {
     const items: MenuItem[] = [];
-    for (let node = heading.nextElementSibling as ParsedElement | null; node && !/^H[1-3]$/.test(node.tagName); node = node.nextElementSibling as ParsedElement | null) {
-      const candidates = /^(UL|OL|DL|DIV|SECTION|TABLE|TBODY)$/.test(node.tagName) ? (Array.from(node.querySelectorAll('li, tr, dt, [class*="item" i]')) as ParsedElement[]) : [node];
+    for (
+      let node = heading.nextElementSibling as ParsedElement | null;
+      node && !/^H[1-3]$/.test(node.tagName);
+      node = node.nextElementSibling as ParsedElement | null
+    ) {
+      const candidates = /^(UL|OL|DL|DIV|SECTION|TABLE|TBODY)$/.test(node.tagName)
+        ? (Array.from(node.querySelectorAll('li, tr, dt, [class*="item" i]')) as ParsedElement[])
+        : [node];
       for (const candidate of candidates.length ? candidates : [node]) {
         const item = domItem(candidate, pageUrl, currencies);
         if (item) items.push(item);
       }
     }
-    if (items.length >= 2) sections.push({ id: `s${sections.length + 1}`, name: (heading.textContent ?? '').replace(/\s+/g, ' ').trim(), description: null, items });
+    if (items.length >= 2)
+      sections.push({
+        id: `s${sections.length + 1}`,
+        name: (heading.textContent ?? '').replace(/\s+/g, ' ').trim(),
+        description: null,
+        items,
+      });
   }
   const total = sections.reduce((sum, section) => sum + section.items.length, 0);
   if (total < 3) return null;
-  const title = data.meta['og:site_name'] ?? (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const title =
+    data.meta['og:site_name'] ??
+    (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   return compact({
     isMenu: true,
     sections,
@@ -190,7 +258,12 @@ function domItem(element: ParsedElement, pageUrl: string, currencies: Set<string
     .replace(/\s+/g, ' ')
     .trim();
   if (!name) return null;
-  const description = content.replace(nameElement?.textContent ?? name, '').replace(priceMatch[0], '').replace(/\s+/g, ' ').replace(/^[\s.·…\-–—:]+|[\s.·…\-–—:]+$/g, '').trim();
+  const description = content
+    .replace(nameElement?.textContent ?? name, '')
+    .replace(priceMatch[0], '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.·…\-–—:]+|[\s.·…\-–—:]+$/g, '')
+    .trim();
   const currency = currencyOf(priceMatch[0]);
   if (currency) currencies.add(currency);
   const dietary = DIET_MARKERS.filter(([pattern]) => pattern.test(content)).map(([, diet]) => diet);

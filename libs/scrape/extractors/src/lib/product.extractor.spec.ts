@@ -14,11 +14,47 @@ describe('extractProduct', () => {
           description: 'Light',
           variesBy: ['https://schema.org/color', 'https://schema.org/size'],
           hasVariant: [
-            { '@type': 'Product', sku: 'R42', name: 'Red 42', color: 'Red', size: '42', image: '/red.jpg', offers: { '@type': 'Offer', price: '89.90', priceCurrency: 'EUR', availability: 'https://schema.org/InStock', priceSpecification: { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '119.90' } } },
-            { '@type': 'Product', sku: 'B43', name: 'Blue 43', color: 'Blue', size: '43', offers: { '@type': 'Offer', price: 99.9, priceCurrency: 'EUR', availability: 'https://schema.org/OutOfStock' } },
+            {
+              '@type': 'Product',
+              sku: 'R42',
+              name: 'Red 42',
+              color: 'Red',
+              size: '42',
+              image: '/red.jpg',
+              offers: {
+                '@type': 'Offer',
+                price: '89.90',
+                priceCurrency: 'EUR',
+                availability: 'https://schema.org/InStock',
+                priceSpecification: {
+                  '@type': 'UnitPriceSpecification',
+                  priceType: 'https://schema.org/StrikethroughPrice',
+                  price: '119.90',
+                },
+              },
+            },
+            {
+              '@type': 'Product',
+              sku: 'B43',
+              name: 'Blue 43',
+              color: 'Blue',
+              size: '43',
+              offers: {
+                '@type': 'Offer',
+                price: 99.9,
+                priceCurrency: 'EUR',
+                availability: 'https://schema.org/OutOfStock',
+              },
+            },
           ],
         },
-        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', name: 'Shoes' }, { '@type': 'ListItem', name: 'Trail' }] },
+        {
+          '@type': 'BreadcrumbList',
+          itemListElement: [
+            { '@type': 'ListItem', name: 'Shoes' },
+            { '@type': 'ListItem', name: 'Trail' },
+          ],
+        },
       ],
     })}</body></html>`;
     expect(extractProduct(html, 'https://shop.test/p/tr2?ref=x')).toEqual({
@@ -58,20 +94,37 @@ describe('extractProduct', () => {
       title: 'Desk lamp',
       brand: 'Lumo',
       url: 'https://shop.test/lamp',
-      variants: [{ price: { amount: 25, currency: 'USD' }, availability: { inStock: true, text: 'In stock' } }],
+      variants: [
+        { price: { amount: 25, currency: 'USD' }, availability: { inStock: true, text: 'In stock' } },
+      ],
     });
   });
 
   it('falls back to OpenGraph product tags, then to the DOM', () => {
     const og = `<head><meta property="og:type" content="product"><meta property="og:title" content="Mug"><meta property="product:price:amount" content="12.00"><meta property="product:price:currency" content="GBP"><meta property="product:availability" content="out of stock"></head>`;
-    expect(extractProduct(og, 'https://shop.test/mug')).toMatchObject({ title: 'Mug', variants: [{ price: { amount: 12, currency: 'GBP' }, availability: { inStock: false } }] });
+    expect(extractProduct(og, 'https://shop.test/mug')).toMatchObject({
+      title: 'Mug',
+      variants: [{ price: { amount: 12, currency: 'GBP' }, availability: { inStock: false } }],
+    });
 
     const dom = `<main><h1>Garden chair</h1><p class="price">€ 49,95</p><p class="stock">In stock</p><button>Add to cart</button></main>`;
-    expect(extractProduct(dom, 'https://shop.test/chair')).toMatchObject({ title: 'Garden chair', variants: [{ price: { amount: 49.95, currency: 'EUR' }, availability: { inStock: true, text: 'In stock' } }] });
+    expect(extractProduct(dom, 'https://shop.test/chair')).toMatchObject({
+      title: 'Garden chair',
+      variants: [
+        { price: { amount: 49.95, currency: 'EUR' }, availability: { inStock: true, text: 'In stock' } },
+      ],
+    });
   });
 
   it('returns null rather than inventing a product', () => {
-    expect(extractProduct('<main><h1>About us</h1><p>We make things. Prices from $5.</p></main>', 'https://shop.test/about')).toBeNull();
-    expect(extractProduct(`${ld({ '@type': 'Article', headline: 'News' })}<h1>News</h1>`, 'https://news.test/a')).toBeNull();
+    expect(
+      extractProduct(
+        '<main><h1>About us</h1><p>We make things. Prices from $5.</p></main>',
+        'https://shop.test/about',
+      ),
+    ).toBeNull();
+    expect(
+      extractProduct(`${ld({ '@type': 'Article', headline: 'News' })}<h1>News</h1>`, 'https://news.test/a'),
+    ).toBeNull();
   });
 });

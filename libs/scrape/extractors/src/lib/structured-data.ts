@@ -40,7 +40,9 @@ export function parseHtml(html: string): ParsedDocument {
 export function typesOf(node: unknown): string[] {
   const raw = (node as { '@type'?: unknown } | null)?.['@type'];
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return list.filter((type): type is string => typeof type === 'string').map((type) => type.replace(/^https?:\/\/schema\.org\//i, ''));
+  return list
+    .filter((type): type is string => typeof type === 'string')
+    .map((type) => type.replace(/^https?:\/\/schema\.org\//i, ''));
 }
 
 export function isType(node: unknown, ...types: string[]): boolean {
@@ -67,7 +69,7 @@ export function readStructuredData(document: ParsedDocument): StructuredData {
       visit(JSON.parse(text), 0);
     } catch {
       try {
-        visit(JSON.parse(text.replace(/[\u0000-\u001f]+/g, ' ')), 0);
+        visit(JSON.parse(text.replace(/\p{Cc}+/gu, ' ')), 0);
       } catch {
         // not JSON: ignored
       }
@@ -79,7 +81,12 @@ export function readStructuredData(document: ParsedDocument): StructuredData {
   }
   const meta: Record<string, string> = {};
   for (const tag of Array.from(document.querySelectorAll('meta[content]'))) {
-    const name = (tag.getAttribute('property') ?? tag.getAttribute('name') ?? tag.getAttribute('itemprop') ?? '').toLowerCase();
+    const name = (
+      tag.getAttribute('property') ??
+      tag.getAttribute('name') ??
+      tag.getAttribute('itemprop') ??
+      ''
+    ).toLowerCase();
     const content = tag.getAttribute('content') ?? '';
     if (name && content && meta[name] === undefined) meta[name] = content.trim();
   }
@@ -89,7 +96,9 @@ export function readStructuredData(document: ParsedDocument): StructuredData {
 
 /** One microdata item as a JSON-LD-like object (`itemprop` → key; nested items → objects). */
 function readMicrodataItem(item: ParsedElement): Record<string, unknown> {
-  const result: Record<string, unknown> = { '@type': (item.getAttribute('itemtype') ?? '').split(/\s+/).filter(Boolean) };
+  const result: Record<string, unknown> = {
+    '@type': (item.getAttribute('itemtype') ?? '').split(/\s+/).filter(Boolean),
+  };
   const add = (name: string, value: unknown) => {
     const existing = result[name];
     if (existing === undefined) result[name] = value;
@@ -115,7 +124,8 @@ function microdataValue(element: ParsedElement): string {
   if (element.hasAttribute('content')) return element.getAttribute('content') ?? '';
   if (tag === 'meta') return element.getAttribute('content') ?? '';
   if (['a', 'link', 'area'].includes(tag)) return element.getAttribute('href') ?? '';
-  if (['img', 'audio', 'video', 'source', 'embed', 'iframe'].includes(tag)) return element.getAttribute('src') ?? '';
+  if (['img', 'audio', 'video', 'source', 'embed', 'iframe'].includes(tag))
+    return element.getAttribute('src') ?? '';
   if (tag === 'time') return element.getAttribute('datetime') ?? (element.textContent ?? '').trim();
   if (tag === 'data' || tag === 'meter') return element.getAttribute('value') ?? '';
   return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -155,7 +165,9 @@ export function parseAmount(value: unknown): number | undefined {
   const lastDot = cleaned.lastIndexOf('.');
   if (lastComma > lastDot) {
     // "1.299,00" or "12,50": the comma is the decimal separator when two digits follow it
-    normalised = /,\d{1,2}$/.test(cleaned) ? cleaned.replace(/\./g, '').replace(',', '.') : cleaned.replace(/,/g, '');
+    normalised = /,\d{1,2}$/.test(cleaned)
+      ? cleaned.replace(/\./g, '').replace(',', '.')
+      : cleaned.replace(/,/g, '');
   } else {
     normalised = cleaned.replace(/,/g, '');
   }
@@ -165,7 +177,9 @@ export function parseAmount(value: unknown): number | undefined {
 
 /** Absolute URL against the page, or undefined. */
 export function absoluteUrl(value: unknown, base: string): string | undefined {
-  const raw = text(value) ?? (value && typeof value === 'object' ? text((value as Record<string, unknown>)['url']) : undefined);
+  const raw =
+    text(value) ??
+    (value && typeof value === 'object' ? text((value as Record<string, unknown>)['url']) : undefined);
   if (!raw) return undefined;
   try {
     return new URL(raw, base).href;

@@ -1,7 +1,12 @@
 /** What a language model does for change tracking when structured data is not enough. */
 export interface ChangeTrackingModel {
   /** Values of `fields` (top-level properties of `schema`) read from one version of the page's markdown. */
-  extractFields(input: { markdown: string; schema: Record<string, unknown>; fields: string[]; prompt?: string }): Promise<Record<string, unknown>>;
+  extractFields(input: {
+    markdown: string;
+    schema: Record<string, unknown>;
+    fields: string[];
+    prompt?: string;
+  }): Promise<Record<string, unknown>>;
   /** A natural-language summary of what changed between two versions (json mode with a prompt and no schema). */
   summarizeChange(input: { previous: string; current: string; prompt?: string }): Promise<string>;
 }

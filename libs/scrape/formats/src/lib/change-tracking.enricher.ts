@@ -1,4 +1,11 @@
-import { findFormat, urlKey, type ChangeTrackingResult, type FormatOf, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
+import {
+  findFormat,
+  urlKey,
+  type ChangeTrackingResult,
+  type FormatOf,
+  type ScrapeDocument,
+  type ScrapeRequest,
+} from '@quarry/contracts';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
 import { gitDiff, hasChanged, readSchemaFields, structuredValues } from '@quarry/scrape/extractors';
 import type { ChangeSnapshot, ChangeSnapshotRepository } from '@quarry/scrape/state';
@@ -39,14 +46,22 @@ export class ChangeTrackingEnricher implements DocumentEnricher {
     const warnings: string[] = [];
     const comparable = previous && !previous.removed && !gone;
 
-    const json = format.modes.includes('json') && comparable ? await this.compareJson(format, previous, markdown, values, warnings) : undefined;
+    const json =
+      format.modes.includes('json') && comparable
+        ? await this.compareJson(format, previous, markdown, values, warnings)
+        : undefined;
     let changeStatus: ChangeTrackingResult['changeStatus'];
     if (gone) changeStatus = 'removed';
     else if (!comparable) changeStatus = 'new';
     else changeStatus = hasChanged(previous.markdown, markdown) || json?.differs ? 'changed' : 'same';
 
-    const result: ChangeTrackingResult = { previousScrapeAt: previous?.scrapedAt.toISOString() ?? null, changeStatus, visibility: 'visible' };
-    if (format.modes.includes('git-diff')) result.diff = changeStatus === 'changed' && previous ? gitDiff(previous.markdown, markdown) : null;
+    const result: ChangeTrackingResult = {
+      previousScrapeAt: previous?.scrapedAt.toISOString() ?? null,
+      changeStatus,
+      visibility: 'visible',
+    };
+    if (format.modes.includes('git-diff'))
+      result.diff = changeStatus === 'changed' && previous ? gitDiff(previous.markdown, markdown) : null;
     if (format.modes.includes('json')) result.json = changeStatus === 'changed' && json ? json.fields : null;
     document.changeTracking = result;
     if (warnings.length) document.warning = [document.warning, ...warnings].filter(Boolean).join(' ');
@@ -72,11 +87,20 @@ export class ChangeTrackingEnricher implements DocumentEnricher {
     const model = this.models.model;
     if (!format.schema) {
       if (!model) {
-        warnings.push('changeTracking json mode without a schema needs a language model to summarise the change; none is configured.');
+        warnings.push(
+          'changeTracking json mode without a schema needs a language model to summarise the change; none is configured.',
+        );
         return { fields, differs };
       }
       if (hasChanged(previous.markdown, markdown)) {
-        fields['summary'] = { previous: null, current: await model.summarizeChange({ previous: previous.markdown, current: markdown, prompt: format.prompt }) };
+        fields['summary'] = {
+          previous: null,
+          current: await model.summarizeChange({
+            previous: previous.markdown,
+            current: markdown,
+            prompt: format.prompt,
+          }),
+        };
       }
       return { fields, differs };
     }
@@ -90,12 +114,23 @@ export class ChangeTrackingEnricher implements DocumentEnricher {
     if (current.missing.length) {
       if (model) {
         const [oldValues, newValues] = await Promise.all([
-          model.extractFields({ markdown: previous.markdown, schema: format.schema, fields: current.missing, prompt: format.prompt }),
-          model.extractFields({ markdown, schema: format.schema, fields: current.missing, prompt: format.prompt }),
+          model.extractFields({
+            markdown: previous.markdown,
+            schema: format.schema,
+            fields: current.missing,
+            prompt: format.prompt,
+          }),
+          model.extractFields({
+            markdown,
+            schema: format.schema,
+            fields: current.missing,
+            prompt: format.prompt,
+          }),
         ]);
         for (const field of current.missing) {
           fields[field] = { previous: oldValues[field] ?? null, current: newValues[field] ?? null };
-          if (JSON.stringify(fields[field].previous) !== JSON.stringify(fields[field].current)) differs = true;
+          if (JSON.stringify(fields[field].previous) !== JSON.stringify(fields[field].current))
+            differs = true;
         }
       } else {
         warnings.push(

@@ -18,11 +18,19 @@ export class EngineResultsEnricher implements DocumentEnricher {
     document.metadata = { ...document.metadata, ...page?.metadata, cacheState: 'miss' };
     if (document.metadata.concurrencyLimited === undefined) document.metadata.concurrencyLimited = false;
     if (!document.metadata.concurrencyLimited) delete document.metadata.concurrencyQueueDurationMs;
-    const warnings = [document.warning, ...(page?.warnings ?? [])].filter((warning): warning is string => !!warning);
+    const warnings = [document.warning, ...(page?.warnings ?? [])].filter(
+      (warning): warning is string => !!warning,
+    );
     if (warnings.length) document.warning = warnings.join(' ');
     const artifacts = page?.artifacts ?? {};
     if (findFormat(request.formats, 'screenshot')) document.screenshot = artifacts.screenshot ?? null;
     if (hasFormat(request.formats, 'branding')) document.branding = artifacts.branding ?? null;
-    if (request.actions) document.actions = artifacts.actions ?? { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
+    if (request.actions)
+      document.actions = artifacts.actions ?? {
+        screenshots: [],
+        scrapes: [],
+        javascriptReturns: [],
+        pdfs: [],
+      };
   }
 }

@@ -13,6 +13,8 @@ export class MenuEnricher implements DocumentEnricher {
 
   async enrich(document: ScrapeDocument, _request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
     const html = pageHtml(context.page);
-    document.menu = html ? (extractMenu(html, document.metadata.url) as unknown as Record<string, unknown> | null) : null;
+    document.menu = html
+      ? (extractMenu(html, document.metadata.url) as unknown as Record<string, unknown> | null)
+      : null;
   }
 }

@@ -13,6 +13,8 @@ export class ProductEnricher implements DocumentEnricher {
 
   async enrich(document: ScrapeDocument, _request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
     const html = pageHtml(context.page);
-    document.product = html ? (extractProduct(html, document.metadata.url) as Record<string, unknown> | null) : null;
+    document.product = html
+      ? (extractProduct(html, document.metadata.url) as Record<string, unknown> | null)
+      : null;
   }
 }

@@ -26,6 +26,8 @@ export class ScrapeFormatsModule implements OnModuleInit {
     this.extensions.addEnricher(new EngineResultsEnricher());
     this.extensions.addEnricher(new ProductEnricher());
     this.extensions.addEnricher(new MenuEnricher());
-    this.extensions.addEnricher(new ChangeTrackingEnricher(new ChangeSnapshotRepository(this.db), this.models));
+    this.extensions.addEnricher(
+      new ChangeTrackingEnricher(new ChangeSnapshotRepository(this.db), this.models),
+    );
   }
 }

@@ -22,7 +22,12 @@ export class ChangeSnapshotRepository {
       where: { teamId_urlKey_tag: { teamId: key.teamId, urlKey: key.urlKey, tag: key.tag ?? '' } },
     });
     if (!row) return undefined;
-    return { markdown: row.markdown, values: (row.values as Record<string, unknown> | null) ?? null, removed: row.removed, scrapedAt: row.scrapedAt };
+    return {
+      markdown: row.markdown,
+      values: (row.values as Record<string, unknown> | null) ?? null,
+      removed: row.removed,
+      scrapedAt: row.scrapedAt,
+    };
   }
 
   async save(key: SnapshotKey, snapshot: ChangeSnapshot): Promise<void> {

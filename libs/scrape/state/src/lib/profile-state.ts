@@ -20,7 +20,12 @@ export interface ProfileState {
 export const EMPTY_PROFILE: ProfileState = { cookies: [], origins: {} };
 
 /** Upper bounds that keep one profile row small. */
-export const PROFILE_LIMITS = { cookies: 500, origins: 50, itemsPerOrigin: 500, valueBytes: 64 * 1024 } as const;
+export const PROFILE_LIMITS = {
+  cookies: 500,
+  origins: 50,
+  itemsPerOrigin: 500,
+  valueBytes: 64 * 1024,
+} as const;
 
 export function normalizeProfileState(value: unknown): ProfileState {
   const state = (value ?? {}) as Partial<ProfileState>;

@@ -11,7 +11,10 @@ export class ProfileRepository {
   constructor(private readonly db: Database) {}
 
   async load(teamId: string, name: string): Promise<ProfileState> {
-    const row = await this.db.prisma.browserProfile.findUnique({ where: { teamId_name: { teamId, name } }, select: { state: true } });
+    const row = await this.db.prisma.browserProfile.findUnique({
+      where: { teamId_name: { teamId, name } },
+      select: { state: true },
+    });
     return row ? normalizeProfileState(row.state) : { ...EMPTY_PROFILE };
   }
 
@@ -34,7 +37,9 @@ export class ProfileRepository {
       data: { lockedBy: jobId, lockExpiresAt: until },
     });
     if (taken.count === 0) {
-      throw new AppError('CONFLICT', { message: `Profile "${name}" is being saved by another session; only one saving session is allowed at a time` });
+      throw new AppError('CONFLICT', {
+        message: `Profile "${name}" is being saved by another session; only one saving session is allowed at a time`,
+      });
     }
   }
 
@@ -53,6 +58,9 @@ export class ProfileRepository {
   }
 
   async release(teamId: string, name: string, jobId: string): Promise<void> {
-    await this.db.prisma.browserProfile.updateMany({ where: { teamId, name, lockedBy: jobId }, data: { lockedBy: null, lockExpiresAt: null } });
+    await this.db.prisma.browserProfile.updateMany({
+      where: { teamId, name, lockedBy: jobId },
+      data: { lockedBy: null, lockExpiresAt: null },
+    });
   }
 }

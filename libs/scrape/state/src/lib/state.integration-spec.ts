@@ -16,7 +16,8 @@ describe('scrape state on PostgreSQL', () => {
   beforeAll(async () => {
     testDb = await createTestDatabase();
     db = await testDb.open();
-    teamId = (await db.prisma.team.create({ data: { name: `team-${randomUUID()}`, concurrencyLimit: 2 } })).id;
+    teamId = (await db.prisma.team.create({ data: { name: `team-${randomUUID()}`, concurrencyLimit: 2 } }))
+      .id;
   });
   afterAll(async () => {
     await db?.close();
@@ -45,9 +46,15 @@ describe('scrape state on PostgreSQL', () => {
     it('answers 429 Concurrency limit reached when the wait would exceed its budget', async () => {
       const sut = new TeamConcurrencyLimiter(db);
       const held = await sut.acquire({ teamId, limit: 1, maxWaitMs: 100, leaseMs: 10_000 });
-      const error = await sut.acquire({ teamId, limit: 1, maxWaitMs: 300, leaseMs: 10_000 }).catch((caught: unknown) => caught);
+      const error = await sut
+        .acquire({ teamId, limit: 1, maxWaitMs: 300, leaseMs: 10_000 })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ code: 'CONCURRENCY_LIMITED', status: 429, message: 'Concurrency limit reached' });
+      expect(error).toMatchObject({
+        code: 'CONCURRENCY_LIMITED',
+        status: 429,
+        message: 'Concurrency limit reached',
+      });
       await held.release();
     });
 
@@ -67,21 +74,45 @@ describe('scrape state on PostgreSQL', () => {
       const until = new Date(Date.now() + 60_000);
       await sut.acquireSaveLock(teamId, 'shop', jobA, until);
       await sut.acquireSaveLock(teamId, 'shop', jobA, until); // idempotent for the holder
-      await expect(sut.acquireSaveLock(teamId, 'shop', jobB, until)).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
-      const cookie = { name: 's', value: 'v', domain: 'shop.test', path: '/', expires: -1, httpOnly: true, secure: false };
-      expect(await sut.save(teamId, 'shop', jobA, { cookies: [cookie], origins: { 'https://shop.test': { cart: '1' } } })).toBe(true);
+      await expect(sut.acquireSaveLock(teamId, 'shop', jobB, until)).rejects.toMatchObject({
+        code: 'CONFLICT',
+        status: 409,
+      });
+      const cookie = {
+        name: 's',
+        value: 'v',
+        domain: 'shop.test',
+        path: '/',
+        expires: -1,
+        httpOnly: true,
+        secure: false,
+      };
+      expect(
+        await sut.save(teamId, 'shop', jobA, {
+          cookies: [cookie],
+          origins: { 'https://shop.test': { cart: '1' } },
+        }),
+      ).toBe(true);
       expect(await sut.save(teamId, 'shop', jobA, { cookies: [], origins: {} })).toBe(false); // lock released by the save
 
       await sut.acquireSaveLock(teamId, 'shop', jobB, until);
-      await sut.save(teamId, 'shop', jobB, { cookies: [cookie], origins: { 'https://other.test': { theme: 'dark' } } });
-      expect(await sut.load(teamId, 'shop')).toEqual({ cookies: [cookie], origins: { 'https://shop.test': { cart: '1' }, 'https://other.test': { theme: 'dark' } } });
+      await sut.save(teamId, 'shop', jobB, {
+        cookies: [cookie],
+        origins: { 'https://other.test': { theme: 'dark' } },
+      });
+      expect(await sut.load(teamId, 'shop')).toEqual({
+        cookies: [cookie],
+        origins: { 'https://shop.test': { cart: '1' }, 'https://other.test': { theme: 'dark' } },
+      });
       expect(await sut.load(teamId, 'missing')).toEqual({ cookies: [], origins: {} });
     });
 
     it('lets a new saver in once a lock expired', async () => {
       const sut = new ProfileRepository(db);
       await sut.acquireSaveLock(teamId, 'stale', randomUUID(), new Date(Date.now() - 1_000));
-      await expect(sut.acquireSaveLock(teamId, 'stale', randomUUID(), new Date(Date.now() + 60_000))).resolves.toBeUndefined();
+      await expect(
+        sut.acquireSaveLock(teamId, 'stale', randomUUID(), new Date(Date.now() + 60_000)),
+      ).resolves.toBeUndefined();
     });
   });
 
@@ -89,10 +120,23 @@ describe('scrape state on PostgreSQL', () => {
     const sut = new ChangeSnapshotRepository(db);
     const key = { teamId, urlKey: 'https://a.test/', tag: null };
     expect(await sut.find(key)).toBeUndefined();
-    await sut.save(key, { markdown: 'one', values: { price: 1 }, removed: false, scrapedAt: new Date(1_000) });
+    await sut.save(key, {
+      markdown: 'one',
+      values: { price: 1 },
+      removed: false,
+      scrapedAt: new Date(1_000),
+    });
     await sut.save(key, { markdown: 'two', values: null, removed: false, scrapedAt: new Date(2_000) });
-    await sut.save({ ...key, tag: 'daily' }, { markdown: 'tagged', values: null, removed: false, scrapedAt: new Date(3_000) });
-    expect(await sut.find(key)).toEqual({ markdown: 'two', values: null, removed: false, scrapedAt: new Date(2_000) });
+    await sut.save(
+      { ...key, tag: 'daily' },
+      { markdown: 'tagged', values: null, removed: false, scrapedAt: new Date(3_000) },
+    );
+    expect(await sut.find(key)).toEqual({
+      markdown: 'two',
+      values: null,
+      removed: false,
+      scrapedAt: new Date(2_000),
+    });
     expect((await sut.find({ ...key, tag: 'daily' }))?.markdown).toBe('tagged');
   });
 });

@@ -39,7 +39,10 @@ export class TeamConcurrencyLimiter {
   async limitFor(teamId: string, fallback: number): Promise<number> {
     const cached = this.limits.get(teamId);
     if (cached && Date.now() - cached.at < 10_000) return cached.limit;
-    const team = await this.db.prisma.team.findUnique({ where: { id: teamId }, select: { concurrencyLimit: true } });
+    const team = await this.db.prisma.team.findUnique({
+      where: { id: teamId },
+      select: { concurrencyLimit: true },
+    });
     const limit = team?.concurrencyLimit ?? fallback;
     this.limits.set(teamId, { limit, at: Date.now() });
     return limit;
@@ -55,7 +58,10 @@ export class TeamConcurrencyLimiter {
       const waited = Date.now() - startedAt;
       const pause = Math.min(POLL_MAX_MS, POLL_MIN_MS * 2 ** attempt);
       if (request.signal?.aborted || waited + pause > request.maxWaitMs) {
-        throw new AppError('CONCURRENCY_LIMITED', { retryAfterSeconds: 1, details: { limit: request.limit, waitedMs: waited } });
+        throw new AppError('CONCURRENCY_LIMITED', {
+          retryAfterSeconds: 1,
+          details: { limit: request.limit, waitedMs: waited },
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
@@ -67,15 +73,23 @@ export class TeamConcurrencyLimiter {
 
   /** Leases held by the team right now (tests and the queue-status route). */
   async active(teamId: string): Promise<number> {
-    const rows = await this.db.sql.query<{ count: string | number }>('SELECT count(*) AS count FROM browser_leases WHERE team_id = $1 AND expires_at > now()', [teamId]);
+    const rows = await this.db.sql.query<{ count: string | number }>(
+      'SELECT count(*) AS count FROM browser_leases WHERE team_id = $1 AND expires_at > now()',
+      [teamId],
+    );
     return Number(rows[0]?.count ?? 0);
   }
 
   private async tryTake(id: string, request: SlotRequest): Promise<boolean> {
     return this.db.sql.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`browser-leases:${request.teamId}`]);
-      await tx.query('DELETE FROM browser_leases WHERE team_id = $1 AND expires_at <= now()', [request.teamId]);
-      const rows = await tx.query<{ count: string | number }>('SELECT count(*) AS count FROM browser_leases WHERE team_id = $1', [request.teamId]);
+      await tx.query('DELETE FROM browser_leases WHERE team_id = $1 AND expires_at <= now()', [
+        request.teamId,
+      ]);
+      const rows = await tx.query<{ count: string | number }>(
+        'SELECT count(*) AS count FROM browser_leases WHERE team_id = $1',
+        [request.teamId],
+      );
       if (Number(rows[0]?.count ?? 0) >= request.limit) return false;
       await tx.query(
         `INSERT INTO browser_leases (id, team_id, job_id, expires_at) VALUES ($1, $2, $3, now() + ($4::int * interval '1 millisecond'))`,

@@ -1,7 +1,8 @@
 import { scrapeRequestSchema } from '@quarry/contracts';
 import { browserFeatures } from './browser-features.util';
 
-const parse = (input: Record<string, unknown>) => scrapeRequestSchema.parse({ url: 'https://example.com', ...input });
+const parse = (input: Record<string, unknown>) =>
+  scrapeRequestSchema.parse({ url: 'https://example.com', ...input });
 
 describe('browserFeatures', () => {
   it('needs nothing for a plain request', () => {
@@ -18,6 +19,14 @@ describe('browserFeatures', () => {
       location: { country: 'DE' },
       profile: { name: 'p' },
     });
-    expect(browserFeatures(request)).toEqual(['actions', 'screenshot', 'branding', 'waitFor', 'mobile', 'location', 'profile']);
+    expect(browserFeatures(request)).toEqual([
+      'actions',
+      'screenshot',
+      'branding',
+      'waitFor',
+      'mobile',
+      'location',
+      'profile',
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import type { BrowserPool } from '../pool/browser-pool';
 import type { ArtifactKind } from '../render/actions-runner';
-import { renderPage, NotRenderableError, RenderTimeoutError, type RenderResult } from '../render/browser-renderer';
+import {
+  renderPage,
+  NotRenderableError,
+  RenderTimeoutError,
+  type RenderResult,
+} from '../render/browser-renderer';
 import { desktopUserAgent } from '../render/emulation';
 import { browserFeatures } from './browser-features.util';
 import { needsJavaScript } from './js-need.util';
@@ -34,7 +39,8 @@ export interface BrowserEngineDeps {
 
 /** Time a retry needs at least to be worth starting. */
 const MIN_RETRY_MS = 1_500;
-const CRASH = /Target closed|Session closed|Protocol error|Connection closed|browser is not connected|page crashed|Unable to get browser page|detached Frame/i;
+const CRASH =
+  /Target closed|Session closed|Protocol error|Connection closed|browser is not connected|page crashed|Unable to get browser page|detached Frame/i;
 
 /**
  * The scrape engine of the worker (spec §2.1, issue "engine choice"): HTTP first when the request
@@ -61,7 +67,9 @@ export class BrowserEngine implements Engine {
 
     const warnings: string[] = [];
     if (features.length > 0) {
-      warnings.push(`The engine used does not support the following features: ${features.join(', ')} -- your scrape may be partial.`);
+      warnings.push(
+        `The engine used does not support the following features: ${features.join(', ')} -- your scrape may be partial.`,
+      );
     }
     const fetched = await this.fetchHttp(request, context, deadline);
     const reason = needsJavaScript(fetched);
@@ -70,7 +78,9 @@ export class BrowserEngine implements Engine {
       return withWarnings(fetched, warnings);
     }
     if (!this.deps.pool) {
-      warnings.push('This page appears to need JavaScript, but no browser is configured (CHROMIUM_PATH); the content may be incomplete.');
+      warnings.push(
+        'This page appears to need JavaScript, but no browser is configured (CHROMIUM_PATH); the content may be incomplete.',
+      );
       return withWarnings(fetched, warnings);
     }
     try {
@@ -79,32 +89,57 @@ export class BrowserEngine implements Engine {
       this.deps.metrics?.engineSelected.inc({ engine: 'browser', fallback: 'true' });
       return withWarnings(rendered, warnings);
     } catch (error) {
-      if (error instanceof AppError || error instanceof BlockedAddressError || isTimeout(error, context, deadline)) throw error;
-      this.deps.logger?.warn({ err: error, jobId: context.jobId }, 'browser fallback failed; answering the HTTP result');
-      warnings.push(`This page appears to need JavaScript, but rendering it failed (${messageOf(error)}); the content may be incomplete.`);
+      if (
+        error instanceof AppError ||
+        error instanceof BlockedAddressError ||
+        isTimeout(error, context, deadline)
+      )
+        throw error;
+      this.deps.logger?.warn(
+        { err: error, jobId: context.jobId },
+        'browser fallback failed; answering the HTTP result',
+      );
+      warnings.push(
+        `This page appears to need JavaScript, but rendering it failed (${messageOf(error)}); the content may be incomplete.`,
+      );
       return withWarnings(fetched, warnings);
     }
   }
 
   /** HTTP through the proxy plan: `auto` retries a refused or failed basic attempt on the enhanced pool. */
-  private async fetchHttp(request: ScrapeRequest, context: EngineContext, deadline: number): Promise<FetchedPage> {
+  private async fetchHttp(
+    request: ScrapeRequest,
+    context: EngineContext,
+    deadline: number,
+  ): Promise<FetchedPage> {
     const attempts = this.deps.proxies.plan(request.proxy);
     for (const [index, attempt] of attempts.entries()) {
       const last = index === attempts.length - 1;
       try {
-        const page = await this.deps.http.fetch(request, { ...context, timeoutMs: Math.max(1, deadline - Date.now()) }, { proxyUrl: attempt.url });
+        const page = await this.deps.http.fetch(
+          request,
+          { ...context, timeoutMs: Math.max(1, deadline - Date.now()) },
+          { proxyUrl: attempt.url },
+        );
         if (!last && isRefusalStatus(page.status) && deadline - Date.now() > MIN_RETRY_MS) continue;
         return withMetadata(page, { engine: 'http', proxyUsed: proxyUsed(attempt) });
       } catch (caught) {
         const error = proxyFailure(caught);
         if (last || !retryable(error, context, deadline)) throw error;
-        this.deps.logger?.info({ jobId: context.jobId, err: error }, 'basic route failed; retrying on the enhanced proxy pool');
+        this.deps.logger?.info(
+          { jobId: context.jobId, err: error },
+          'basic route failed; retrying on the enhanced proxy pool',
+        );
       }
     }
     throw new Error('no proxy attempt was made');
   }
 
-  private async render(request: ScrapeRequest, context: EngineContext, deadline: number): Promise<FetchedPage> {
+  private async render(
+    request: ScrapeRequest,
+    context: EngineContext,
+    deadline: number,
+  ): Promise<FetchedPage> {
     const pool = this.deps.pool as BrowserPool;
     const slot = await this.teamSlot(context, deadline);
     let profile: { state: ProfileState } | undefined;
@@ -123,13 +158,21 @@ export class BrowserEngine implements Engine {
           break;
         } catch (error) {
           if (last || !retryable(error, context, deadline)) throw error;
-          this.deps.logger?.info({ jobId: context.jobId, err: error }, 'basic route failed in the browser; retrying on the enhanced proxy pool');
+          this.deps.logger?.info(
+            { jobId: context.jobId, err: error },
+            'basic route failed in the browser; retrying on the enhanced proxy pool',
+          );
         }
       }
       const rendered = result as RenderResult;
       this.countRefusals(rendered);
       if (profile && request.profile?.saveChanges && rendered.profileState && context.teamId) {
-        saved = await (this.deps.profiles as ProfileRepository).save(context.teamId, request.profile.name, context.jobId, rendered.profileState);
+        saved = await (this.deps.profiles as ProfileRepository).save(
+          context.teamId,
+          request.profile.name,
+          context.jobId,
+          rendered.profileState,
+        );
       }
       return withMetadata(rendered.page, {
         engine: 'browser',
@@ -141,12 +184,16 @@ export class BrowserEngine implements Engine {
       if (error instanceof NotRenderableError) {
         // A download or a type the browser does not show: the HTTP engine fetches it as bytes.
         const page = await this.fetchHttp(request, context, deadline);
-        return withWarnings(page, ['The browser could not render this URL (a download or non-HTML type); it was fetched over HTTP instead.']);
+        return withWarnings(page, [
+          'The browser could not render this URL (a download or non-HTML type); it was fetched over HTTP instead.',
+        ]);
       }
       throw error;
     } finally {
       if (profile && request.profile?.saveChanges && !saved && context.teamId) {
-        await this.deps.profiles?.release(context.teamId, request.profile.name, context.jobId).catch(() => undefined);
+        await this.deps.profiles
+          ?.release(context.teamId, request.profile.name, context.jobId)
+          .catch(() => undefined);
       }
       await slot?.release().catch(() => undefined);
     }
@@ -171,14 +218,26 @@ export class BrowserEngine implements Engine {
             userAgent: this.deps.settings.userAgent ?? desktopUserAgent(pool.userAgent),
             settleMs: this.deps.settings.settleMs,
             maxDocumentBytes: this.deps.settings.maxDocumentBytes,
-            profile: profileState ? { state: profileState, save: request.profile?.saveChanges ?? false } : undefined,
-            store: (kind, data, contentType, extension) => this.storeArtifact(request, context, kind, data, contentType, extension),
+            profile: profileState
+              ? { state: profileState, save: request.profile?.saveChanges ?? false }
+              : undefined,
+            store: (kind, data, contentType, extension) =>
+              this.storeArtifact(request, context, kind, data, contentType, extension),
           }),
         );
       } catch (error) {
         const crashed = CRASH.test(messageOf(error));
-        if (!crashed || tries >= 2 || isTimeout(error, context, deadline) || deadline - Date.now() < MIN_RETRY_MS) throw error;
-        this.deps.logger?.warn({ jobId: context.jobId, err: error }, 'browser failed during the job; retrying once on a fresh context');
+        if (
+          !crashed ||
+          tries >= 2 ||
+          isTimeout(error, context, deadline) ||
+          deadline - Date.now() < MIN_RETRY_MS
+        )
+          throw error;
+        this.deps.logger?.warn(
+          { jobId: context.jobId, err: error },
+          'browser failed during the job; retrying once on a fresh context',
+        );
       }
     }
   }
@@ -187,7 +246,9 @@ export class BrowserEngine implements Engine {
     const metrics = this.deps.metrics;
     if (!metrics) return;
     for (const refusal of result.refused) metrics.browserRequestsRefused.inc({ reason: refusal.reason });
-    for (const event of result.guardEvents) if (event.kind === 'blocked' || event.kind === 'dns') metrics.browserRequestsRefused.inc({ reason: event.kind === 'dns' ? 'dns' : 'private-address' });
+    for (const event of result.guardEvents)
+      if (event.kind === 'blocked' || event.kind === 'dns')
+        metrics.browserRequestsRefused.inc({ reason: event.kind === 'dns' ? 'dns' : 'private-address' });
     if (result.adsBlocked) metrics.browserRequestsRefused.inc({ reason: 'ad' }, result.adsBlocked);
   }
 
@@ -206,18 +267,41 @@ export class BrowserEngine implements Engine {
     });
   }
 
-  private async openProfile(request: ScrapeRequest, context: EngineContext, deadline: number): Promise<{ state: ProfileState } | undefined> {
+  private async openProfile(
+    request: ScrapeRequest,
+    context: EngineContext,
+    deadline: number,
+  ): Promise<{ state: ProfileState } | undefined> {
     if (!request.profile || !this.deps.profiles || !context.teamId) return undefined;
     if (request.profile.saveChanges) {
-      await this.deps.profiles.acquireSaveLock(context.teamId, request.profile.name, context.jobId, new Date(deadline + 30_000));
+      await this.deps.profiles.acquireSaveLock(
+        context.teamId,
+        request.profile.name,
+        context.jobId,
+        new Date(deadline + 30_000),
+      );
     }
     return { state: await this.deps.profiles.load(context.teamId, request.profile.name) };
   }
 
   /** Screenshots and PDFs: a signed gateway URL valid 24 h, or inline under zero data retention (nothing stored). */
-  private async storeArtifact(request: ScrapeRequest, context: EngineContext, kind: ArtifactKind, data: Buffer, contentType: string, extension: string): Promise<string> {
-    if (request.zeroDataRetention || !this.deps.blobs) return `data:${contentType};base64,${data.toString('base64')}`;
-    const stored = await this.deps.blobs.put(`${kind}s/${context.jobId}`, data, contentType, LIMITS.screenshotLifetimeMs, extension);
+  private async storeArtifact(
+    request: ScrapeRequest,
+    context: EngineContext,
+    kind: ArtifactKind,
+    data: Buffer,
+    contentType: string,
+    extension: string,
+  ): Promise<string> {
+    if (request.zeroDataRetention || !this.deps.blobs)
+      return `data:${contentType};base64,${data.toString('base64')}`;
+    const stored = await this.deps.blobs.put(
+      `${kind}s/${context.jobId}`,
+      data,
+      contentType,
+      LIMITS.screenshotLifetimeMs,
+      extension,
+    );
     return stored.url;
   }
 }
@@ -255,7 +339,12 @@ function proxyFailure(error: unknown): unknown {
 
 /** A failure another route might not have (connection trouble, proxy refusal), as opposed to a refused target or a timeout. */
 function retryable(error: unknown, context: EngineContext, deadline: number): boolean {
-  if (error instanceof AppError || error instanceof BlockedAddressError || error instanceof DnsResolutionError) return false;
+  if (
+    error instanceof AppError ||
+    error instanceof BlockedAddressError ||
+    error instanceof DnsResolutionError
+  )
+    return false;
   if (isTimeout(error, context, deadline)) return false;
   return deadline - Date.now() > MIN_RETRY_MS;
 }

@@ -19,7 +19,9 @@ describe('ProxyPools', () => {
   });
 
   it('uses the basic pool for enhanced when no enhanced pool exists', () => {
-    expect(new ProxyPools({ basic: ['http://b1'], enhanced: [] }).plan('enhanced')).toEqual([{ tier: 'basic', url: 'http://b1' }]);
+    expect(new ProxyPools({ basic: ['http://b1'], enhanced: [] }).plan('enhanced')).toEqual([
+      { tier: 'basic', url: 'http://b1' },
+    ]);
   });
 
   it('treats anti-bot and proxy statuses as refusals', () => {

@@ -71,7 +71,8 @@ const AD_HOSTS = [
   'privacy-mgmt.com',
 ];
 
-const AD_PATH = /\/(?:ads?|adserver|adservice|advert(?:s|isement)?|pagead|banners?\/ads?|prebid)(?:[/._-]|$)|\/(?:ads|prebid|adsbygoogle)\.js(?:$|\?)/i;
+const AD_PATH =
+  /\/(?:ads?|adserver|adservice|advert(?:s|isement)?|pagead|banners?\/ads?|prebid)(?:[/._-]|$)|\/(?:ads|prebid|adsbygoogle)\.js(?:$|\?)/i;
 
 const hostSet = new Set(AD_HOSTS);
 
@@ -164,7 +165,8 @@ export function removeConsentBanners(selectors: readonly string[]): number {
   }
   document.getElementById('__quarry_consent_css')?.remove();
   for (const element of [document.documentElement, document.body]) {
-    if (element && getComputedStyle(element).overflow === 'hidden') element.style.setProperty('overflow', 'auto', 'important');
+    if (element && getComputedStyle(element).overflow === 'hidden')
+      element.style.setProperty('overflow', 'auto', 'important');
   }
   return removed;
 }

@@ -2,7 +2,13 @@ import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { AddressPolicy } from '@quarry/platform/net';
-import { startFixtureServer, startForwardProxy, startHttpsFixtureServer, html, type FixtureServer } from '@quarry/testing';
+import {
+  startFixtureServer,
+  startForwardProxy,
+  startHttpsFixtureServer,
+  html,
+  type FixtureServer,
+} from '@quarry/testing';
 import { GuardProxy, parseAuthority } from './guard-proxy';
 import { HostResolver, type HostLookup } from './host-resolver';
 
@@ -11,20 +17,27 @@ const policy = new AddressPolicy(false, ['127.0.0.1']);
 const lookup: HostLookup = async (host) => {
   if (host === 'public.test') return [{ address: '127.0.0.1', family: 4 }];
   if (host === 'rebind.test') return [{ address: '127.0.0.2', family: 4 }];
-  if (host === 'mixed.test') return [{ address: '127.0.0.1', family: 4 }, { address: '10.0.0.7', family: 4 }];
+  if (host === 'mixed.test')
+    return [
+      { address: '127.0.0.1', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ];
   throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
 };
 
 function get(proxy: GuardProxy, url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const { port } = new URL(proxy.url);
-    const request = httpRequest({ host: '127.0.0.1', port, path: url, headers: { host: new URL(url).host } }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on('error', () => reject(new Error('connection cut')));
-      response.on('close', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path: url, headers: { host: new URL(url).host } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('error', () => reject(new Error('connection cut')));
+        response.on('close', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -46,7 +59,10 @@ describe('GuardProxy', () => {
   let sut: GuardProxy;
 
   beforeAll(async () => {
-    publicSite = await startFixtureServer({ '/': html('<p>public page</p>'), '/big': (_q, r) => r.end(Buffer.alloc(200_000, 1)) });
+    publicSite = await startFixtureServer({
+      '/': html('<p>public page</p>'),
+      '/big': (_q, r) => r.end(Buffer.alloc(200_000, 1)),
+    });
     privateSite = await startFixtureServer({ '*': html('<p>secret</p>') }, '127.0.0.2');
   });
   afterAll(async () => {
@@ -59,7 +75,10 @@ describe('GuardProxy', () => {
   afterEach(() => sut.close());
 
   it('forwards plain HTTP to allowed targets and refuses private ones', async () => {
-    await expect(get(sut, `${publicSite.url}/`)).resolves.toMatchObject({ status: 200, body: '<p>public page</p>' });
+    await expect(get(sut, `${publicSite.url}/`)).resolves.toMatchObject({
+      status: 200,
+      body: '<p>public page</p>',
+    });
     await expect(get(sut, `${privateSite.url}/`)).resolves.toMatchObject({ status: 403 });
     expect(privateSite.hits.size).toBe(0);
     expect(sut.events).toEqual([expect.objectContaining({ kind: 'blocked', address: '127.0.0.2' })]);
@@ -101,13 +120,19 @@ describe('GuardProxy', () => {
         secure.on('close', () => resolve('refused'));
       });
       expect(outcome).toBe('refused');
-      expect(sut.events).toEqual([expect.objectContaining({ kind: 'tls', detail: expect.stringMatching(/SELF_SIGNED|self-signed/i) })]);
+      expect(sut.events).toEqual([
+        expect.objectContaining({ kind: 'tls', detail: expect.stringMatching(/SELF_SIGNED|self-signed/i) }),
+      ]);
       expect(https.hits).toBe(0);
 
       sut.route = { verifyTls: false };
       const again = await tunnel(sut, `127.0.0.1:${https.port}`);
       const connected = await new Promise<string>((resolve) => {
-        const secure = tlsConnect({ socket: again.socket, servername: 'localhost', rejectUnauthorized: false });
+        const secure = tlsConnect({
+          socket: again.socket,
+          servername: 'localhost',
+          rejectUnauthorized: false,
+        });
         secure.on('secureConnect', () => {
           resolve('connected');
           secure.destroy();
@@ -124,7 +149,10 @@ describe('GuardProxy', () => {
     const upstream = await startForwardProxy();
     try {
       sut.route = { verifyTls: false, upstream: upstream.url };
-      await expect(get(sut, `${publicSite.url}/`)).resolves.toMatchObject({ status: 200, body: '<p>public page</p>' });
+      await expect(get(sut, `${publicSite.url}/`)).resolves.toMatchObject({
+        status: 200,
+        body: '<p>public page</p>',
+      });
       await expect(get(sut, `${privateSite.url}/`)).resolves.toMatchObject({ status: 403 });
       expect(upstream.requests).toEqual([`${publicSite.url}/`]);
     } finally {

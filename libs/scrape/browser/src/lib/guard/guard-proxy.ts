@@ -1,4 +1,11 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as netConnect, isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -29,7 +36,17 @@ export interface GuardProxyOptions {
   connectTimeoutMs?: number;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * A forward proxy on 127.0.0.1 in front of one browser context (Chromium is pointed at it with a
@@ -53,8 +70,14 @@ export class GuardProxy {
   static async start(options: GuardProxyOptions): Promise<GuardProxy> {
     const server = createServer();
     const proxy = new GuardProxy(server, options);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => void proxy.forward(request, response));
-    server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) => void proxy.tunnel(request, socket, head));
+    server.on(
+      'request',
+      (request: IncomingMessage, response: ServerResponse) => void proxy.forward(request, response),
+    );
+    server.on(
+      'connect',
+      (request: IncomingMessage, socket: Duplex, head: Buffer) => void proxy.tunnel(request, socket, head),
+    );
     server.on('connection', (socket: Socket) => proxy.track(socket));
     server.on('clientError', (_error, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
@@ -97,7 +120,11 @@ export class GuardProxy {
     this.transferred += bytes;
     if (this.transferred <= this.options.maxTransferBytes) return true;
     if (!this.events.some((event) => event.kind === 'budget')) {
-      this.record({ kind: 'budget', target: '*', detail: `the page transferred more than ${this.options.maxTransferBytes} bytes` });
+      this.record({
+        kind: 'budget',
+        target: '*',
+        detail: `the page transferred more than ${this.options.maxTransferBytes} bytes`,
+      });
     }
     for (const socket of this.sockets) socket.destroy();
     return false;
@@ -118,8 +145,14 @@ export class GuardProxy {
     }
     const resolution = await this.options.resolver.resolve(target.hostname);
     if (!resolution.ok) {
-      this.record({ kind: resolution.reason === 'dns' ? 'dns' : 'blocked', target: target.href, address: resolution.address });
-      response.writeHead(resolution.reason === 'dns' ? 502 : 403, { 'content-type': 'text/plain' }).end('Refused by the outbound guard');
+      this.record({
+        kind: resolution.reason === 'dns' ? 'dns' : 'blocked',
+        target: target.href,
+        address: resolution.address,
+      });
+      response
+        .writeHead(resolution.reason === 'dns' ? 502 : 403, { 'content-type': 'text/plain' })
+        .end('Refused by the outbound guard');
       return;
     }
     const headers = forwardable(request.headers);
@@ -171,8 +204,14 @@ export class GuardProxy {
     const { host, port } = authority;
     const resolution = await this.options.resolver.resolve(host);
     if (!resolution.ok) {
-      this.record({ kind: resolution.reason === 'dns' ? 'dns' : 'blocked', target: `${host}:${port}`, address: resolution.address });
-      client.end(`HTTP/1.1 ${resolution.reason === 'dns' ? '502 Bad Gateway' : '403 Forbidden'}\r\nContent-Length: 0\r\n\r\n`);
+      this.record({
+        kind: resolution.reason === 'dns' ? 'dns' : 'blocked',
+        target: `${host}:${port}`,
+        address: resolution.address,
+      });
+      client.end(
+        `HTTP/1.1 ${resolution.reason === 'dns' ? '502 Bad Gateway' : '403 Forbidden'}\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -189,10 +228,16 @@ export class GuardProxy {
     let target: Duplex;
     try {
       target = this.route.upstream
-        ? await connectThrough(new URL(this.route.upstream), host, port, this.options.connectTimeoutMs ?? 30_000)
+        ? await connectThrough(
+            new URL(this.route.upstream),
+            host,
+            port,
+            this.options.connectTimeoutMs ?? 30_000,
+          )
         : await connectDirect(resolution.address, port, this.options.connectTimeoutMs ?? 30_000);
     } catch (error) {
-      if (this.route.upstream) this.record({ kind: 'upstream', target: `${host}:${port}`, detail: (error as Error).message });
+      if (this.route.upstream)
+        this.record({ kind: 'upstream', target: `${host}:${port}`, detail: (error as Error).message });
       client.destroy();
       return;
     }
@@ -304,16 +349,28 @@ function connectThrough(upstream: URL, host: string, port: number, timeoutMs: nu
   });
 }
 
-function verifyTls(host: string, address: string, port: number, timeoutMs: number): Promise<string | undefined> {
+function verifyTls(
+  host: string,
+  address: string,
+  port: number,
+  timeoutMs: number,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     // Connects to the checked address; the certificate is verified against the host the page asked for.
-    const socket = tlsConnect({ host: address, port, servername: isIP(host) ? undefined : host, rejectUnauthorized: true });
+    const socket = tlsConnect({
+      host: address,
+      port,
+      servername: isIP(host) ? undefined : host,
+      rejectUnauthorized: true,
+    });
     const finish = (problem?: string) => {
       socket.destroy();
       resolve(problem);
     };
     socket.setTimeout(timeoutMs, () => finish('TLS handshake timed out'));
     socket.once('secureConnect', () => finish(undefined));
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(`${error.code ?? 'TLS_ERROR'}: ${error.message}`));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      finish(`${error.code ?? 'TLS_ERROR'}: ${error.message}`),
+    );
   });
 }

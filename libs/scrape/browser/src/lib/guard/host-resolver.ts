@@ -5,9 +5,12 @@ import type { AddressPolicy } from '@quarry/platform/net';
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemLookup: HostLookup = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
-export type Resolution = { ok: true; address: string; family: number } | { ok: false; reason: 'blocked' | 'dns'; address?: string };
+export type Resolution =
+  { ok: true; address: string; family: number } | { ok: false; reason: 'blocked' | 'dns'; address?: string };
 
 /**
  * Resolves a host once and decides with the address policy: refused when any answer is private
@@ -34,7 +37,10 @@ export class HostResolver {
 
   private async decide(host: string): Promise<Resolution> {
     const family = isIP(host);
-    if (family) return this.policy.allows(host) ? { ok: true, address: host, family } : { ok: false, reason: 'blocked', address: host };
+    if (family)
+      return this.policy.allows(host)
+        ? { ok: true, address: host, family }
+        : { ok: false, reason: 'blocked', address: host };
     let answers: LookupAddress[];
     try {
       answers = await this.lookup(host);

@@ -49,14 +49,20 @@ export class RequestGuard {
       return this.abort(request, { url: raw, reason: 'scheme', navigation });
     }
     if (PASS_SCHEMES.has(url.protocol)) return this.proceed(request);
-    if (!WEB_SCHEMES.has(url.protocol)) return this.abort(request, { url: raw, reason: 'scheme', navigation });
+    if (!WEB_SCHEMES.has(url.protocol))
+      return this.abort(request, { url: raw, reason: 'scheme', navigation });
     if (this.options.blockAds && isAdRequest(url)) {
       this.adsBlocked += 1;
       return this.abort(request);
     }
     const resolution = await this.options.resolver.resolve(url.hostname);
     if (!resolution.ok) {
-      return this.abort(request, { url: raw, reason: resolution.reason === 'dns' ? 'dns' : 'private-address', address: resolution.address, navigation });
+      return this.abort(request, {
+        url: raw,
+        reason: resolution.reason === 'dns' ? 'dns' : 'private-address',
+        address: resolution.address,
+        navigation,
+      });
     }
     if (url.hostname === this.options.targetHost && Object.keys(this.options.headers).length > 0) {
       return this.proceed(request, { ...request.headers(), ...this.options.headers });

@@ -70,21 +70,25 @@ export class BrowserPool {
   ) {}
 
   static async launch(options: BrowserPoolOptions): Promise<BrowserPool> {
-    let pool: BrowserPool | undefined;
+    const launched: { pool?: BrowserPool } = {};
     const pending: Browser[] = [];
     // Wraps puppeteer so every (re)launch is seen: restarts are counted and logged.
     const launcher = {
       launch: async (launchOptions: LaunchOptions) => {
         const browser = await puppeteer.launch(launchOptions);
-        if (pool) {
-          pool.adopt(browser, options.logger);
+        if (launched.pool) {
+          launched.pool.adopt(browser, options.logger);
           options.onRestart?.();
         } else pending.push(browser);
         return browser;
       },
     };
     const cluster = await Cluster.launch({
-      concurrency: isolatedContextConcurrency({ policy: options.policy, lookup: options.lookup, maxTransferBytes: options.maxTransferBytes }),
+      concurrency: isolatedContextConcurrency({
+        policy: options.policy,
+        lookup: options.lookup,
+        maxTransferBytes: options.maxTransferBytes,
+      }),
       maxConcurrency: options.concurrency,
       timeout: TASK_TIMEOUT_MS,
       retryLimit: 0,
@@ -99,7 +103,8 @@ export class BrowserPool {
         protocolTimeout: TASK_TIMEOUT_MS,
       } as LaunchOptions as never,
     });
-    pool = new BrowserPool(cluster as Cluster<unknown, unknown>, options.concurrency);
+    const pool = new BrowserPool(cluster as Cluster<unknown, unknown>, options.concurrency);
+    launched.pool = pool;
     for (const browser of pending) pool.adopt(browser, options.logger);
     if (pool.browser) {
       pool.version = await pool.browser.version();
@@ -165,9 +170,14 @@ export class BrowserPool {
   private adopt(browser: Browser, logger?: Logger): void {
     this.launches += 1;
     this.browser = browser;
-    if (this.launches > 1) logger?.warn({ restarts: this.restarts, pid: browser.process()?.pid }, 'browser relaunched');
+    if (this.launches > 1)
+      logger?.warn({ restarts: this.restarts, pid: browser.process()?.pid }, 'browser relaunched');
     browser.once('disconnected', () => {
-      if (this.browser === browser) logger?.warn({ pid: browser.process()?.pid }, 'browser disconnected; it is relaunched on the next job');
+      if (this.browser === browser)
+        logger?.warn(
+          { pid: browser.process()?.pid },
+          'browser disconnected; it is relaunched on the next job',
+        );
     });
   }
 }

@@ -1,5 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
-import type { ConcurrencyImplementationClassType, ResourceData } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
+import type {
+  ConcurrencyImplementationClassType,
+  ResourceData,
+} from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import SingleBrowserImplementation from 'puppeteer-cluster/dist/concurrency/SingleBrowserImplementation';
 import { GuardProxy, type GuardProxyOptions } from '../guard/guard-proxy';
 import { HostResolver } from '../guard/host-resolver';

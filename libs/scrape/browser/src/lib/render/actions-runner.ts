@@ -48,7 +48,10 @@ export async function runActions(actions: readonly Action[], context: ActionCont
       if (context.signal.aborted || error instanceof ActionAbortedError) throw new ActionAbortedError();
       if (error instanceof AppError) throw error;
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new AppError('SCRAPE_ACTION_ERROR', { message: `Action ${index + 1} (${action.type}) failed: ${reason}`, details: { index, type: action.type } });
+      throw new AppError('SCRAPE_ACTION_ERROR', {
+        message: `Action ${index + 1} (${action.type}) failed: ${reason}`,
+        details: { index, type: action.type },
+      });
     }
   }
   return results;
@@ -60,11 +63,14 @@ async function runAction(action: Action, context: ActionContext, results: Action
   switch (action.type) {
     case 'wait':
       if ('milliseconds' in action) await sleep(Math.min(action.milliseconds, remaining()), context.signal);
-      else await page.waitForSelector(action.selector, { timeout: Math.min(SELECTOR_WAIT_MAX_MS, remaining()) });
+      else
+        await page.waitForSelector(action.selector, { timeout: Math.min(SELECTOR_WAIT_MAX_MS, remaining()) });
       return;
     case 'screenshot': {
       const image = await takeScreenshot(page, action, context.viewport);
-      results.screenshots.push(await context.store('screenshot', image.data, image.contentType, image.extension));
+      results.screenshots.push(
+        await context.store('screenshot', image.data, image.contentType, image.extension),
+      );
       return;
     }
     case 'click':
@@ -89,7 +95,13 @@ async function runAction(action: Action, context: ActionContext, results: Action
       results.javascriptReturns.push(await executeJavascript(context.cdp, action.script));
       return;
     case 'pdf': {
-      const pdf = await page.pdf({ format: action.format, landscape: action.landscape, scale: action.scale, printBackground: true, timeout: remaining() });
+      const pdf = await page.pdf({
+        format: action.format,
+        landscape: action.landscape,
+        scale: action.scale,
+        printBackground: true,
+        timeout: remaining(),
+      });
       results.pdfs.push(await context.store('pdf', Buffer.from(pdf), 'application/pdf', '.pdf'));
       return;
     }
@@ -99,7 +111,9 @@ async function runAction(action: Action, context: ActionContext, results: Action
 async function click(page: Page, selector: string, all: boolean, remainingMs: number): Promise<void> {
   if (all) {
     for (const handle of await page.$$(selector)) {
-      await handle.click().catch(() => handle.evaluate((element) => (element as unknown as { click(): void }).click()));
+      await handle
+        .click()
+        .catch(() => handle.evaluate((element) => (element as unknown as { click(): void }).click()));
       await handle.dispose();
     }
     return;
@@ -107,7 +121,11 @@ async function click(page: Page, selector: string, all: boolean, remainingMs: nu
   const handle = await page.waitForSelector(selector, { timeout: Math.min(CLICK_WAIT_MAX_MS, remainingMs) });
   if (!handle) throw new Error(`no element matches ${selector}`);
   // A real mouse click where possible (it focuses the element for `write`), a DOM click otherwise.
-  await handle.click().catch(() => handle.evaluate((element) => (element as unknown as { click(): void; focus(): void }).click()));
+  await handle
+    .click()
+    .catch(() =>
+      handle.evaluate((element) => (element as unknown as { click(): void; focus(): void }).click()),
+    );
   await handle.dispose();
 }
 
@@ -124,8 +142,13 @@ function scrollPage(direction: 'up' | 'down', selector: string | null): void {
   scrollBy(0, sign * innerHeight);
 }
 
-export async function takeScreenshot(page: Page, options: ScreenshotOptions, viewport: Viewport): Promise<{ data: Buffer; contentType: string; extension: string }> {
-  if (options.viewport) await page.setViewport({ ...viewport, width: options.viewport.width, height: options.viewport.height });
+export async function takeScreenshot(
+  page: Page,
+  options: ScreenshotOptions,
+  viewport: Viewport,
+): Promise<{ data: Buffer; contentType: string; extension: string }> {
+  if (options.viewport)
+    await page.setViewport({ ...viewport, width: options.viewport.width, height: options.viewport.height });
   try {
     const jpeg = options.quality !== undefined;
     const data = await page.screenshot({
@@ -134,7 +157,11 @@ export async function takeScreenshot(page: Page, options: ScreenshotOptions, vie
       fullPage: options.fullPage,
       captureBeyondViewport: options.fullPage,
     });
-    return { data: Buffer.from(data), contentType: jpeg ? 'image/jpeg' : 'image/png', extension: jpeg ? '.jpg' : '.png' };
+    return {
+      data: Buffer.from(data),
+      contentType: jpeg ? 'image/jpeg' : 'image/png',
+      extension: jpeg ? '.jpg' : '.png',
+    };
   } finally {
     if (options.viewport) await page.setViewport(viewport);
   }
@@ -157,9 +184,18 @@ interface EvaluateResult {
  * Runs a script in the page's main world (as DevTools would: not subject to the page's CSP) and
  * returns its completion value with its type. A script that uses `return` runs as a function body.
  */
-export async function executeJavascript(cdp: CDPSession, script: string): Promise<{ type: string; value: unknown }> {
+export async function executeJavascript(
+  cdp: CDPSession,
+  script: string,
+): Promise<{ type: string; value: unknown }> {
   const evaluate = (expression: string, replMode: boolean) =>
-    cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, userGesture: true, replMode }) as Promise<EvaluateResult>;
+    cdp.send('Runtime.evaluate', {
+      expression,
+      awaitPromise: true,
+      returnByValue: true,
+      userGesture: true,
+      replMode,
+    }) as Promise<EvaluateResult>;
   // REPL mode: the completion value of the script, top-level await allowed.
   let outcome = await evaluate(script, true);
   if (outcome.exceptionDetails && /Illegal return statement/.test(describeException(outcome))) {
@@ -170,13 +206,19 @@ export async function executeJavascript(cdp: CDPSession, script: string): Promis
 }
 
 function describeException(outcome: EvaluateResult): string {
-  return outcome.exceptionDetails?.exception?.description?.split('\n')[0] ?? outcome.exceptionDetails?.text ?? 'error';
+  return (
+    outcome.exceptionDetails?.exception?.description?.split('\n')[0] ??
+    outcome.exceptionDetails?.text ??
+    'error'
+  );
 }
 
 function typedValue(result: RemoteObject): { type: string; value: unknown } {
   if (result.subtype === 'null') return { type: 'null', value: null };
   if (result.type === 'undefined') return { type: 'undefined', value: null };
-  if (result.unserializableValue !== undefined) return { type: result.type, value: result.unserializableValue };
-  if (result.subtype === 'array' || Array.isArray(result.value)) return { type: 'array', value: result.value ?? [] };
+  if (result.unserializableValue !== undefined)
+    return { type: result.type, value: result.unserializableValue };
+  if (result.subtype === 'array' || Array.isArray(result.value))
+    return { type: 'array', value: result.value ?? [] };
   return { type: result.type, value: result.value ?? null };
 }

@@ -30,9 +30,12 @@ export function captureBranding(): Record<string, unknown> {
       }
       return `#${digits.slice(0, 6)}`.toUpperCase();
     }
-    const match = value.match(/rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/i);
+    const match = value.match(
+      /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/i,
+    );
     if (!match) return null;
-    const alpha = match[4] === undefined ? 1 : match[4].endsWith('%') ? parseFloat(match[4]) / 100 : parseFloat(match[4]);
+    const alpha =
+      match[4] === undefined ? 1 : match[4].endsWith('%') ? parseFloat(match[4]) / 100 : parseFloat(match[4]);
     if (alpha < 0.1) return null;
     return `#${[match[1], match[2], match[3]].map((part) => Math.round(Number(part)).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
   };
@@ -50,15 +53,29 @@ export function captureBranding(): Record<string, unknown> {
     const min = Math.min(r, g, b);
     return max === 0 ? 0 : (max - min) / max;
   };
-  const style = (element: PageElement | null): PageStyle | null => (element ? getComputedStyle(element) : null);
-  const prop = (element: PageElement | null, name: string): string | null => style(element)?.getPropertyValue(name).trim() || null;
-  const firstFamily = (family: string | null) => (family ? family.split(',')[0].trim().replace(/^["']|["']$/g, '') : null);
+  const style = (element: PageElement | null): PageStyle | null =>
+    element ? getComputedStyle(element) : null;
+  const prop = (element: PageElement | null, name: string): string | null =>
+    style(element)?.getPropertyValue(name).trim() || null;
+  const firstFamily = (family: string | null) =>
+    family
+      ? family
+          .split(',')[0]
+          .trim()
+          .replace(/^["']|["']$/g, '')
+      : null;
   const visible = (element: PageElement) => {
     const rect = element.getBoundingClientRect();
     const computed = getComputedStyle(element);
-    return rect.width > 0 && rect.height > 0 && computed.getPropertyValue('display') !== 'none' && computed.getPropertyValue('visibility') !== 'hidden';
+    return (
+      rect.width > 0 &&
+      rect.height > 0 &&
+      computed.getPropertyValue('display') !== 'none' &&
+      computed.getPropertyValue('visibility') !== 'hidden'
+    );
   };
-  const all = (selector: string, limit = 200): PageElement[] => Array.from(document.querySelectorAll(selector)).slice(0, limit);
+  const all = (selector: string, limit = 200): PageElement[] =>
+    Array.from(document.querySelectorAll(selector)).slice(0, limit);
 
   // CSS custom properties declared on :root / html.
   const variables: Record<string, string> = {};
@@ -91,18 +108,30 @@ export function captureBranding(): Record<string, unknown> {
   };
 
   const body = document.body;
-  const background = toHex(prop(body, 'background-color')) ?? toHex(prop(document.documentElement, 'background-color')) ?? '#FFFFFF';
+  const background =
+    toHex(prop(body, 'background-color')) ??
+    toHex(prop(document.documentElement, 'background-color')) ??
+    '#FFFFFF';
   const textPrimary = toHex(prop(body, 'color'));
   const links = all('a[href]').filter(visible);
   const linkColor = links.length ? toHex(prop(links[0], 'color')) : null;
-  const buttons = all('button, .btn, .button, a[class*="btn"], a[class*="button"], input[type="submit"]').filter(visible);
+  const buttons = all(
+    'button, .btn, .button, a[class*="btn"], a[class*="button"], input[type="submit"]',
+  ).filter(visible);
   const filled = buttons.filter((button) => {
     const hex = toHex(prop(button, 'background-color'));
     return hex !== null && hex !== background;
   });
-  const outlined = buttons.filter((button) => !filled.includes(button) && (parseFloat(prop(button, 'border-top-width') ?? '0') || 0) > 0);
+  const outlined = buttons.filter(
+    (button) => !filled.includes(button) && (parseFloat(prop(button, 'border-top-width') ?? '0') || 0) > 0,
+  );
   const primaryButton = filled[0] ?? null;
-  const secondaryButton = filled.find((button) => toHex(prop(button, 'background-color')) !== toHex(prop(primaryButton, 'background-color'))) ?? outlined[0] ?? null;
+  const secondaryButton =
+    filled.find(
+      (button) => toHex(prop(button, 'background-color')) !== toHex(prop(primaryButton, 'background-color')),
+    ) ??
+    outlined[0] ??
+    null;
 
   const counts = new Map<string, number>();
   for (const element of [...buttons, ...links, ...all('h1, h2, h3, header, nav')]) {
@@ -112,9 +141,20 @@ export function captureBranding(): Record<string, unknown> {
     }
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([hex]) => hex);
-  const primary = variable(/^--(?:color-)?primary(?:-color)?$/i, /^--brand(?:-color)?$/i, /primary/i, /brand/i) ?? toHex(prop(primaryButton, 'background-color')) ?? ranked[0] ?? null;
-  const secondary = variable(/^--(?:color-)?secondary(?:-color)?$/i, /secondary/i) ?? (secondaryButton ? toHex(prop(secondaryButton, 'background-color')) : null) ?? ranked.find((hex) => hex !== primary) ?? null;
-  const accent = variable(/^--(?:color-)?accent(?:-color)?$/i, /accent/i) ?? ranked.find((hex) => hex !== primary && hex !== secondary) ?? null;
+  const primary =
+    variable(/^--(?:color-)?primary(?:-color)?$/i, /^--brand(?:-color)?$/i, /primary/i, /brand/i) ??
+    toHex(prop(primaryButton, 'background-color')) ??
+    ranked[0] ??
+    null;
+  const secondary =
+    variable(/^--(?:color-)?secondary(?:-color)?$/i, /secondary/i) ??
+    (secondaryButton ? toHex(prop(secondaryButton, 'background-color')) : null) ??
+    ranked.find((hex) => hex !== primary) ??
+    null;
+  const accent =
+    variable(/^--(?:color-)?accent(?:-color)?$/i, /accent/i) ??
+    ranked.find((hex) => hex !== primary && hex !== secondary) ??
+    null;
   const paragraph = all('p, small, .muted, .text-muted, figcaption').find((element) => {
     const hex = toHex(prop(element, 'color'));
     return hex !== null && hex !== textPrimary;
@@ -158,21 +198,40 @@ export function captureBranding(): Record<string, unknown> {
   if (bold !== undefined) fontWeights['bold'] = bold;
 
   const typography = {
-    fontFamilies: { primary: firstFamily(prop(body, 'font-family')), heading: firstFamily(prop(h1 ?? h2, 'font-family')), code: firstFamily(prop(code, 'font-family')) },
-    fontSizes: { h1: prop(h1, 'font-size'), h2: prop(h2, 'font-size'), h3: prop(h3, 'font-size'), body: prop(body, 'font-size') },
+    fontFamilies: {
+      primary: firstFamily(prop(body, 'font-family')),
+      heading: firstFamily(prop(h1 ?? h2, 'font-family')),
+      code: firstFamily(prop(code, 'font-family')),
+    },
+    fontSizes: {
+      h1: prop(h1, 'font-size'),
+      h2: prop(h2, 'font-size'),
+      h3: prop(h3, 'font-size'),
+      body: prop(body, 'font-size'),
+    },
     fontWeights,
     lineHeights: { heading: prop(h1 ?? h2, 'line-height'), body: prop(body, 'line-height') },
   };
 
   const spacingSamples: number[] = [];
   // Spacing the designer set (buttons, layout blocks), not browser defaults of text and form elements.
-  for (const element of [...buttons, ...all('main, section, article, header, nav, footer, .container, [class*="container"], .card', 100)]) {
+  for (const element of [
+    ...buttons,
+    ...all('main, section, article, header, nav, footer, .container, [class*="container"], .card', 100),
+  ]) {
     for (const name of ['padding-top', 'padding-left', 'padding-bottom', 'margin-bottom']) {
       const value = parseFloat(prop(element, name) ?? '');
       if (value >= 4 && value <= 64) spacingSamples.push(value);
     }
   }
-  const baseUnit = spacingSamples.length === 0 ? null : spacingSamples.every((value) => value % 8 === 0) ? 8 : spacingSamples.filter((value) => value % 4 === 0).length >= spacingSamples.length / 2 ? 4 : null;
+  const baseUnit =
+    spacingSamples.length === 0
+      ? null
+      : spacingSamples.every((value) => value % 8 === 0)
+        ? 8
+        : spacingSamples.filter((value) => value % 4 === 0).length >= spacingSamples.length / 2
+          ? 4
+          : null;
   const radius = prop(primaryButton ?? document.querySelector('input, .card'), 'border-radius');
   const spacing =
     baseUnit === null && !primaryButton
@@ -184,12 +243,19 @@ export function captureBranding(): Record<string, unknown> {
           margins: { body: prop(body, 'margin') },
         };
 
-  const input = all('input[type="text"], input[type="email"], input[type="search"], input:not([type]), textarea').find(visible) ?? null;
+  const input =
+    all('input[type="text"], input[type="email"], input[type="search"], input:not([type]), textarea').find(
+      visible,
+    ) ?? null;
   const components =
     primaryButton || secondaryButton || input
       ? {
           buttonPrimary: primaryButton
-            ? { background: toHex(prop(primaryButton, 'background-color')), textColor: toHex(prop(primaryButton, 'color')), borderRadius: prop(primaryButton, 'border-radius') }
+            ? {
+                background: toHex(prop(primaryButton, 'background-color')),
+                textColor: toHex(prop(primaryButton, 'color')),
+                borderRadius: prop(primaryButton, 'border-radius'),
+              }
             : null,
           buttonSecondary: secondaryButton
             ? {
@@ -200,45 +266,72 @@ export function captureBranding(): Record<string, unknown> {
               }
             : null,
           input: input
-            ? { background: toHex(prop(input, 'background-color')), borderColor: toHex(prop(input, 'border-top-color')), borderRadius: prop(input, 'border-radius'), textColor: toHex(prop(input, 'color')) }
+            ? {
+                background: toHex(prop(input, 'background-color')),
+                borderColor: toHex(prop(input, 'border-top-color')),
+                borderRadius: prop(input, 'border-radius'),
+                textColor: toHex(prop(input, 'color')),
+              }
             : null,
         }
       : null;
 
   const logoElement =
-    document.querySelector('header img[src*="logo" i], header img[alt*="logo" i], header img[class*="logo" i], [class*="logo" i] img, img[id*="logo" i], img[class*="logo" i], img[alt*="logo" i], img[src*="logo" i]') ?? null;
+    document.querySelector(
+      'header img[src*="logo" i], header img[alt*="logo" i], header img[class*="logo" i], [class*="logo" i] img, img[id*="logo" i], img[class*="logo" i], img[alt*="logo" i], img[src*="logo" i]',
+    ) ?? null;
   const logo = logoElement ? absolute(logoElement.getAttribute('src')) : null;
   const favicon = absolute(
-    document.querySelector('link[rel~="icon" i]')?.getAttribute('href') ?? document.querySelector('link[rel="apple-touch-icon" i]')?.getAttribute('href') ?? null,
+    document.querySelector('link[rel~="icon" i]')?.getAttribute('href') ??
+      document.querySelector('link[rel="apple-touch-icon" i]')?.getAttribute('href') ??
+      null,
   );
-  const ogImage = absolute(document.querySelector('meta[property="og:image" i], meta[name="og:image" i]')?.getAttribute('content') ?? null);
+  const ogImage = absolute(
+    document.querySelector('meta[property="og:image" i], meta[name="og:image" i]')?.getAttribute('content') ??
+      null,
+  );
   const images = logo || favicon || ogImage ? { logo, favicon, ogImage } : null;
 
   const iconLibraries: string[] = [];
   if (document.querySelector('[class*="fa-"], .fa, .fas, .far, .fab')) iconLibraries.push('font-awesome');
-  if (document.querySelector('.material-icons, .material-symbols-outlined, [class*="material-symbols"]')) iconLibraries.push('material');
+  if (document.querySelector('.material-icons, .material-symbols-outlined, [class*="material-symbols"]'))
+    iconLibraries.push('material');
   if (document.querySelector('[data-lucide], .lucide')) iconLibraries.push('lucide');
   const svgIcons = all('svg', 500).filter((svg) => {
     const rect = svg.getBoundingClientRect();
     return rect.width > 0 && rect.width <= 48 && rect.height <= 48;
   }).length;
-  const icons = iconLibraries.length || svgIcons ? { libraries: iconLibraries, inlineSvgCount: svgIcons } : null;
+  const icons =
+    iconLibraries.length || svgIcons ? { libraries: iconLibraries, inlineSvgCount: svgIcons } : null;
 
   const durations = all('a, button, [class*="btn"], nav *', 200)
     .map((element) => prop(element, 'transition-duration'))
     .filter((value): value is string => !!value && value !== '0s');
-  const animations = durations.length ? { transitionDuration: durations[0], animatedElements: durations.length } : null;
+  const animations = durations.length
+    ? { transitionDuration: durations[0], animatedElements: durations.length }
+    : null;
 
   const container = document.querySelector('main, .container, [class*="container"], #content, article');
   const maxWidth = prop(container, 'max-width');
   const header = document.querySelector('header');
   const layout =
     container || header
-      ? { maxContentWidth: maxWidth && maxWidth !== 'none' ? maxWidth : null, headerHeight: header ? `${Math.round(header.getBoundingClientRect().height)}px` : null, hasSidebar: !!document.querySelector('aside, .sidebar') }
+      ? {
+          maxContentWidth: maxWidth && maxWidth !== 'none' ? maxWidth : null,
+          headerHeight: header ? `${Math.round(header.getBoundingClientRect().height)}px` : null,
+          hasSidebar: !!document.querySelector('aside, .sidebar'),
+        }
       : null;
 
-  const declaredScheme = document.querySelector('meta[name="color-scheme" i]')?.getAttribute('content') ?? prop(document.documentElement, 'color-scheme');
-  const colorScheme = luminance(background) < 0.4 ? 'dark' : declaredScheme && /^\s*dark\s*$/.test(declaredScheme) ? 'dark' : 'light';
+  const declaredScheme =
+    document.querySelector('meta[name="color-scheme" i]')?.getAttribute('content') ??
+    prop(document.documentElement, 'color-scheme');
+  const colorScheme =
+    luminance(background) < 0.4
+      ? 'dark'
+      : declaredScheme && /^\s*dark\s*$/.test(declaredScheme)
+        ? 'dark'
+        : 'light';
 
   return {
     colorScheme,

@@ -89,24 +89,41 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   const headers = lowerCaseKeys(request.headers ?? {});
   const userAgent = headers['user-agent'];
   delete headers['user-agent'];
-  const requestGuard = new RequestGuard({ resolver: guard.resolver, blockAds: request.blockAds, headers, targetHost: target.hostname });
+  const requestGuard = new RequestGuard({
+    resolver: guard.resolver,
+    blockAds: request.blockAds,
+    headers,
+    targetHost: target.hostname,
+  });
   page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
   page.setDefaultTimeout(Math.max(1, remaining()));
-  const { viewport, location } = await applyEmulation(page, cdp, { mobile: request.mobile, location: request.location, userAgent }, options.userAgent);
+  const { viewport, location } = await applyEmulation(
+    page,
+    cdp,
+    { mobile: request.mobile, location: request.location, userAgent },
+    options.userAgent,
+  );
   if (request.blockAds) await page.evaluateOnNewDocument(consentHidingScript(CONSENT_SELECTORS));
   if (options.profile) await loadProfile(page, options.profile.state);
   await requestGuard.attach(page);
 
   let lastDocument: HTTPResponse | null = null;
   page.on('response', (response) => {
-    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) lastDocument = response;
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+      lastDocument = response;
   });
 
   let response: HTTPResponse | null;
   try {
     response = await page.goto(target.href, { waitUntil: 'load', timeout: Math.max(1, remaining()) });
   } catch (error) {
-    throw navigationError(error, { options, requestGuard, events: guard.events, target, hadDocument: lastDocument !== null });
+    throw navigationError(error, {
+      options,
+      requestGuard,
+      events: guard.events,
+      target,
+      hadDocument: lastDocument !== null,
+    });
   }
   const mainResponse = (lastDocument as HTTPResponse | null) ?? response;
   const contentType = mainResponse?.headers()['content-type'];
@@ -116,7 +133,15 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
     const body = await mainResponse.buffer().catch(() => undefined);
     if (!body) throw new NotRenderableError(target.href);
     return {
-      page: { engine: 'browser', url: page.url(), status: mainResponse.status(), headers: mainResponse.headers(), contentType, body, metadata: { timezone: location.timezone } },
+      page: {
+        engine: 'browser',
+        url: page.url(),
+        status: mainResponse.status(),
+        headers: mainResponse.headers(),
+        contentType,
+        body,
+        metadata: { timezone: location.timezone },
+      },
       guardEvents: guard.events,
       refused: requestGuard.refused,
       adsBlocked: requestGuard.adsBlocked,
@@ -130,7 +155,14 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   const artifacts: PageArtifacts = {};
   let actions: ActionResults | undefined;
   if (request.actions?.length) {
-    actions = await runActions(request.actions, { page, cdp, signal: options.signal, deadline: options.deadline, viewport, store: options.store });
+    actions = await runActions(request.actions, {
+      page,
+      cdp,
+      signal: options.signal,
+      deadline: options.deadline,
+      viewport,
+      store: options.store,
+    });
     artifacts.actions = actions;
   }
   if (request.blockAds) await page.evaluate(removeConsentBanners, CONSENT_SELECTORS).catch(() => 0);
@@ -138,14 +170,17 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
 
   const html = await page.content();
   if (Buffer.byteLength(html) > options.maxDocumentBytes) {
-    throw new TransferBudgetError(`The rendered document exceeds the limit of ${options.maxDocumentBytes} bytes`);
+    throw new TransferBudgetError(
+      `The rendered document exceeds the limit of ${options.maxDocumentBytes} bytes`,
+    );
   }
   const screenshot = findFormat(request.formats, 'screenshot');
   if (screenshot) {
     const image = await takeScreenshot(page, screenshot, viewport);
     artifacts.screenshot = await options.store('screenshot', image.data, image.contentType, image.extension);
   }
-  if (hasFormat(request.formats, 'branding')) artifacts.branding = await page.evaluate(captureBranding).catch(() => null);
+  if (hasFormat(request.formats, 'branding'))
+    artifacts.branding = await page.evaluate(captureBranding).catch(() => null);
   const profileState = options.profile?.save ? await captureProfile(page, context.cookies()) : undefined;
   const budget = guard.events.find((event) => event.kind === 'budget');
   if (budget) throw new TransferBudgetError(budget.detail ?? 'The page transferred too much data');
@@ -190,13 +225,16 @@ function navigationError(error: unknown, failure: NavigationFailure): Error {
     return new BlockedAddressError(refusedDocument.url, refusedDocument.address);
   }
   if (refusedDocument?.reason === 'dns') return new DnsResolutionError(new URL(refusedDocument.url).hostname);
-  const proxyRefusal = events.find((event) => event.kind === 'blocked' && event.target.includes(target.hostname));
+  const proxyRefusal = events.find(
+    (event) => event.kind === 'blocked' && event.target.includes(target.hostname),
+  );
   if (proxyRefusal) return new BlockedAddressError(target.href, proxyRefusal.address);
   const tls = events.find((event) => event.kind === 'tls');
   if (tls) return new BrowserTlsError(tls.detail ?? tls.target);
   const budget = events.find((event) => event.kind === 'budget');
   if (budget) return new TransferBudgetError(budget.detail ?? 'The page transferred too much data');
-  if (options.signal.aborted || Date.now() >= options.deadline || (error as Error)?.name === 'TimeoutError') return new RenderTimeoutError();
+  if (options.signal.aborted || Date.now() >= options.deadline || (error as Error)?.name === 'TimeoutError')
+    return new RenderTimeoutError();
   const message = error instanceof Error ? error.message : String(error);
   if (/net::ERR_ABORTED/.test(message) && !failure.hadDocument) return new NotRenderableError(target.href);
   if (/net::ERR_NAME_NOT_RESOLVED/.test(message)) return new DnsResolutionError(target.hostname);

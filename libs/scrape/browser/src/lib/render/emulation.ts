@@ -8,7 +8,13 @@ export interface EmulationRequest {
   userAgent?: string;
 }
 
-export const DESKTOP_VIEWPORT: Viewport = { width: 1440, height: 900, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
+export const DESKTOP_VIEWPORT: Viewport = {
+  width: 1440,
+  height: 900,
+  deviceScaleFactor: 1,
+  isMobile: false,
+  hasTouch: false,
+};
 const MOBILE_DEVICE = KnownDevices['iPhone 15 Pro'];
 
 /** The user agent pages see by default: the browser's own, without the "Headless" marker. */
@@ -21,7 +27,12 @@ export function desktopUserAgent(browserUserAgent: string): string {
  * user agent, Accept-Language and `navigator.languages`, `Intl` locale and time zone. Applied
  * through one DevTools session before navigation.
  */
-export async function applyEmulation(page: Page, cdp: CDPSession, request: EmulationRequest, defaultUserAgent: string): Promise<{ viewport: Viewport; location: LocationProfile }> {
+export async function applyEmulation(
+  page: Page,
+  cdp: CDPSession,
+  request: EmulationRequest,
+  defaultUserAgent: string,
+): Promise<{ viewport: Viewport; location: LocationProfile }> {
   const location = locationProfile(request.location?.country ?? 'US', request.location?.languages);
   const viewport: Viewport = request.mobile ? { ...MOBILE_DEVICE.viewport } : { ...DESKTOP_VIEWPORT };
   const userAgent = request.userAgent ?? (request.mobile ? MOBILE_DEVICE.userAgent : defaultUserAgent);

@@ -50,7 +50,9 @@ export interface PageDocument {
   getElementById(id: string): PageElement | null;
   createElement(tag: string): PageElement & { textContent: string | null };
   addEventListener(type: string, listener: () => void, options?: unknown): void;
-  styleSheets: ArrayLike<{ cssRules?: ArrayLike<{ cssText: string; selectorText?: string; style?: PageStyle }> }>;
+  styleSheets: ArrayLike<{
+    cssRules?: ArrayLike<{ cssText: string; selectorText?: string; style?: PageStyle }>;
+  }>;
 }
 
 export interface PageStorage {
@@ -70,7 +72,10 @@ export interface PageGlobals {
   scrollBy(x: number, y: number): void;
   getComputedStyle(element: PageElement, pseudo?: string | null): PageStyle;
   matchMedia(query: string): { matches: boolean };
-  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: unknown): void; disconnect(): void };
+  MutationObserver: new (callback: () => void) => {
+    observe(target: unknown, options: unknown): void;
+    disconnect(): void;
+  };
   setTimeout(callback: () => void, ms: number): number;
   performance: { now(): number };
 }

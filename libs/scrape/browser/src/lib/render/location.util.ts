@@ -72,7 +72,10 @@ function defaultLanguages(language: string, locale: string): string[] {
 
 function regionZones(region: string): string[] {
   try {
-    const locale = new Intl.Locale(`und-${region}`) as Intl.Locale & { timeZones?: string[]; getTimeZones?: () => string[] };
+    const locale = new Intl.Locale(`und-${region}`) as Intl.Locale & {
+      timeZones?: string[];
+      getTimeZones?: () => string[];
+    };
     return locale.getTimeZones?.() ?? locale.timeZones ?? [];
   } catch {
     return [];
@@ -81,5 +84,9 @@ function regionZones(region: string): string[] {
 
 /** Accept-Language value for a list of locales, with decreasing q-values: `de-CH,de;q=0.9,en;q=0.8`. */
 export function acceptLanguageHeader(languages: readonly string[]): string {
-  return languages.map((language, index) => (index === 0 ? language : `${language};q=${Math.max(0.1, 1 - index / 10).toFixed(1)}`)).join(',');
+  return languages
+    .map((language, index) =>
+      index === 0 ? language : `${language};q=${Math.max(0.1, 1 - index / 10).toFixed(1)}`,
+    )
+    .join(',');
 }

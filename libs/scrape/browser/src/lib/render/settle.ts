@@ -23,7 +23,12 @@ function domQuiet(quietMs: number, maxMs: number): Promise<void> {
     const started = performance.now();
     let last = started;
     const observer = new MutationObserver(() => (last = performance.now()));
-    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+    observer.observe(document.documentElement, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      characterData: true,
+    });
     const check = () => {
       const now = performance.now();
       if (now - last >= quietMs || now - started >= maxMs) {
