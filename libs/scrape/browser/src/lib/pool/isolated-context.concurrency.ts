@@ -39,28 +39,30 @@ export function slotOf(page: Page): PageSlot {
  */
 export function isolatedContextConcurrency(options: IsolationOptions): ConcurrencyImplementationClassType {
   return class IsolatedContextConcurrency extends SingleBrowserImplementation {
+    /** One context prepared ahead, so a job does not wait for `newPage` (the costliest step). */
+    private spare?: { browser: Browser; slot: Promise<PageSlot> };
+
     protected async createResources(): Promise<ResourceData> {
       const browser = this.browser as unknown as Browser;
       if (!browser?.connected) throw new Error('browser is not connected');
-      const guardOptions: GuardProxyOptions = {
-        resolver: new HostResolver(options.policy, options.lookup),
-        maxTransferBytes: options.maxTransferBytes,
-      };
-      const guard = await GuardProxy.start(guardOptions);
-      try {
-        const context = await browser.createBrowserContext({
-          proxyServer: guard.url,
-          // Chromium bypasses proxies for loopback by default; the guard must see those too.
-          proxyBypassList: ['<-loopback>'],
-          downloadBehavior: { policy: 'deny' },
-        });
-        const page = await context.newPage();
-        slots.set(page, { context, page, guard });
-        return { page: page as unknown as ResourceData['page'], context, guard };
-      } catch (error) {
-        await guard.close();
-        throw error;
-      }
+      const spare = this.spare;
+      this.spare = undefined;
+      let slot: PageSlot | undefined;
+      if (spare && spare.browser === browser) slot = await spare.slot.catch(() => undefined);
+      else if (spare) void spare.slot.then(closeSlot, () => undefined);
+      if (!slot || slot.page.isClosed()) slot = await openSlot(browser, options);
+      // Prepare the next job's context while this one runs.
+      const next = openSlot(browser, options);
+      next.catch(() => undefined);
+      this.spare = { browser, slot: next };
+      return { page: slot.page as unknown as ResourceData['page'], context: slot.context, guard: slot.guard };
+    }
+
+    override async close(): Promise<void> {
+      const spare = this.spare;
+      this.spare = undefined;
+      if (spare) await spare.slot.then(closeSlot, () => undefined);
+      await super.close();
     }
 
     protected async freeResources(resources: ResourceData): Promise<void> {
@@ -72,4 +74,33 @@ export function isolatedContextConcurrency(options: IsolationOptions): Concurren
       }
     }
   };
+}
+
+/** A fresh incognito context routed through its own guard proxy, with one page. */
+async function openSlot(browser: Browser, options: IsolationOptions): Promise<PageSlot> {
+  const guardOptions: GuardProxyOptions = {
+    resolver: new HostResolver(options.policy, options.lookup),
+    maxTransferBytes: options.maxTransferBytes,
+  };
+  const guard = await GuardProxy.start(guardOptions);
+  try {
+    const context = await browser.createBrowserContext({
+      proxyServer: guard.url,
+      // Chromium bypasses proxies for loopback by default; the guard must see those too.
+      proxyBypassList: ['<-loopback>'],
+      downloadBehavior: { policy: 'deny' },
+    });
+    const page = await context.newPage();
+    const slot = { context, page, guard };
+    slots.set(page, slot);
+    return slot;
+  } catch (error) {
+    await guard.close();
+    throw error;
+  }
+}
+
+async function closeSlot(slot: PageSlot): Promise<void> {
+  await slot.context.close().catch(() => undefined);
+  await slot.guard.close();
 }
