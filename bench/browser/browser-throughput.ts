@@ -19,7 +19,15 @@ const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const PAGES = Number(process.argv[2] ?? 24);
 const WARMUP = 3;
 const LEVELS = [1, 2, 4];
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-quic', '--no-first-run', '--mute-audio'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--mute-audio',
+];
 
 const PAGE = `<!doctype html><html><head><title>Loading</title></head><body><div id="root"></div>
 <script>setTimeout(() => {
@@ -27,7 +35,11 @@ const PAGE = `<!doctype html><html><head><title>Loading</title></head><body><div
   document.title = 'Rendered';
 }, 50);</script></body></html>`;
 
-async function runLoops(concurrency: number, total: number, visit: (index: number) => Promise<void>): Promise<number> {
+async function runLoops(
+  concurrency: number,
+  total: number,
+  visit: (index: number) => Promise<void>,
+): Promise<number> {
   let next = 0;
   const started = process.hrtime.bigint();
   await Promise.all(
@@ -39,7 +51,9 @@ async function runLoops(concurrency: number, total: number, visit: (index: numbe
 }
 
 async function main(): Promise<void> {
-  const server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+  const server = createServer((request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
   const policy = new AddressPolicy(false, ['127.0.0.1']);
@@ -48,7 +62,12 @@ async function main(): Promise<void> {
 
   for (const level of LEVELS) {
     // The scrape engine as a worker runs it: BROWSER_CONCURRENCY = level.
-    const pool = await BrowserPool.launch({ executablePath: CHROMIUM, concurrency: level, policy, maxTransferBytes: 100 * 1024 * 1024 });
+    const pool = await BrowserPool.launch({
+      executablePath: CHROMIUM,
+      concurrency: level,
+      policy,
+      maxTransferBytes: 100 * 1024 * 1024,
+    });
     const engine = new BrowserEngine({
       http: new HttpEngine(client),
       pool,
@@ -57,8 +76,13 @@ async function main(): Promise<void> {
     });
     const request = scrapeRequestSchema.parse({ url });
     const scrape = async () => {
-      const page = await engine.fetch(request, { jobId: 'bench', signal: AbortSignal.timeout(60_000), timeoutMs: 60_000 });
-      if (page.engine !== 'browser' || !page.text?.includes('Paragraph 29')) throw new Error('the engine did not render the page');
+      const page = await engine.fetch(request, {
+        jobId: 'bench',
+        signal: AbortSignal.timeout(60_000),
+        timeoutMs: 60_000,
+      });
+      if (page.engine !== 'browser' || !page.text?.includes('Paragraph 29'))
+        throw new Error('the engine did not render the page');
     };
     await runLoops(level, WARMUP, scrape);
     const oursSeconds = await runLoops(level, PAGES, scrape);
@@ -83,10 +107,17 @@ async function main(): Promise<void> {
   await client.close();
   server.close();
 
-  console.log(`\nBrowser throughput, JS fixture page, ${PAGES} pages per level (node ${process.version}, ${CHROMIUM})\n`);
-  console.log('| worker concurrency | scrape engine (pages/s) | bare puppeteer loop (pages/s) | ratio engine/bare |');
+  console.log(
+    `\nBrowser throughput, JS fixture page, ${PAGES} pages per level (node ${process.version}, ${CHROMIUM})\n`,
+  );
+  console.log(
+    '| worker concurrency | scrape engine (pages/s) | bare puppeteer loop (pages/s) | ratio engine/bare |',
+  );
   console.log('|---|---|---|---|');
-  for (const row of results) console.log(`| ${row.level} | ${row.ours.toFixed(2)} | ${row.bare.toFixed(2)} | ${(row.ours / row.bare).toFixed(2)} |`);
+  for (const row of results)
+    console.log(
+      `| ${row.level} | ${row.ours.toFixed(2)} | ${row.bare.toFixed(2)} | ${(row.ours / row.bare).toFixed(2)} |`,
+    );
   const scaling = results.map((row) => (row.ours / results[0].ours).toFixed(2)).join(' : ');
   console.log(`\nengine scaling 1 : 2 : 4 = ${scaling}`);
 }

@@ -1,3 +1,4 @@
+import Firecrawl from '@mendable/firecrawl-js';
 import { SCRAPE_SITE, startScrapeSite, type ScrapeSite } from '@quarry/testing';
 import { call, type ApiResponse } from './support/api-client';
 import { startCluster, startStandalone, type Platform } from './support/platform';
@@ -481,6 +482,32 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(hit.body.data.metadata).toMatchObject({ cacheState: 'hit', creditsUsed: 5 });
       expect(await teamCredits(platform)).toBe(afterScrape - 5);
       expect(site.hits.get('/static')).toBe(hitsBefore + 1);
+    });
+  });
+
+  describe('official SDK', () => {
+    it('scrapes with actions, a screenshot and change tracking through @mendable/firecrawl-js, and raises the cache-only 404s', async () => {
+      const sdk = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.url() });
+      const document = await sdk.scrape(`${site.url}/actions`, {
+        formats: ['markdown', 'screenshot', { type: 'changeTracking', modes: ['git-diff'] }],
+        actions: [
+          { type: 'click', selector: '#reveal' },
+          { type: 'executeJavascript', script: 'document.title' },
+        ],
+        onlyMainContent: false,
+      });
+      expect(document.markdown).toContain(SCRAPE_SITE.clickMarker);
+      expect(document.actions?.javascriptReturns).toEqual([{ type: 'string', value: 'Actions' }]);
+      expect(document.screenshot).toContain('/v2/blobs/screenshots/');
+      expect(document.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null });
+      expect(document.metadata?.engine).toBe('browser');
+
+      await expect(
+        sdk.scrape(`${site.url}/static?sdk-lockdown=${Date.now()}`, { lockdown: true }),
+      ).rejects.toMatchObject({ status: 404, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+      await expect(
+        sdk.scrape(`${site.url}/static?sdk-minage=${Date.now()}`, { minAge: 1 }),
+      ).rejects.toMatchObject({ status: 404, code: 'SCRAPE_NO_CACHED_DATA' });
     });
   });
 
