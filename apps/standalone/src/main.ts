@@ -1,4 +1,10 @@
+import { publishAdminHandle } from '@quarry/admin';
 import { main } from '@quarry/platform/http';
 import { StandaloneModule } from './standalone.module';
 
-main({ name: 'standalone', migrates: true, module: (runtime) => StandaloneModule.forRoot(runtime) });
+main({
+  name: 'standalone',
+  migrates: true,
+  module: (runtime) => StandaloneModule.forRoot(runtime),
+  afterListen: (url, runtime) => publishAdminHandle(runtime.config.dataDir, url),
+});
