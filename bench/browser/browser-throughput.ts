@@ -5,7 +5,7 @@
  * same page (one browser, a new page per visit in the default context, `goto` + wait for the
  * rendered element). Both use the same Chromium and flags. Run:
  *
- *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/browser/browser-throughput.ts [pagesPerLevel]
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/browser/browser-throughput.ts [pagesPerLevel=24] [chromium]
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { BrowserEngine, BrowserPool, ProxyPools } from '@quarry/scrape/browser';
 import { HttpEngine } from '@quarry/scrape/engine';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.argv[3] ?? '/usr/bin/chromium';
 const PAGES = Number(process.argv[2] ?? 24);
 const WARMUP = 3;
 const LEVELS = [1, 2, 4];
