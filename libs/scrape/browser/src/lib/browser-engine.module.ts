@@ -18,6 +18,7 @@ import { BrowserPool } from './pool/browser-pool';
 @Module({ imports: [ScrapeRunnerModule] })
 export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown {
   private pool?: BrowserPool;
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @Inject(PipelineExtensions) private readonly extensions: PipelineExtensions,
@@ -83,6 +84,14 @@ export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown 
       },
     });
     this.extensions.addEngine(engine, () => engine);
+    // Screenshots and PDFs expire after 24 h; their files are removed hourly.
+    this.sweeper = setInterval(() => {
+      this.blobs.sweep().then(
+        (removed) => removed > 0 && logger.info({ removed }, 'expired blobs removed'),
+        (error: unknown) => logger.warn({ err: error }, 'blob sweep failed'),
+      );
+    }, 3_600_000);
+    this.sweeper.unref();
     if (pool) {
       this.health.register('browser', async () => {
         if (!pool.connected && pool.active > 0) throw new Error('browser disconnected with pages in flight');
