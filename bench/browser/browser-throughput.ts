@@ -87,6 +87,7 @@ async function main(): Promise<void> {
     await runLoops(level, WARMUP, scrape);
     const oursSeconds = await runLoops(level, PAGES, scrape);
     await pool.close();
+    process.stderr.write(`concurrency ${level}: engine ${(PAGES / oursSeconds).toFixed(2)} pages/s\n`);
 
     // Baseline: a bare puppeteer loop on the same page.
     const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
     await runLoops(level, WARMUP, visit);
     const bareSeconds = await runLoops(level, PAGES, visit);
     await browser.close();
+    process.stderr.write(`concurrency ${level}: bare loop ${(PAGES / bareSeconds).toFixed(2)} pages/s\n`);
 
     results.push({ level, ours: PAGES / oursSeconds, bare: PAGES / bareSeconds });
   }

@@ -44,6 +44,7 @@ const CHROMIUM_ARGS = [
 
 /** Longer than any job may run (spec max timeout 300 s): jobs end themselves through their signal. */
 const TASK_TIMEOUT_MS = 330_000;
+const PROTOCOL_TIMEOUT_MS = 60_000;
 
 export class BrowserAbortedError extends Error {
   constructor() {
@@ -100,7 +101,8 @@ export class BrowserPool {
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
-        protocolTimeout: TASK_TIMEOUT_MS,
+        // No single DevTools call may hang a slot (a wedged renderer); jobs end through their signal.
+        protocolTimeout: PROTOCOL_TIMEOUT_MS,
       } as LaunchOptions as never,
     });
     const pool = new BrowserPool(cluster as Cluster<unknown, unknown>, options.concurrency);

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import type {
   ConcurrencyImplementationClassType,
   ResourceData,
+  WorkerInstance,
 } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import SingleBrowserImplementation from 'puppeteer-cluster/dist/concurrency/SingleBrowserImplementation';
 import { GuardProxy, type GuardProxyOptions } from '../guard/guard-proxy';
@@ -24,6 +25,15 @@ export interface IsolationOptions {
 
 const slots = new WeakMap<Page, PageSlot>();
 
+/** How long a job waits for the prepared context before opening its own (cluster limit: 5 s per creation). */
+const SPARE_WAIT_MS = 1_500;
+/** puppeteer-cluster's fixed limit for creating a job's resources (BROWSER_TIMEOUT), with a margin. */
+const CLUSTER_CREATE_LIMIT_MS = 4_900;
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
+}
+
 /** The slot a pool page belongs to (the cluster hands tasks the page only). */
 export function slotOf(page: Page): PageSlot {
   const slot = slots.get(page);
@@ -43,14 +53,27 @@ export function isolatedContextConcurrency(options: IsolationOptions): Concurren
     private spare?: { browser: Browser; slot: Promise<PageSlot> };
 
     protected async createResources(): Promise<ResourceData> {
+      const started = Date.now();
       const browser = this.browser as unknown as Browser;
       if (!browser?.connected) throw new Error('browser is not connected');
       const spare = this.spare;
       this.spare = undefined;
       let slot: PageSlot | undefined;
-      if (spare && spare.browser === browser) slot = await spare.slot.catch(() => undefined);
-      else if (spare) void spare.slot.then(closeSlot, () => undefined);
-      if (!slot || slot.page.isClosed()) slot = await openSlot(browser, options);
+      if (spare && spare.browser === browser) {
+        // Use the prepared context if it is ready soon; a straggler is closed whenever it arrives.
+        slot = await Promise.race([spare.slot.catch(() => undefined), delay(SPARE_WAIT_MS)]);
+        if (!slot) void spare.slot.then(closeSlot, () => undefined);
+      } else if (spare) void spare.slot.then(closeSlot, () => undefined);
+      if (slot?.page.isClosed()) {
+        void closeSlot(slot);
+        slot = undefined;
+      }
+      if (!slot) slot = await openSlot(browser, options);
+      if (Date.now() - started >= CLUSTER_CREATE_LIMIT_MS) {
+        // The cluster stopped waiting for this context: close it rather than leak it, and let it retry.
+        void closeSlot(slot);
+        throw new Error('creating a browser context took too long');
+      }
       // Prepare the next job's context while this one runs.
       const next = openSlot(browser, options);
       next.catch(() => undefined);
@@ -58,10 +81,30 @@ export function isolatedContextConcurrency(options: IsolationOptions): Concurren
       return { page: slot.page as unknown as ResourceData['page'], context: slot.context, guard: slot.guard };
     }
 
+    /**
+     * puppeteer-cluster asks for a repair (a browser relaunch) whenever creating or closing a
+     * context took longer than its fixed 5 s, which on a loaded machine would kill every page in
+     * flight. Only a disconnected browser is relaunched; a slow one is simply tried again.
+     */
+    override async workerInstance(): Promise<WorkerInstance> {
+      const instance = (await super.workerInstance()) as WorkerInstance;
+      return {
+        ...instance,
+        repair: async () => {
+          if ((this.browser as unknown as Browser | null)?.connected) return;
+          await instance.repair();
+        },
+      };
+    }
+
     override async close(): Promise<void> {
       const spare = this.spare;
       this.spare = undefined;
-      if (spare) await spare.slot.then(closeSlot, () => undefined);
+      if (spare)
+        await withTimeout(
+          spare.slot.then(closeSlot, () => undefined),
+          5_000,
+        );
       await super.close();
     }
 
@@ -98,6 +141,16 @@ async function openSlot(browser: Browser, options: IsolationOptions): Promise<Pa
     await guard.close();
     throw error;
   }
+}
+
+function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void work.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 async function closeSlot(slot: PageSlot): Promise<void> {
