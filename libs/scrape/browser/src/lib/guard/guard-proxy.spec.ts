@@ -160,6 +160,37 @@ describe('GuardProxy', () => {
     }
   });
 
+  it('tunnels CONNECT through the upstream proxy too, and reports a refusing upstream', async () => {
+    const upstream = await startForwardProxy();
+    const refusing = await startForwardProxy({ refuse: true });
+    try {
+      sut.route = { verifyTls: false, upstream: upstream.url };
+      const { status, socket } = await tunnel(sut, `127.0.0.1:${publicSite.port}`);
+      expect(status).toBe(200);
+      const reply = await new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('end', () => resolve(text));
+        socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      expect(reply).toContain('public page');
+      expect(upstream.requests).toEqual([`127.0.0.1:${publicSite.port}`]);
+
+      sut.route = { verifyTls: false, upstream: refusing.url };
+      const refused = await tunnel(sut, `127.0.0.1:${publicSite.port}`);
+      await new Promise((resolve) => {
+        refused.socket.on('close', resolve);
+        refused.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+      expect(sut.events).toEqual([
+        expect.objectContaining({ kind: 'upstream', detail: expect.stringContaining('403') }),
+      ]);
+    } finally {
+      await upstream.close();
+      await refusing.close();
+    }
+  });
+
   it('cuts every connection once the page exceeds its byte budget', async () => {
     await get(sut, `${publicSite.url}/big`).catch(() => undefined);
     expect(sut.events.some((event) => event.kind === 'budget')).toBe(true);

@@ -15,6 +15,11 @@ export interface PageSlot {
   context: BrowserContext;
   page: Page;
   guard: GuardProxy;
+  /**
+   * Starts preparing the next job's context. The renderer calls it once navigation is done, when the
+   * browser mostly waits (settle, waitFor), so the preparation does not slow this job's own setup.
+   */
+  prepareNext?: () => void;
 }
 
 export interface IsolationOptions {
@@ -49,7 +54,7 @@ export function slotOf(page: Page): PageSlot {
  */
 export function isolatedContextConcurrency(options: IsolationOptions): ConcurrencyImplementationClassType {
   return class IsolatedContextConcurrency extends SingleBrowserImplementation {
-    /** One context prepared ahead, so a job does not wait for `newPage` (the costliest step). */
+    /** One context prepared ahead (see PageSlot.prepareNext), so a job does not wait for `newPage`. */
     private spare?: { browser: Browser; slot: Promise<PageSlot> };
 
     protected async createResources(): Promise<ResourceData> {
@@ -74,10 +79,12 @@ export function isolatedContextConcurrency(options: IsolationOptions): Concurren
         void closeSlot(slot);
         throw new Error('creating a browser context took too long');
       }
-      // Prepare the next job's context while this one runs.
-      const next = openSlot(browser, options);
-      next.catch(() => undefined);
-      this.spare = { browser, slot: next };
+      slot.prepareNext = () => {
+        if (this.spare || !browser.connected || (this.browser as unknown as Browser) !== browser) return;
+        const next = openSlot(browser, options);
+        next.catch(() => undefined);
+        this.spare = { browser, slot: next };
+      };
       return { page: slot.page as unknown as ResourceData['page'], context: slot.context, guard: slot.guard };
     }
 

@@ -27,6 +27,8 @@ export interface RenderOptions {
   maxDocumentBytes: number;
   profile?: { state: ProfileState; save: boolean };
   store(kind: ArtifactKind, data: Buffer, contentType: string, extension: string): Promise<string>;
+  /** Called as each phase ends (setup, navigation, settle, actions, capture): timing and tracing. */
+  onPhase?: (phase: string) => void;
 }
 
 export interface RenderResult {
@@ -106,6 +108,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   if (request.blockAds) await page.evaluateOnNewDocument(consentHidingScript(CONSENT_SELECTORS));
   if (options.profile) await loadProfile(page, options.profile.state);
   await requestGuard.attach(page);
+  options.onPhase?.('setup');
 
   let lastDocument: HTTPResponse | null = null;
   page.on('response', (response) => {
@@ -125,6 +128,8 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
       hadDocument: lastDocument !== null,
     });
   }
+  options.onPhase?.('navigation');
+  slot.prepareNext?.();
   const mainResponse = (lastDocument as HTTPResponse | null) ?? response;
   const contentType = mainResponse?.headers()['content-type'];
 
@@ -151,6 +156,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   await settle(page, Math.min(options.settleMs, remaining()));
   if (request.waitFor > 0) await sleep(Math.min(request.waitFor, remaining()), options.signal);
   checkTime(options);
+  options.onPhase?.('settle');
 
   const artifacts: PageArtifacts = {};
   let actions: ActionResults | undefined;
@@ -167,6 +173,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   }
   if (request.blockAds) await page.evaluate(removeConsentBanners, CONSENT_SELECTORS).catch(() => 0);
   checkTime(options);
+  options.onPhase?.('actions');
 
   const html = await page.content();
   if (Buffer.byteLength(html) > options.maxDocumentBytes) {
@@ -185,6 +192,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   const budget = guard.events.find((event) => event.kind === 'budget');
   if (budget) throw new TransferBudgetError(budget.detail ?? 'The page transferred too much data');
 
+  options.onPhase?.('capture');
   const finalResponse = (lastDocument as HTTPResponse | null) ?? mainResponse;
   return {
     page: {
