@@ -18,7 +18,8 @@ const scopeRules = [
   { sourceTag: 'scope:core', onlyDependOnLibsWithTags: ['scope:core', 'scope:shared'] },
   { sourceTag: 'scope:scrape', onlyDependOnLibsWithTags: ['scope:scrape', 'scope:core', 'scope:shared'] },
   { sourceTag: 'scope:crawl', onlyDependOnLibsWithTags: ['scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'] },
-  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:documents', 'scope:core', 'scope:shared'] },
+  // Documents reuse the scrape content pipeline (HTML → markdown) and plug a PDF handler into the scrape engine.
+  { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:documents', 'scope:scrape', 'scope:core', 'scope:shared'] },
   { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:agent', 'scope:scrape', 'scope:core', 'scope:shared'] },
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['*'] },

@@ -11,6 +11,8 @@ module.exports = {
       main: './src/main.ts',
       tsConfig: './tsconfig.json',
       skipTypeChecking: true,
+      // Parse worker threads run their own bundle next to main.js (libs/documents/parsing).
+      additionalEntryPoints: [{ entryName: 'parse-worker', entryPath: 'libs/documents/parsing/src/lib/worker/parse-worker.main.ts' }],
       assets: [{ input: 'prisma/migrations', glob: '**/*', output: 'prisma/migrations' }],
       optimization: false,
       outputHashing: 'none',

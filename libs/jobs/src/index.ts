@@ -4,3 +4,4 @@ export * from './lib/job-outcome.store';
 export * from './lib/job-waiter';
 export * from './lib/job-events';
 export * from './lib/jobs.module';
+export * from './lib/parse-upload.repository';

@@ -3,3 +3,5 @@ export * from './lib/fixture-server';
 export * from './lib/basic-site';
 export * from './lib/scrape-site';
 export * from './lib/network-fixtures';
+export * from './lib/fake-llm-server';
+export * from './lib/scripted-llm';

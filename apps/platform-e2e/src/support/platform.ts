@@ -7,16 +7,21 @@ export interface Platform {
   url: () => string;
   gateways: ServiceProcess[];
   workers: ServiceProcess[];
+  /** doc-parser processes (PDF and office parsing), started with `docParsers` or startDocParser(). */
+  docParsers: ServiceProcess[];
   apiKey: string;
   database?: TestDatabase;
   env: Record<string, string>;
   startWorker(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  startDocParser(extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   stop(): Promise<void>;
 }
 
 export interface ClusterOptions {
   gateways?: number;
   workers?: number;
+  /** doc-parser processes (default 0: only suites that parse documents start them). */
+  docParsers?: number;
   env?: Record<string, string>;
   credits?: number;
 }
@@ -43,6 +48,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
   };
   const gateways: ServiceProcess[] = [];
   const workers: ServiceProcess[] = [];
+  const docParsers: ServiceProcess[] = [];
   const platform: Platform = {
     url: (() => {
       let next = 0;
@@ -50,6 +56,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
     })(),
     gateways,
     workers,
+    docParsers,
     apiKey,
     database,
     env,
@@ -58,8 +65,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
       workers.push(worker);
       return worker;
     },
+    startDocParser: async (extraEnv = {}) => {
+      const parser = await startService('doc-parser', { ...env, ...extraEnv }, { label: `doc-parser-${docParsers.length + 1}` });
+      docParsers.push(parser);
+      return parser;
+    },
     stop: async () => {
-      await Promise.allSettled([...gateways, ...workers].map((service) => service.stop()));
+      await Promise.allSettled([...gateways, ...workers, ...docParsers].map((service) => service.stop()));
       await database.drop();
     },
   };
@@ -69,6 +81,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
     const more = Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) => startService('gateway', env, { label: `gateway-${index + 2}` }));
     gateways.push(...(await Promise.all(more)));
     for (let index = 0; index < (options.workers ?? 2); index += 1) await platform.startWorker();
+    for (let index = 0; index < (options.docParsers ?? 0); index += 1) await platform.startDocParser();
   } catch (error) {
     await platform.stop();
     throw error;
@@ -86,9 +99,11 @@ export async function startStandalone(env: Record<string, string> = {}): Promise
     url: () => service.url,
     gateways: [service],
     workers: [],
+    docParsers: [],
     apiKey,
     env: fullEnv,
     startWorker: () => Promise.reject(new Error('one-process mode has no separate workers')),
+    startDocParser: () => Promise.reject(new Error('one-process mode parses documents in the same process')),
     stop: () => service.stop(),
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 export const REPO_ROOT = join(__dirname, '../../../..');
 
-export type AppName = 'standalone' | 'gateway' | 'scrape-worker' | (string & {});
+export type AppName = 'standalone' | 'gateway' | 'scrape-worker' | 'doc-parser' | (string & {});
 
 export interface ServiceProcess {
   name: string;

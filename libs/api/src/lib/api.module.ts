@@ -1,4 +1,5 @@
 import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { AgentApiModule } from '@quarry/agent/orchestrator';
 import { BillingModule } from '@quarry/billing';
 import { IdentityModule } from '@quarry/identity';
 import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
@@ -8,10 +9,14 @@ import { Database } from '@quarry/platform/database';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
 import { ScrapeCache } from '@quarry/scrape/cache';
 import { ProfileRepository } from '@quarry/scrape/state';
+import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { RootController } from './root/root.controller';
+import { ParseController } from './parse/parse.controller';
+import { ParseUploadsService } from './parse/parse-uploads.service';
+import { ParseService } from './parse/parse.service';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
 
@@ -35,13 +40,15 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule],
-  controllers: [RootController, HealthController, ScrapeController, BlobsController],
+  imports: [IdentityModule, BillingModule, JobsModule, AgentApiModule],
+  controllers: [RootController, HealthController, ScrapeController, BlobsController, AgentController, ParseController],
   providers: [
     ApiAuthGuard,
     ScrapeService,
     { provide: ScrapeCache, useFactory: (db: Database) => new ScrapeCache(db), inject: [Database] },
     { provide: ProfileRepository, useFactory: (db: Database) => new ProfileRepository(db), inject: [Database] },
+    ParseService,
+    ParseUploadsService,
     BootstrapKeyService,
     {
       provide: JobWaiter,

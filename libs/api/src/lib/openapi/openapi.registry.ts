@@ -8,6 +8,8 @@ export interface OperationSpec {
   tag: string;
   /** Contract of the JSON body, when the operation takes one. */
   body?: z.ZodType;
+  /** Fields of a multipart/form-data body (uploads): a file part or a text part holding JSON. */
+  multipart?: { name: string; description: string; file?: boolean; required?: boolean }[];
   /** Path parameters that are UUIDs. */
   uuidParams?: string[];
   /** Reachable without an API key. */
@@ -51,12 +53,22 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+function multipartSchema(fields: NonNullable<OperationSpec['multipart']>): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: fields.filter((field) => field.required).map((field) => field.name),
+    properties: Object.fromEntries(
+      fields.map((field) => [field.name, field.file ? { type: 'string', format: 'binary', description: field.description } : { type: 'string', description: field.description }]),
+    ),
+  };
+}
+
 /** The OpenAPI 3.1 document of every declared operation, generated from the zod contracts. */
 export function buildOpenApiDocument(publicUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of operations) {
     const errorStatuses = spec.public ? [500, 503] : [401, 403, 429, 500, 503];
-    if (spec.body) errorStatuses.push(400, 413);
+    if (spec.body || spec.multipart) errorStatuses.push(400, 413);
     if (spec.uuidParams?.length) errorStatuses.push(400, 404);
     const responses: Record<string, unknown> = { '200': { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } } };
     for (const status of new Set([...errorStatuses, ...(spec.statuses ?? [])])) {
@@ -77,6 +89,7 @@ export function buildOpenApiDocument(publicUrl: string): Record<string, unknown>
       ...(spec.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(spec.body, { io: 'input', unrepresentable: 'any' }) } } } }
         : {}),
+      ...(spec.multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipartSchema(spec.multipart) } } } } : {}),
       responses,
     };
   }

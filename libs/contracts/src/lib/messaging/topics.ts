@@ -7,6 +7,12 @@ export const TOPICS = {
   scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
   /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
   jobEvents: { name: 'job.events', partitions: 3 },
+  /** Documents to parse (PDFs fetched by scrapes, uploads to /v2/parse), consumed by the doc-parser. */
+  documentParseJobs: { name: 'document.parse.jobs', partitions: 6 },
+  /** Parsed-content announcements for the scrape workers waiting on a PDF they fetched. */
+  documentParseResults: { name: 'document.parse.results', partitions: 3 },
+  /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
+  agentWork: { name: 'agent.work', partitions: 6 },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -14,4 +20,6 @@ export type TopicKey = keyof typeof TOPICS;
 /** Consumer groups: one group per role, so each message is handled once per role. */
 export const CONSUMER_GROUPS = {
   scrapeWorkers: 'scrape-workers',
+  docParsers: 'doc-parsers',
+  agentOrchestrators: 'agent-orchestrators',
 } as const;

@@ -27,6 +27,27 @@ export interface AppConfig {
   proxies: { basic: string[]; enhanced: string[] };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
+  /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
+  llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
+  agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
+  documents: DocumentsConfig;
+}
+
+/** The doc-parser: parse threads, time and memory limits, OCR and rendering engines (docs/documents.md). */
+export interface DocumentsConfig {
+  /** Documents parsed at once by one process (one worker thread each). */
+  concurrency: number;
+  workerMemoryMb: number;
+  pageTimeoutMs: number;
+  convertTimeoutMs: number;
+  maxUploadBytes: number;
+  ocr: { engine: 'auto' | 'tesseract' | 'tesseract-js'; languages: string; dpi: number; concurrency: number; tesseractPath: string };
+  renderer: 'auto' | 'pdftoppm' | 'pdfjs';
+  pdftoppmPath: string;
+  /** LibreOffice for legacy .doc/.xls/.xlsb/.ppt; an empty value disables it. */
+  sofficePath?: string;
+  /** Ghostscript, to rewrite damaged PDFs pdf.js cannot open; an empty value disables it. */
+  ghostscriptPath?: string;
 }
 
 export class ConfigError extends Error {
@@ -90,5 +111,33 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     proxies: { basic: env.PROXY_BASIC_URLS, enhanced: env.PROXY_ENHANCED_URLS },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
+    documents: {
+      concurrency: env.DOC_PARSER_CONCURRENCY,
+      workerMemoryMb: env.DOC_WORKER_MEMORY_MB,
+      pageTimeoutMs: env.DOC_PAGE_TIMEOUT_MS,
+      convertTimeoutMs: env.DOC_CONVERT_TIMEOUT_MS,
+      maxUploadBytes: env.PARSE_MAX_FILE_BYTES,
+      ocr: { engine: env.OCR_ENGINE, languages: env.OCR_LANGUAGES, dpi: env.OCR_DPI, concurrency: env.OCR_CONCURRENCY, tesseractPath: env.TESSERACT_PATH },
+      renderer: env.PDF_RENDERER,
+      pdftoppmPath: env.PDFTOPPM_PATH,
+      sofficePath: env.SOFFICE_PATH.trim() || undefined,
+      ghostscriptPath: env.GHOSTSCRIPT_PATH.trim() || undefined,
+    },
+    llm: {
+      baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxAttempts: env.LLM_MAX_ATTEMPTS,
+      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      maxInputChars: env.LLM_MAX_INPUT_CHARS,
+    },
+    agent: {
+      maxPages: env.AGENT_MAX_PAGES,
+      concurrency: env.AGENT_CONCURRENCY,
+      leaseMs: env.AGENT_LEASE_MS,
+      sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,
+      scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
+    },
   };
 }

@@ -88,9 +88,38 @@ export const envSchema = z.object({
   PROXY_BASIC_URLS: proxyList('PROXY_BASIC_URLS'),
   PROXY_ENHANCED_URLS: proxyList('PROXY_ENHANCED_URLS'),
 
+  DOC_PARSER_CONCURRENCY: int(2, 1, 64),
+  DOC_WORKER_MEMORY_MB: int(1_024, 64, 65_536),
+  DOC_PAGE_TIMEOUT_MS: int(30_000, 1_000, 600_000),
+  DOC_CONVERT_TIMEOUT_MS: int(60_000, 1_000, 600_000),
+  PARSE_MAX_FILE_BYTES: int(50 * 1024 * 1024, 1_024),
+  OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract-js']).default('auto'),
+  OCR_LANGUAGES: z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/, { message: 'must be Tesseract language codes joined by +, e.g. eng or eng+deu' }).default('eng'),
+  OCR_DPI: int(200, 72, 600),
+  OCR_CONCURRENCY: int(2, 1, 32),
+  TESSERACT_PATH: z.string().default('tesseract'),
+  PDF_RENDERER: z.enum(['auto', 'pdftoppm', 'pdfjs']).default('auto'),
+  PDFTOPPM_PATH: z.string().default('pdftoppm'),
+  SOFFICE_PATH: z.string().default('soffice'),
+  GHOSTSCRIPT_PATH: z.string().default('gs'),
+
   BLOB_DIR: optionalString,
   BLOB_SIGNING_SECRET: optionalString,
   JOB_RETENTION_HOURS: int(24, 1),
+
+  LLM_BASE_URL: url('LLM_BASE_URL'),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: int(60_000, 100, 600_000),
+  LLM_MAX_ATTEMPTS: int(5, 1, 10),
+  LLM_MAX_OUTPUT_TOKENS: int(4_096, 16, 1_000_000),
+  LLM_MAX_INPUT_CHARS: int(100_000, 1_000, 10_000_000),
+
+  AGENT_MAX_PAGES: int(20, 1, 1_000),
+  AGENT_CONCURRENCY: int(8, 1, 256),
+  AGENT_LEASE_MS: int(30_000, 1_000, 3_600_000),
+  AGENT_SWEEP_INTERVAL_MS: int(5_000, 100, 600_000),
+  AGENT_SCRAPE_TIMEOUT_MS: int(30_000, 1_000, 300_000),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -97,6 +97,32 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  readonly documentsParsed = new Counter({
+    name: 'quarry_documents_parsed_total',
+    help: 'Documents handled by the doc-parser, by kind (pdf, docx, …) and outcome (completed, failed).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly documentPages = new Counter({
+    name: 'quarry_document_pages_total',
+    help: 'PDF pages parsed, by text source (native_text, layout_ocr) and page status (ok, partial, failed).',
+    labelNames: ['source', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly documentParseDuration = new Histogram({
+    name: 'quarry_document_parse_duration_seconds',
+    help: 'Time to parse one document, by kind.',
+    labelNames: ['kind'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+  readonly documentWorkerEvents = new Counter({
+    name: 'quarry_document_worker_events_total',
+    help: 'Parse worker thread events: spawned, timeout, crashed, out_of_memory.',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { service: string; defaultMetrics?: boolean }) {
     this.registry.setDefaultLabels({ service: options.service });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });

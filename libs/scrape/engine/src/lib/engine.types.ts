@@ -35,6 +35,8 @@ export interface EngineContext {
   signal: AbortSignal;
   /** Milliseconds left for the whole job. */
   timeoutMs: number;
+  /** Epoch ms at which the job's budget ends (work handed to other services finishes before it). */
+  deadline?: number;
 }
 
 export interface Engine {

@@ -51,6 +51,7 @@ export class ScrapeJobHandler {
         teamId: message.teamId,
         signal: controller.signal,
         timeoutMs: budgetMs,
+        deadline: startedAt + budgetMs,
       });
       const request = message.request;
       const credits = outcome.fetched
@@ -68,7 +69,8 @@ export class ScrapeJobHandler {
         jobId: message.jobId,
         teamId: message.teamId,
         kind: 'scrape',
-        credits,
+        // Work of a parent job (agent run) is billed by the parent, once it succeeds.
+        credits: message.parentJobId ? 0 : credits,
         documents: request.zeroDataRetention
           ? []
           : [
@@ -85,7 +87,7 @@ export class ScrapeJobHandler {
       metrics.jobDuration.observe({ kind: 'scrape', engine: outcome.engine }, (Date.now() - startedAt) / 1000);
       if (stored) {
         metrics.jobsFinished.inc({ kind: 'scrape', outcome: 'completed' });
-        metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
+        if (!message.parentJobId) metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
       }
       await publishJobEvent(this.deps.bus, {
         jobId: message.jobId,

@@ -1,0 +1,17 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BillingModule } from '@quarry/billing';
+import { DocParserModule } from '@quarry/documents/service';
+import { JobsModule } from '@quarry/jobs';
+import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+
+/** The doc-parser: consumes parse jobs (PDF text, OCR, layout, office files); serves only probes and metrics. */
+@Module({})
+export class DocParserAppModule {
+  static forRoot(runtime: PlatformRuntime): DynamicModule {
+    return {
+      module: DocParserAppModule,
+      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, DocParserModule],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,524 @@
+import Firecrawl from '@mendable/firecrawl-js';
+import type { LayoutBlock, PageBlocks, ScrapeDocument } from '@quarry/contracts';
+import {
+  characterErrorRate,
+  docxFixture,
+  encryptedPdf,
+  garbagePdf,
+  longPdf,
+  officeFixtures,
+  REPORT,
+  reportPdf,
+  SCANNED_PAGES,
+  scannedPageText,
+  scannedPdf,
+  textImagePng,
+  truncated,
+  type OfficeFixture,
+} from '@quarry/documents/fixtures';
+import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { Client } from 'pg';
+import { call, upload } from './support/api-client';
+import { createKey } from './support/cli';
+import { startCluster, startStandalone, type Platform } from './support/platform';
+
+// Black-box tests of document parsing: scraped PDF URLs and /v2/parse uploads go through the
+// doc-parser, over Kafka in the cluster (separate gateway, scrape worker and doc-parser processes)
+// and over the in-memory bus in one-process mode.
+jest.setTimeout(240_000);
+
+interface Fixtures {
+  report: Buffer;
+  long: Buffer;
+  scanned: Buffer;
+  encrypted: Buffer;
+  office: OfficeFixture[];
+}
+
+type Body = { success: boolean; data: ScrapeDocument; error?: string; code?: string; details?: unknown };
+
+async function fixtureSite(files: Fixtures): Promise<FixtureServer> {
+  const pdf =
+    (data: Buffer, type = 'application/pdf') =>
+    (_request: unknown, response: import('node:http').ServerResponse) => {
+      response.writeHead(200, { 'content-type': type, 'content-length': String(data.length) }).end(data);
+    };
+  return startFixtureServer({
+    '/report.pdf': pdf(files.report),
+    '/long.pdf': pdf(files.long),
+    '/scanned.pdf': pdf(files.scanned),
+    '/encrypted.pdf': pdf(files.encrypted),
+    '/download': pdf(files.report, 'application/octet-stream'),
+    '/page.html': html(
+      '<html><head><title>Plain page</title></head><body><main><h1>Plain HTML</h1><p>Not a PDF at all, marker html-42.</p></main></body></html>',
+    ),
+  });
+}
+
+function spansIndexMarkdown(document: ScrapeDocument): void {
+  const items = (document.blocks ?? []).flatMap((page: PageBlocks) => page.items as LayoutBlock[]);
+  expect(items.length).toBeGreaterThan(0);
+  for (const block of items) {
+    if (block.markdownSpan)
+      expect((document.markdown ?? '').slice(block.markdownSpan[0], block.markdownSpan[1])).toBe(
+        block.content,
+      );
+    expect(block.id).toMatch(/^p\d+\.b\d+$/);
+  }
+}
+
+/** The scenarios both process layouts must pass. */
+function describeDocumentParsing(
+  name: string,
+  start: () => Promise<Platform>,
+  extra?: (context: () => { platform: Platform; site: FixtureServer; files: Fixtures }) => void,
+) {
+  describe(name, () => {
+    let platform: Platform;
+    let site: FixtureServer;
+    let files: Fixtures;
+    const scrape = (body: Record<string, unknown>) =>
+      call<Body>(platform.url(), 'POST', '/v2/scrape', { apiKey: platform.apiKey, body });
+    const parse = (
+      file: { filename: string; data: Buffer } | undefined,
+      options?: unknown,
+      rawOptions?: string,
+    ) => upload<Body>(platform.url(), '/v2/parse', file, { apiKey: platform.apiKey, options, rawOptions });
+
+    beforeAll(async () => {
+      files = {
+        report: await reportPdf(),
+        long: await longPdf(200),
+        scanned: await scannedPdf(150),
+        encrypted: await encryptedPdf(),
+        office: await officeFixtures(),
+      };
+      site = await fixtureSite(files);
+      platform = await start();
+    });
+    afterAll(async () => {
+      await platform?.stop();
+      await site?.close();
+    });
+
+    it('scrapes a PDF URL into markdown with page counts, billed one credit per page', async () => {
+      const response = await scrape({ url: `${site.url}/report.pdf` });
+      expect(response.status).toBe(200);
+      const document = response.body.data;
+      expect(document.markdown?.startsWith(`# ${REPORT.title}`)).toBe(true);
+      expect(document.markdown).toContain(`| ${REPORT.table[1].join(' | ')} |`);
+      expect(document.metadata).toMatchObject({
+        numPages: 3,
+        totalPages: 3,
+        contentType: 'application/pdf',
+        statusCode: 200,
+        sourceURL: `${site.url}/report.pdf`,
+        creditsUsed: 3,
+      });
+      expect(document.pages).toBeUndefined();
+      expect(document.blocks).toBeUndefined();
+    });
+
+    it('returns the PDF base64-encoded for one credit with parsers: []', async () => {
+      const { body } = await scrape({ url: `${site.url}/report.pdf`, parsers: [] });
+      expect(body.data.markdown?.startsWith('JVBER')).toBe(true);
+      expect(Buffer.from(body.data.markdown ?? '', 'base64').equals(files.report)).toBe(true);
+      expect(body.data.metadata.creditsUsed).toBe(1);
+      expect(body.data.metadata.numPages).toBeUndefined();
+    });
+
+    it('honours maxPages, pages, blocks and pageMarkers', async () => {
+      const one = (await scrape({ url: `${site.url}/report.pdf`, parsers: [{ type: 'pdf', maxPages: 1 }] }))
+        .body.data;
+      expect(one.metadata).toMatchObject({ numPages: 1, totalPages: 3, creditsUsed: 1 });
+      const more = (await scrape({ url: `${site.url}/report.pdf`, parsers: [{ type: 'pdf', maxPages: 10 }] }))
+        .body.data;
+      expect(more.metadata.totalPages).toBe(more.metadata.numPages);
+      const full = (
+        await scrape({
+          url: `${site.url}/report.pdf`,
+          parsers: [{ type: 'pdf', mode: 'fast', pages: true, blocks: true, pageMarkers: true }],
+        })
+      ).body.data;
+      expect(full.markdown).toContain('\n\n---\n\n<!-- page 2 -->\n\n');
+      expect(full.markdown).not.toContain('<!-- page 1 -->');
+      expect(full.pages?.map((page) => page.pageNumber)).toEqual([1, 2, 3]);
+      expect(full.blocks?.map((page) => page.status)).toEqual(['ok', 'ok', 'ok']);
+      expect(full.blocks?.[0].items.map((block) => block.type)).toEqual(
+        expect.arrayContaining([
+          'page_header',
+          'title',
+          'section_header',
+          'text',
+          'page_footer',
+          'page_number',
+        ]),
+      );
+      spansIndexMarkdown(full);
+    });
+
+    it('truncates a 200-page PDF at maxPages and reports the true count', async () => {
+      const { body } = await scrape({
+        url: `${site.url}/long.pdf`,
+        parsers: [{ type: 'pdf', mode: 'fast', maxPages: 50 }],
+      });
+      expect(body.data.metadata).toMatchObject({ numPages: 50, totalPages: 200, creditsUsed: 50 });
+      expect(body.data.markdown).toContain('marker50x');
+      expect(body.data.markdown).not.toContain('marker51x');
+    });
+
+    it('OCRs a scanned PDF in auto mode and refuses it in fast mode', async () => {
+      const auto = (await scrape({ url: `${site.url}/scanned.pdf`, parsers: [{ type: 'pdf', pages: true }] }))
+        .body.data;
+      SCANNED_PAGES.forEach((page, index) =>
+        expect(
+          characterErrorRate(
+            scannedPageText(page),
+            (auto.pages?.[index].markdown ?? '').replace(/^#+ /gm, ''),
+          ),
+        ).toBeLessThan(0.05),
+      );
+      expect(auto.metadata.creditsUsed).toBe(2);
+      const fast = await scrape({ url: `${site.url}/scanned.pdf`, parsers: [{ type: 'pdf', mode: 'fast' }] });
+      expect(fast.status).toBe(400);
+      expect(fast.body).toMatchObject({ success: false, code: 'SCRAPE_PDF_OCR_REQUIRED' });
+    });
+
+    it('recognises a PDF by its signature and ignores the PDF parser on HTML pages', async () => {
+      const signed = (await scrape({ url: `${site.url}/download` })).body.data;
+      expect(signed.metadata).toMatchObject({ numPages: 3, contentType: 'application/pdf' });
+      const page = (
+        await scrape({ url: `${site.url}/page.html`, parsers: [{ type: 'pdf', mode: 'ocr', maxPages: 1 }] })
+      ).body.data;
+      expect(page.markdown).toContain('marker html-42');
+      expect(page.metadata.numPages).toBeUndefined();
+      expect(page.metadata.creditsUsed).toBe(1);
+    });
+
+    it('answers a password-protected PDF with 422 DOCUMENT_ENCRYPTED and invalid parser options with 400', async () => {
+      const encrypted = await scrape({ url: `${site.url}/encrypted.pdf` });
+      expect(encrypted.status).toBe(422);
+      expect(encrypted.body).toMatchObject({ success: false, code: 'DOCUMENT_ENCRYPTED' });
+      for (const parser of [
+        'pdf:fast',
+        { type: 'pdf', mode: 'turbo' },
+        { type: 'pdf', maxPages: 0 },
+        { type: 'pdf', maxPages: 10_001 },
+        { type: 'pdf', pages: 'yes' },
+        { type: 'image' },
+      ]) {
+        const response = await scrape({ url: `${site.url}/report.pdf`, parsers: [parser] });
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: 'Bad Request' });
+        expect(Array.isArray(response.body.details)).toBe(true);
+      }
+      expect(
+        (await scrape({ url: `${site.url}/report.pdf`, parsers: ['pdf'] })).body.data.metadata.numPages,
+      ).toBe(3);
+    });
+
+    it.each([
+      'summary.docx',
+      'sales.xlsx',
+      'people.csv',
+      'notes.rtf',
+      'guide.odt',
+      'inventory.ods',
+      'plan.odp',
+      'roadmap.pptx',
+      'tiny.epub',
+      'article.html',
+    ])('parses an uploaded %s into the expected markdown for one credit', async (filename) => {
+      const fixture = files.office.find((candidate) => candidate.filename === filename) as OfficeFixture;
+      const response = await parse(fixture);
+      expect(response.status).toBe(200);
+      expect(response.body.data.markdown).toBe(fixture.markdown);
+      expect(response.body.data.metadata).toMatchObject({
+        sourceURL: filename,
+        creditsUsed: 1,
+        statusCode: 200,
+      });
+    });
+
+    it('parses an uploaded PDF with blocks, billed per page, and OCRs an uploaded image', async () => {
+      const pdf = await parse(
+        { filename: 'report.pdf', data: files.report },
+        { parsers: [{ type: 'pdf', mode: 'fast', blocks: true, maxPages: 2 }] },
+      );
+      expect(pdf.body.data.metadata).toMatchObject({
+        sourceURL: 'report.pdf',
+        numPages: 2,
+        totalPages: 3,
+        creditsUsed: 2,
+        contentType: 'application/pdf',
+      });
+      spansIndexMarkdown(pdf.body.data);
+      const lines = ['Receipt 7781', 'Paid in full'];
+      const image = await parse({ filename: 'receipt.png', data: await textImagePng(lines) });
+      expect(
+        characterErrorRate(lines.join('\n'), (image.body.data.markdown ?? '').replace(/^#+ /gm, '')),
+      ).toBeLessThan(0.05);
+      expect(image.body.data.metadata).toMatchObject({
+        sourceURL: 'receipt.png',
+        contentType: 'image/png',
+        creditsUsed: 1,
+      });
+    });
+
+    it('rejects unsupported options, file types, missing files and bad options JSON with 400', async () => {
+      const docx = files.office[0];
+      for (const options of [
+        { waitFor: 1000 },
+        { actions: [{ type: 'wait', milliseconds: 10 }] },
+        { location: { country: 'DE' } },
+        { mobile: true },
+        { proxy: 'enhanced' },
+        { formats: ['screenshot'] },
+        { formats: ['branding'] },
+        { formats: ['markdown', { type: 'changeTracking' }] },
+        { formats: ['rawBase64'] },
+      ]) {
+        const response = await parse(docx, options);
+        expect({ options, status: response.status, code: response.body.code }).toEqual({
+          options,
+          status: 400,
+          code: 'PARSE_UNSUPPORTED_OPTIONS',
+        });
+      }
+      expect((await parse(docx, { unknownKey: 1 })).body).toMatchObject({
+        code: 'BAD_REQUEST',
+        error: 'Unrecognized key in body -- please review the v2 API documentation for request body changes',
+      });
+      expect((await parse({ filename: 'notes.txt', data: Buffer.from('hello') })).body).toMatchObject({
+        code: 'PARSE_UNSUPPORTED_FILE_TYPE',
+      });
+      expect((await parse(undefined, {})).status).toBe(400);
+      expect((await parse(docx, undefined, '{not json')).body).toMatchObject({
+        code: 'BAD_REQUEST_INVALID_JSON',
+      });
+      const json = await call<Body>(platform.url(), 'POST', '/v2/parse', {
+        apiKey: platform.apiKey,
+        body: { formats: ['markdown'] },
+      });
+      expect(json.status).toBe(400);
+      const unknownRef = await call<Body>(platform.url(), 'POST', '/v2/parse', {
+        apiKey: platform.apiKey,
+        body: { uploadRef: 'x' },
+      });
+      expect(unknownRef.body).toMatchObject({ success: false, error: 'Upload reference not found' });
+    });
+
+    it('answers a broken upload with 422, recovers a truncated one, and keeps parsing afterwards', async () => {
+      const broken = await parse({ filename: 'broken.pdf', data: garbagePdf() });
+      expect(broken.status).toBe(422);
+      expect(broken.body).toMatchObject({ success: false, code: 'DOCUMENT_INVALID' });
+      const cut = await parse({ filename: 'cut.pdf', data: truncated(files.report, 0.9) });
+      expect(cut.status).toBe(200);
+      expect(cut.body.data.markdown).toContain(REPORT.intro);
+      expect(cut.body.data.metadata.totalPages).toBeUndefined();
+      expect(cut.body.data.warning).toMatch(/The PDF is damaged/);
+      expect((await parse(files.office[0])).status).toBe(200);
+    });
+
+    it('adds language-model formats to uploads (offline fallbacks without an LLM) and bills them', async () => {
+      const docx = files.office[0];
+      const response = await parse(docx, {
+        formats: [
+          'markdown',
+          'summary',
+          { type: 'json', schema: { type: 'object', properties: { title: { type: 'string' } } } },
+        ],
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.data.markdown).toBe(docx.markdown);
+      expect(typeof response.body.data.summary).toBe('string');
+      expect((response.body.data.summary ?? '').length).toBeGreaterThan(0);
+      expect(typeof response.body.data.json).toBe('object');
+      expect(response.body.data.metadata.creditsUsed).toBe(5);
+      const summaryOnly = await parse(docx, { formats: ['summary'] });
+      expect(summaryOnly.body.data.markdown).toBeUndefined();
+      expect(typeof summaryOnly.body.data.summary).toBe('string');
+    });
+
+    it('works with the official SDK', async () => {
+      const client = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.url() });
+      const docx = await docxFixture();
+      const document = await client.parse(
+        { filename: docx.filename, data: docx.data },
+        { formats: ['markdown'] },
+      );
+      expect(document.markdown).toBe(docx.markdown);
+      expect(document.metadata?.sourceURL).toBe('summary.docx');
+    });
+
+    extra?.(() => ({ platform, site, files }));
+  });
+}
+
+describeDocumentParsing(
+  'documents in the cluster (gateway, scrape worker and doc-parser processes over Kafka)',
+  () =>
+    startCluster({
+      gateways: 1,
+      workers: 1,
+      docParsers: 1,
+      env: { PARSE_MAX_FILE_BYTES: String(3 * 1024 * 1024) },
+    }),
+  (context) => {
+    it('parses in the doc-parser process (its metrics count the documents)', async () => {
+      const { platform } = context();
+      const metrics = await fetch(`${platform.docParsers[0].url}/metrics`).then((response) =>
+        response.text(),
+      );
+      expect(metrics).toMatch(
+        /quarry_documents_parsed_total\{[^}]*kind="pdf"[^}]*outcome="completed"[^}]*\} [1-9]/,
+      );
+      expect(metrics).toMatch(
+        /quarry_documents_parsed_total\{[^}]*kind="docx"[^}]*outcome="completed"[^}]*\} [1-9]/,
+      );
+      const worker = await fetch(`${platform.workers[0].url}/metrics`).then((response) => response.text());
+      expect(worker).not.toMatch(/quarry_documents_parsed_total\{[^}]*\} [1-9]/);
+    });
+
+    it('charges the ledger exactly what creditsUsed says', async () => {
+      const { platform, site } = context();
+      const response = await call<Body>(platform.url(), 'POST', '/v2/scrape', {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/long.pdf`, parsers: [{ type: 'pdf', mode: 'fast', maxPages: 7 }] },
+      });
+      const jobId = response.body.data.metadata.scrapeId as string;
+      const client = new Client({ connectionString: platform.database?.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ amount: number }>(
+          'SELECT amount FROM credit_ledger WHERE job_id = $1',
+          [jobId],
+        );
+        expect(rows.map((row) => row.amount)).toEqual([-7]);
+      } finally {
+        await client.end();
+      }
+      expect(response.body.data.metadata.creditsUsed).toBe(7);
+    });
+
+    it('answers 413 for a file above PARSE_MAX_FILE_BYTES', async () => {
+      const { platform } = context();
+      const response = await upload<Body>(
+        platform.url(),
+        '/v2/parse',
+        { filename: 'big.csv', data: Buffer.alloc(4 * 1024 * 1024, 'a') },
+        { apiKey: platform.apiKey },
+      );
+      expect(response.status).toBe(413);
+      expect(response.body).toMatchObject({ success: false, error: 'Payload Too Large' });
+    });
+  },
+);
+
+describeDocumentParsing('documents in one-process mode (in-memory bus)', () => startStandalone());
+
+describe('upload references (cluster)', () => {
+  let platform: Platform;
+  const mint = (body: Record<string, unknown>, apiKey = platform.apiKey) =>
+    call<{ success: boolean; data: Record<string, string | number>; code?: string; error?: string }>(
+      platform.url(),
+      'POST',
+      '/v2/parse/upload-url',
+      { apiKey, body },
+    );
+  // Services listen on random ports, so PUBLIC_URL's default does not name them: keep path and query.
+  const put = (url: string, data: Buffer, contentType = 'application/xhtml+xml') => {
+    const signed = new URL(url);
+    return fetch(`${platform.url()}${signed.pathname}${signed.search}`, {
+      method: 'PUT',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array(data),
+    });
+  };
+  const parseRef = (uploadRef: string, apiKey = platform.apiKey, options: Record<string, unknown> = {}) =>
+    call<Body>(platform.url(), 'POST', '/v2/parse', { apiKey, body: { uploadRef, ...options } });
+  const xhtml = Buffer.from(
+    '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><h1>Referenced upload</h1><p>Marker ref-99.</p></body></html>',
+  );
+
+  beforeAll(async () => {
+    platform = await startCluster({
+      gateways: 1,
+      workers: 1,
+      docParsers: 1,
+      env: { PARSE_MAX_FILE_BYTES: String(1024 * 1024) },
+    });
+  });
+  afterAll(() => platform?.stop());
+
+  it('mints a reference, takes the PUT upload and parses it once', async () => {
+    const minted = await mint({ filename: 'page.xhtml', contentType: 'application/xhtml+xml' });
+    expect(minted.status).toBe(200);
+    expect(minted.body.data).toMatchObject({
+      method: 'PUT',
+      maxSizeBytes: 1024 * 1024,
+      headers: { 'content-type': 'application/xhtml+xml' },
+    });
+    expect(Date.parse(String(minted.body.data['expiresAt'])) - Date.now()).toBeGreaterThan(9 * 60_000);
+    const uploaded = await put(String(minted.body.data['uploadUrl']), xhtml);
+    expect(uploaded.status).toBe(200);
+    const parsed = await parseRef(String(minted.body.data['uploadRef']), platform.apiKey, {
+      formats: ['markdown'],
+    });
+    expect(parsed.status).toBe(200);
+    expect(parsed.body.data.markdown).toBe('# Referenced upload\n\nMarker ref-99.');
+    expect(parsed.body.data.metadata).toMatchObject({ sourceURL: 'page.xhtml', creditsUsed: 1 });
+    expect((await parseRef(String(minted.body.data['uploadRef']))).status).toBe(409);
+  });
+
+  it('rejects tampered, foreign, expired and not yet uploaded references', async () => {
+    const minted = await mint({ filename: 'a.html' });
+    const ref = String(minted.body.data['uploadRef']);
+    expect((await parseRef(ref)).body).toMatchObject({
+      success: false,
+      error: 'Nothing was uploaded for this reference yet: PUT the file to its uploadUrl first',
+    });
+    await put(String(minted.body.data['uploadUrl']), Buffer.from('<p>hello</p>'), 'text/html');
+    const tampered = `${ref.slice(0, -2)}${ref.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await parseRef(tampered)).status).toBe(404);
+    const other = createKey(platform.database?.url as string, 'other-uploader', ['--credits', '10']);
+    expect((await parseRef(ref, other)).body).toMatchObject({
+      success: false,
+      error: 'Upload reference not found',
+    });
+    const client = new Client({ connectionString: platform.database?.url });
+    await client.connect();
+    try {
+      await client.query("UPDATE parse_uploads SET expires_at = now() - interval '1 minute' WHERE id = $1", [
+        ref.split('.')[0],
+      ]);
+    } finally {
+      await client.end();
+    }
+    expect((await parseRef(ref)).body.error).toMatch(/expired/);
+  });
+
+  it('checks the signed upload URL and the size limits', async () => {
+    const minted = await mint({ filename: 'b.csv', declaredSizeBytes: 10 });
+    const url = String(minted.body.data['uploadUrl']);
+    expect((await put(url.replace(/signature=[^&]+/, 'signature=forged'), Buffer.from('a,b'))).status).toBe(
+      404,
+    );
+    expect((await put(url, Buffer.from('a,b\n1,2\n3,4'))).status).toBe(400);
+    expect((await mint({ filename: 'c.csv', declaredSizeBytes: 2 * 1024 * 1024 })).status).toBe(413);
+    const big = await mint({ filename: 'd.csv' });
+    expect((await put(String(big.body.data['uploadUrl']), Buffer.alloc(2 * 1024 * 1024, 'a'))).status).toBe(
+      413,
+    );
+    expect((await mint({ filename: 'e.exe' })).body).toMatchObject({ code: 'PARSE_UNSUPPORTED_FILE_TYPE' });
+  });
+
+  it('caps unparsed references at 10 per team per day', async () => {
+    const key = createKey(platform.database?.url as string, 'busy-uploader', ['--credits', '10']);
+    for (let index = 0; index < 10; index += 1)
+      expect((await mint({ filename: `f${index}.pdf` }, key)).status).toBe(200);
+    const refused = await mint({ filename: 'one-too-many.pdf' }, key);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: 'PARSE_UPLOAD_UNPARSED_LIMIT_REACHED' });
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * Document parsing benchmark (run by hand, once; the lead re-measures on a quiet machine):
+ *
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/documents/pdf-bench.ts [rounds] [wcxb-ground-truth-dir]
+ *
+ * 1. Fast mode pages/s against pdf-parse 2.4.5 (pdf.js text extraction, no layout) on the same files,
+ *    in the same run: a generated 3-page layout report, a generated 200-page report, and a long
+ *    article printed by Chromium (embedded subset fonts, real typography).
+ * 2. OCR seconds per page, Debian tesseract (CLI) and tesseract.js, rendering with pdftoppm.
+ * 3. OCR character error rate against the known text of generated pages (scanned at 150 dpi), and
+ *    against the embedded text of the Chromium article's first pages.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  characterErrorRate,
+  longPdf,
+  rasterise,
+  reportPdf,
+  SCANNED_PAGES,
+  scannedPageText,
+  scannedPdf,
+  buildPdf,
+} from '../../libs/documents/fixtures/src';
+import {
+  closeDocumentToolkit,
+  createDocumentToolkit,
+  parseDocument,
+  type DocumentToolkit,
+} from '../../libs/documents/parsing/src';
+
+// The baseline, loaded through its CommonJS build.
+const { PDFParse } = require('pdf-parse') as {
+  PDFParse: new (options: { data: Uint8Array }) => {
+    getText(): Promise<{ text: string; total: number }>;
+    destroy(): Promise<void>;
+  };
+};
+
+const ROUNDS = Number(process.argv[2] ?? 3);
+const DATASET = process.argv[3] ?? '/work/shared/data/wcxb-dev/ground-truth';
+
+async function toolkitWith(ocrEngine: 'tesseract' | 'tesseract-js'): Promise<DocumentToolkit> {
+  const { toolkit } = await createDocumentToolkit({
+    workers: 1,
+    workerMemoryMb: 1024,
+    ocrEngine,
+    ocrLanguages: 'eng',
+    tesseractCommand: 'tesseract',
+    renderer: 'auto',
+    pdftoppmCommand: 'pdftoppm',
+    settings: {
+      pageTimeoutMs: 120_000,
+      openTimeoutMs: 120_000,
+      ocrDpi: 200,
+      ocrConcurrency: 1,
+      maxRenderPixels: 12_000_000,
+    },
+  });
+  await toolkit.pool.warm();
+  return toolkit;
+}
+
+async function parse(toolkit: DocumentToolkit, data: Buffer, mode: 'fast' | 'ocr', maxPages?: number) {
+  return parseDocument(toolkit, {
+    kind: 'pdf',
+    data,
+    filename: 'bench.pdf',
+    pdf: { mode, pages: true, blocks: false, pageMarkers: false, ...(maxPages ? { maxPages } : {}) },
+    content: { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true },
+    budget: { deadline: Date.now() + 600_000 },
+  });
+}
+
+/** A long article (the longest ground-truth texts of the WCXB sample) printed to PDF by Chromium. */
+function chromiumArticle(): Buffer {
+  const texts = readdirSync(DATASET)
+    .map(
+      (file) =>
+        JSON.parse(readFileSync(join(DATASET, file), 'utf8')) as {
+          ground_truth?: { title?: string; main_content?: string };
+        },
+    )
+    .map((entry) => ({
+      title: entry.ground_truth?.title ?? '',
+      text: entry.ground_truth?.main_content ?? '',
+    }))
+    .sort((a, b) => b.text.length - a.text.length)
+    .slice(0, 3);
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const sections = texts
+    .map(
+      ({ title, text }, index) =>
+        `<h1>${escape(title)}</h1>` +
+        `<div style="${index === 1 ? 'column-count:2;column-gap:28px' : ''}">` +
+        text
+          .split(/\n+/)
+          .filter((line) => line.trim())
+          .map((line) =>
+            line.length < 80 && !/[.!?]$/.test(line) ? `<h2>${escape(line)}</h2>` : `<p>${escape(line)}</p>`,
+          )
+          .join('') +
+        '</div>',
+    )
+    .join('');
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
+  try {
+    writeFileSync(
+      join(dir, 'article.html'),
+      `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:'Liberation Serif',serif;font-size:11pt;margin:0}h1{font-size:20pt}h2{font-size:14pt}</style></head><body>${sections}</body></html>`,
+    );
+    execFileSync(
+      '/usr/bin/chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-pdf-header-footer',
+        `--print-to-pdf=${join(dir, 'article.pdf')}`,
+        `file://${join(dir, 'article.html')}`,
+      ],
+      { stdio: 'ignore', timeout: 120_000 },
+    );
+    return readFileSync(join(dir, 'article.pdf'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function pageCount(pdf: Buffer): number {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
+  try {
+    writeFileSync(join(dir, 'f.pdf'), pdf);
+    return Number(
+      /Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [join(dir, 'f.pdf')]).toString())?.[1] ?? '0',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function timeIt(rounds: number, run: () => Promise<unknown>): Promise<number> {
+  await run(); // warm-up (JIT, fonts)
+  const started = process.hrtime.bigint();
+  for (let round = 0; round < rounds; round += 1) await run();
+  return Number(process.hrtime.bigint() - started) / 1e6 / rounds;
+}
+
+const plain = (markdown: string) =>
+  markdown
+    .replace(/^#+ /gm, '')
+    .replace(/^[-*] /gm, '')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+async function main(): Promise<void> {
+  const files: { name: string; data: Buffer }[] = [
+    { name: 'report (pdfkit, 3 p)', data: await reportPdf() },
+    { name: 'long (pdfkit, 200 p)', data: await longPdf(200) },
+    { name: 'article (Chromium)', data: chromiumArticle() },
+  ];
+  const fast = await toolkitWith('tesseract');
+  console.log(
+    `\nFast mode (embedded text + layout) vs pdf-parse ${(JSON.parse(readFileSync('node_modules/pdf-parse/package.json', 'utf8')) as { version: string }).version} getText(), mean of ${ROUNDS} rounds after a warm-up\n`,
+  );
+  console.log(
+    'file                      pages   quarry ms  quarry p/s   pdf-parse ms  pdf-parse p/s   ratio (quarry/pdf-parse)',
+  );
+  let ourTotal = 0;
+  let theirTotal = 0;
+  let pagesTotal = 0;
+  for (const file of files) {
+    const pages = pageCount(file.data);
+    const ours = await timeIt(ROUNDS, () => parse(fast, file.data, 'fast'));
+    const theirs = await timeIt(ROUNDS, async () => {
+      const parser = new PDFParse({ data: new Uint8Array(file.data) });
+      await parser.getText();
+      await parser.destroy();
+    });
+    ourTotal += ours;
+    theirTotal += theirs;
+    pagesTotal += pages;
+    console.log(
+      `${file.name.padEnd(24)} ${String(pages).padStart(6)} ${ours.toFixed(0).padStart(11)} ${((pages * 1000) / ours).toFixed(1).padStart(11)} ${theirs.toFixed(0).padStart(14)} ${((pages * 1000) / theirs).toFixed(1).padStart(14)} ${(theirs / ours).toFixed(2).padStart(12)}`,
+    );
+  }
+  console.log(
+    `${'all files'.padEnd(24)} ${String(pagesTotal).padStart(6)} ${ourTotal.toFixed(0).padStart(11)} ${((pagesTotal * 1000) / ourTotal).toFixed(1).padStart(11)} ${theirTotal.toFixed(0).padStart(14)} ${((pagesTotal * 1000) / theirTotal).toFixed(1).padStart(14)} ${(theirTotal / ourTotal).toFixed(2).padStart(12)}`,
+  );
+
+  // OCR: generated pages with known text, scanned at 150 dpi, and the first pages of the Chromium article.
+  const scanned = await scannedPdf(150);
+  const article = files[2].data;
+  const articlePages = 3;
+  const articleTruth =
+    (await parse(fast, article, 'fast', articlePages)).pages?.map((page) => plain(page.markdown)) ?? [];
+  const articleScan = await buildPdf((doc) =>
+    rasterise(article, 150)
+      .slice(0, articlePages)
+      .forEach((png, index) => {
+        if (index > 0) doc.addPage();
+        doc.image(png, 0, 0, { width: 612, height: 792 });
+      }),
+  );
+  await closeDocumentToolkit(fast);
+  console.log('\nOCR (pdftoppm at 200 dpi, one page at a time)\n');
+  console.log('engine          document                       pages   s/page    CER');
+  for (const engine of ['tesseract', 'tesseract-js'] as const) {
+    const toolkit = await toolkitWith(engine);
+    try {
+      for (const [name, data, truths] of [
+        ['generated scan (150 dpi)', scanned, SCANNED_PAGES.map((page) => scannedPageText(page))],
+        ['Chromium article scan (150 dpi)', articleScan, articleTruth],
+      ] as const) {
+        await parse(toolkit, data, 'ocr', 1); // warm-up
+        const started = Date.now();
+        const output = await parse(toolkit, data, 'ocr');
+        const seconds = (Date.now() - started) / 1000 / truths.length;
+        const errors = truths.map((truth, index) =>
+          characterErrorRate(plain(truth), plain(output.pages?.[index]?.markdown ?? '')),
+        );
+        const cer = errors.reduce((sum, value) => sum + value, 0) / errors.length;
+        console.log(
+          `${engine.padEnd(15)} ${name.padEnd(30)} ${String(truths.length).padStart(5)} ${seconds.toFixed(2).padStart(8)} ${(cer * 100).toFixed(2).padStart(6)}%`,
+        );
+      }
+    } finally {
+      await closeDocumentToolkit(toolkit);
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { convertOffice } from '../office/convert-office';
+import { extractPage, loadPdfjs, openPdf, pdfInfo, renderPage } from '../pdf/pdf-extract';
+import type { WorkerRequest, WorkerResponse, WorkerSettings } from './worker-protocol';
+
+/**
+ * Entry of a parse worker thread: everything that reads untrusted document bytes runs here, so a
+ * hostile file can exhaust only this thread's heap (resourceLimits) or time (the pool terminates it).
+ */
+const settings = workerData.settings as WorkerSettings;
+let current: PDFDocumentProxy | undefined;
+
+async function handle(request: WorkerRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'ping':
+      await loadPdfjs();
+      return 'pong';
+    case 'pdf.open': {
+      await closeCurrent();
+      current = await openPdf(request.data, {
+        password: request.password,
+        standardFonts: request.standardFonts,
+        maxImagePixels: settings.maxImagePixels,
+      });
+      return pdfInfo(current);
+    }
+    case 'pdf.page':
+      return extractPage(requireOpen(), request.pageNumber, {
+        maxItems: settings.maxItemsPerPage,
+        maxOperators: settings.maxOperatorsPerPage,
+        graphics: request.graphics,
+      });
+    case 'pdf.render':
+      return renderPage(requireOpen(), request.pageNumber, request.dpi, settings.maxRenderPixels);
+    case 'pdf.close':
+      await closeCurrent();
+      return null;
+    case 'office.convert':
+      return convertOffice(
+        request.kind,
+        Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength),
+        request.filename,
+        request.options,
+      );
+  }
+}
+
+function requireOpen(): PDFDocumentProxy {
+  if (!current) throw new Error('no PDF is open in this worker');
+  return current;
+}
+
+async function closeCurrent(): Promise<void> {
+  const document = current;
+  current = undefined;
+  await document?.destroy().catch(() => undefined);
+}
+
+parentPort?.on('message', (request: WorkerRequest) => {
+  handle(request).then(
+    (value) => {
+      const transfer =
+        value &&
+        typeof value === 'object' &&
+        'png' in value &&
+        (value as { png: Uint8Array }).png.buffer instanceof ArrayBuffer
+          ? [(value as { png: Uint8Array }).png.buffer as ArrayBuffer]
+          : [];
+      parentPort?.postMessage({ id: request.id, ok: true, value } satisfies WorkerResponse, transfer);
+    },
+    (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const reason = (failure as { reason?: unknown }).reason;
+      parentPort?.postMessage({
+        id: request.id,
+        ok: false,
+        error: {
+          name: failure.name,
+          message: failure.message.slice(0, 2_000),
+          ...(typeof reason === 'string' ? { reason } : {}),
+        },
+      } satisfies WorkerResponse);
+    },
+  );
+});
