@@ -3,6 +3,8 @@ import { BillingModule } from '@quarry/billing';
 import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { PdfScrapeModule } from '@quarry/documents/service';
+import { BrowserEngineModule } from '@quarry/scrape/browser';
+import { ScrapeFormatsModule } from '@quarry/scrape/formats';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
@@ -12,7 +14,16 @@ export class ScrapeWorkerAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: ScrapeWorkerAppModule,
-      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, LlmFormatsModule, PdfScrapeModule],
+      imports: [
+        PlatformModule.forRoot(runtime),
+        BillingModule,
+        JobsModule,
+        ScrapeRunnerModule,
+        BrowserEngineModule,
+        ScrapeFormatsModule,
+        LlmFormatsModule,
+        PdfScrapeModule,
+      ],
       controllers: [HealthController],
     };
   }

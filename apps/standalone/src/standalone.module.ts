@@ -4,6 +4,8 @@ import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { BrowserEngineModule } from '@quarry/scrape/browser';
+import { ScrapeFormatsModule } from '@quarry/scrape/formats';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
@@ -17,6 +19,8 @@ export class StandaloneModule {
         PlatformModule.forRoot(runtime),
         ApiModule,
         ScrapeRunnerModule,
+        BrowserEngineModule,
+        ScrapeFormatsModule,
         LlmFormatsModule,
         PdfScrapeModule,
         DocParserModule,

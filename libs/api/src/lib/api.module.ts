@@ -5,7 +5,10 @@ import { IdentityModule } from '@quarry/identity';
 import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { HealthController } from '@quarry/platform/http';
+import { Database } from '@quarry/platform/database';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { ScrapeCache } from '@quarry/scrape/cache';
+import { ProfileRepository } from '@quarry/scrape/state';
 import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
@@ -42,6 +45,8 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
   providers: [
     ApiAuthGuard,
     ScrapeService,
+    { provide: ScrapeCache, useFactory: (db: Database) => new ScrapeCache(db), inject: [Database] },
+    { provide: ProfileRepository, useFactory: (db: Database) => new ProfileRepository(db), inject: [Database] },
     ParseService,
     ParseUploadsService,
     BootstrapKeyService,

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CreditsService, minimumCredits } from '@quarry/billing';
-import { AppError, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
+import { CreditsService, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
+import { AppError, urlKey, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { DocumentRepository, JobRepository, JobWaiter, JobOutcomeStore } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
+import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
+import { ProfileRepository } from '@quarry/scrape/state';
 
 /** Extra time the gateway waits past the job deadline for the worker's own timeout report. */
 const DEADLINE_GRACE_MS = 3_000;
@@ -26,14 +28,34 @@ export class ScrapeService {
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ScrapeCache) private readonly cache: ScrapeCache,
+    @Inject(ProfileRepository) private readonly profiles: ProfileRepository,
   ) {}
 
   async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
     const request: ScrapeRequest = auth.zeroDataRetention ? { ...input, zeroDataRetention: true, storeInCache: false } : input;
+    if (request.zeroDataRetention && request.profile?.saveChanges) {
+      throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'Saving a browser profile stores data and is unavailable with zero data retention; use profile.saveChanges false' });
+    }
     await this.credits.ensureAvailable(auth.teamId, minimumCredits());
+    // Cache and index (spec §2.1): answered here, so a hit never reaches the bus or a worker.
+    if (isCacheReadable(request)) {
+      const hit = await this.cache.lookup(auth.teamId, request);
+      this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
+      if (hit) return { success: true, data: await this.answerFromCache(auth, request, hit) };
+      if (request.lockdown) {
+        await this.chargeLockdownMiss(auth);
+        throw new AppError('SCRAPE_LOCKDOWN_CACHE_MISS');
+      }
+      if (request.minAge !== undefined) throw new AppError('SCRAPE_NO_CACHED_DATA');
+    }
     const jobId = randomUUID();
     const now = Date.now();
     const deadline = now + request.timeout;
+    if (request.profile?.saveChanges) {
+      // One saving session per profile: a second saver is told now (409), not after queueing.
+      await this.profiles.acquireSaveLock(auth.teamId, request.profile.name, jobId, new Date(deadline + 30_000));
+    }
     await this.jobs.create({
       id: jobId,
       teamId: auth.teamId,
@@ -64,6 +86,69 @@ export class ScrapeService {
     const stored = await this.documents.findByJob(jobId);
     if (!stored) throw new AppError('JOB_NOT_FOUND', { message: 'Job not found.' });
     return { success: true, data: stored.document };
+  }
+
+  /** A cache hit: billed like a scrape (lockdown: 5 credits), recorded as a job, served from the stored document. */
+  private async answerFromCache(auth: AuthContext, request: ScrapeRequest, hit: CacheHit): Promise<ScrapeDocument> {
+    const jobId = randomUUID();
+    const credits = scrapeCredits({
+      formats: request.formats,
+      zeroDataRetention: request.zeroDataRetention,
+      redactPII: request.redactPII,
+      lockdown: request.lockdown,
+      cacheHit: true,
+    });
+    const { concurrencyQueueDurationMs: _queued, ...metadata } = hit.document.metadata;
+    const document: ScrapeDocument = {
+      ...hit.document,
+      metadata: {
+        ...metadata,
+        sourceURL: request.url,
+        scrapeId: jobId,
+        cacheState: 'hit',
+        cachedAt: hit.cachedAt.toISOString(),
+        creditsUsed: credits,
+        concurrencyLimited: false,
+      },
+    };
+    await this.jobs.create({
+      id: jobId,
+      teamId: auth.teamId,
+      apiKeyId: auth.apiKeyId,
+      kind: 'scrape',
+      input: request,
+      zeroDataRetention: request.zeroDataRetention,
+      expiresAt: new Date(Date.now() + this.config.jobs.retentionHours * 3_600_000),
+    });
+    // The copy (without a cache key) makes `GET /v2/scrape/:id` work; nothing is stored under zero data retention.
+    await this.outcomes.complete({
+      jobId,
+      teamId: auth.teamId,
+      apiKeyId: auth.apiKeyId,
+      kind: 'scrape',
+      credits,
+      documents: request.zeroDataRetention
+        ? []
+        : [{ sourceUrl: request.url, url: document.metadata.url, urlKey: urlKey(document.metadata.url), statusCode: document.metadata.statusCode, document }],
+    });
+    this.metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
+    return document;
+  }
+
+  /** Lockdown misses cost 1 credit (spec §2.1); the job keeps no input and the URL is not logged. */
+  private async chargeLockdownMiss(auth: AuthContext): Promise<void> {
+    const jobId = randomUUID();
+    await this.jobs.create({ id: jobId, teamId: auth.teamId, apiKeyId: auth.apiKeyId, kind: 'scrape', zeroDataRetention: true, input: undefined });
+    await this.outcomes.fail(jobId, { code: 'SCRAPE_LOCKDOWN_CACHE_MISS', message: 'No cached copy is available in lockdown mode' });
+    await this.credits.charge({
+      teamId: auth.teamId,
+      amount: PRICES.lockdownMiss,
+      idempotencyKey: `job:${jobId}`,
+      jobId,
+      apiKeyId: auth.apiKeyId,
+      description: 'scrape (lockdown cache miss)',
+    });
+    this.metrics.creditsConsumed.inc({ kind: 'scrape' }, PRICES.lockdownMiss);
   }
 
   private async resultOf(event: JobEvent): Promise<ScrapeDocument> {

@@ -15,6 +15,16 @@ export interface AppConfig {
   limits: { rateLimitPerMinute: number; teamConcurrency: number; maxBodyBytes: number; maxResponseBytes: number };
   net: { allowPrivateNetworks: boolean; allowlist: string[]; userAgent: string };
   worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
+  browser: {
+    /** User agent of browser pages; default: the browser's own, without "Headless". */
+    userAgent?: string;
+    /** Upper bound of the automatic wait for a quiet page (network and DOM) after load. */
+    settleMs: number;
+    /** Bytes one page may transfer in total (document and every sub-resource). */
+    maxTransferBytes: number;
+  };
+  /** Outbound proxy pools (`proxy: basic|enhanced|auto`); empty pools mean direct connections. */
+  proxies: { basic: string[]; enhanced: string[] };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
   /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
@@ -97,6 +107,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       browserConcurrency: env.BROWSER_CONCURRENCY,
       chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATHS.find((path) => existsSync(path)),
     },
+    browser: { userAgent: env.BROWSER_USER_AGENT, settleMs: env.BROWSER_SETTLE_MS, maxTransferBytes: env.BROWSER_MAX_TRANSFER_BYTES },
+    proxies: { basic: env.PROXY_BASIC_URLS, enhanced: env.PROXY_ENHANCED_URLS },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
     documents: {

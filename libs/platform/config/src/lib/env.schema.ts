@@ -40,6 +40,11 @@ const url = (what: string) =>
     message: `${what} must be an absolute URL`,
   });
 
+const proxyList = (name: string) =>
+  list.refine((values) => values.every((value) => /^https?:\/\/[^\s/]+/i.test(value)), {
+    message: `${name} must be a comma-separated list of http:// or https:// proxy URLs`,
+  });
+
 /**
  * Every environment variable the platform reads, with its default. The table in README.md
  * ("Configuration") documents the same list; a test keeps the two in sync.
@@ -77,6 +82,11 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: int(16, 1, 1_000),
   CHROMIUM_PATH: optionalString,
   BROWSER_CONCURRENCY: int(2, 0, 64),
+  BROWSER_USER_AGENT: optionalString,
+  BROWSER_SETTLE_MS: int(3_000, 0, 60_000),
+  BROWSER_MAX_TRANSFER_BYTES: int(100 * 1024 * 1024, 1_024),
+  PROXY_BASIC_URLS: proxyList('PROXY_BASIC_URLS'),
+  PROXY_ENHANCED_URLS: proxyList('PROXY_ENHANCED_URLS'),
 
   DOC_PARSER_CONCURRENCY: int(2, 1, 64),
   DOC_WORKER_MEMORY_MB: int(1_024, 64, 65_536),

@@ -57,6 +57,33 @@ export class PlatformMetrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly browserPagesActive = new Gauge({
+    name: 'quarry_browser_pages_active',
+    help: 'Browser pages rendering right now in this process.',
+    registers: [this.registry],
+  });
+  readonly browserPoolSize = new Gauge({
+    name: 'quarry_browser_pool_size',
+    help: 'Pages this process may render at once (BROWSER_CONCURRENCY); 0 without a browser.',
+    registers: [this.registry],
+  });
+  readonly browserRestarts = new Counter({
+    name: 'quarry_browser_restarts_total',
+    help: 'Relaunches of the browser after it crashed or was killed.',
+    registers: [this.registry],
+  });
+  readonly browserRequestsRefused = new Counter({
+    name: 'quarry_browser_requests_refused_total',
+    help: 'Requests of browser pages refused, by reason (private-address, dns, scheme, ad).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly engineSelected = new Counter({
+    name: 'quarry_scrape_engine_total',
+    help: 'Pages fetched, by engine (http, browser) and whether the browser was a fallback for a page that needed JavaScript.',
+    labelNames: ['engine', 'fallback'] as const,
+    registers: [this.registry],
+  });
   readonly busPublished = new Counter({
     name: 'quarry_bus_messages_published_total',
     help: 'Messages published to the bus, by topic.',

@@ -1,4 +1,14 @@
-import type { ScrapeRequest } from '@quarry/contracts';
+import type { ActionResults, DocumentMetadata, ScrapeRequest } from '@quarry/contracts';
+
+/** What only a browser produces; merged into the document by the engine-results enricher. */
+export interface PageArtifacts {
+  /** URL (or data URL under zero data retention) of the `screenshot` format. */
+  screenshot?: string;
+  /** Results of the request's `actions`. */
+  actions?: ActionResults;
+  /** Brand identity read from computed styles (`branding` format). */
+  branding?: Record<string, unknown> | null;
+}
 
 /** What an engine fetched: the final response of the target after redirects. */
 export interface FetchedPage {
@@ -11,10 +21,17 @@ export interface FetchedPage {
   body: Buffer;
   /** Decoded text when the engine already has it (browser DOM). */
   text?: string;
+  /** Added to the document's metadata (engine choice and fallback, proxy, concurrency queueing…). */
+  metadata?: Partial<DocumentMetadata>;
+  /** Features the engine could not honour; joined into the document's `warning`. */
+  warnings?: string[];
+  artifacts?: PageArtifacts;
 }
 
 export interface EngineContext {
   jobId: string;
+  /** The team the job runs for (team limits, profiles); absent outside jobs (benchmarks). */
+  teamId?: string;
   signal: AbortSignal;
   /** Milliseconds left for the whole job. */
   timeoutMs: number;

@@ -8,7 +8,8 @@ export class HttpEngine implements Engine {
 
   constructor(private readonly client: GuardedHttpClient) {}
 
-  async fetch(request: ScrapeRequest, context: EngineContext): Promise<FetchedPage> {
+  /** `proxyUrl`: send the request through this proxy (the target is still checked by the guard). */
+  async fetch(request: ScrapeRequest, context: EngineContext, options: { proxyUrl?: string } = {}): Promise<FetchedPage> {
     const headers: Record<string, string> = { ...request.headers };
     const languages = request.location?.languages;
     if (languages?.length && !hasHeader(headers, 'accept-language')) headers['accept-language'] = acceptLanguage(languages);
@@ -18,6 +19,7 @@ export class HttpEngine implements Engine {
       timeoutMs: Math.max(1, context.timeoutMs),
       skipTlsVerification: request.skipTlsVerification,
       signal: context.signal,
+      proxyUrl: options.proxyUrl,
     });
     return {
       engine: 'http',

@@ -3,6 +3,7 @@ import { AppError, urlKey, type JobError, type ScrapeJobMessage } from '@quarry/
 import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
+import { isCacheWritable, scrapeCacheKey } from '@quarry/scrape/cache';
 import type { ScrapePipeline } from '@quarry/scrape/engine';
 import type { Logger } from 'pino';
 
@@ -77,6 +78,7 @@ export class ScrapeJobHandler {
                 sourceUrl: request.url,
                 url: document.metadata.url,
                 urlKey: urlKey(document.metadata.url),
+                cacheKey: isCacheWritable(request, document.metadata.statusCode) ? scrapeCacheKey(request) : undefined,
                 statusCode: document.metadata.statusCode,
                 document,
               },

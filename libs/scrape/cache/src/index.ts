@@ -1,0 +1,2 @@
+export * from './lib/cache-key';
+export * from './lib/scrape-cache';

@@ -1,0 +1,73 @@
+import { scrapeRequestSchema, type ScrapeRequestInput } from '@quarry/contracts';
+import { isCacheReadable, isCacheWritable, oldestAcceptable, scrapeCacheKey } from './cache-key';
+
+const parse = (input: Partial<ScrapeRequestInput> = {}) =>
+  scrapeRequestSchema.parse({ url: 'https://Example.com/a/?b=2&a=1#frag', ...input });
+
+describe('scrape cache key', () => {
+  it('is the same for equivalent URL spellings, format spellings and option order', () => {
+    const base = scrapeCacheKey(parse({ formats: ['markdown', 'links'] }));
+    expect(
+      scrapeCacheKey(
+        parse({ url: 'https://example.com/a?a=1&b=2', formats: [{ type: 'links' }, { type: 'markdown' }] }),
+      ),
+    ).toBe(base);
+    expect(
+      scrapeCacheKey(
+        parse({ formats: ['markdown', 'links'], timeout: 30_000, proxy: 'basic', origin: 'js-sdk@4' }),
+      ),
+    ).toBe(base);
+  });
+
+  it('changes with every option that changes the content', () => {
+    const base = scrapeCacheKey(parse());
+    const variants: Partial<ScrapeRequestInput>[] = [
+      { formats: ['html'] },
+      { formats: [{ type: 'screenshot', fullPage: true }] },
+      { onlyMainContent: false },
+      { includeTags: ['article'] },
+      { excludeTags: ['nav'] },
+      { mobile: true },
+      { location: { country: 'DE' } },
+      { location: { country: 'US', languages: ['es'] } },
+      { removeBase64Images: false },
+      { blockAds: false },
+      { waitFor: 1000 },
+      { headers: { cookie: 'a=1' } },
+      { actions: [{ type: 'scroll' }] },
+      { profile: { name: 'p' } },
+      { parsers: [] },
+      { redactPII: true },
+    ];
+    const keys = variants.map((variant) => scrapeCacheKey(parse(variant)));
+    expect(new Set([base, ...keys]).size).toBe(variants.length + 1);
+  });
+
+  it('writes only cacheable, successful, non-sensitive results', () => {
+    expect(isCacheWritable(parse(), 200)).toBe(true);
+    expect(isCacheWritable(parse(), 404)).toBe(false);
+    expect(isCacheWritable(parse({ headers: { a: 'b' } }), 200)).toBe(false);
+    expect(isCacheWritable(parse({ actions: [{ type: 'scrape' }] }), 200)).toBe(false);
+    expect(isCacheWritable(parse({ storeInCache: false }), 200)).toBe(false);
+    expect(isCacheWritable(parse({ zeroDataRetention: true }), 200)).toBe(false);
+    expect(isCacheWritable(parse({ profile: { name: 'p' } }), 200)).toBe(false);
+    expect(isCacheWritable(parse({ formats: ['markdown', 'changeTracking'] }), 200)).toBe(false);
+  });
+
+  it('reads the cache unless maxAge is 0 or change tracking compares with the last scrape', () => {
+    expect(isCacheReadable(parse())).toBe(true);
+    expect(isCacheReadable(parse({ maxAge: 0 }))).toBe(false);
+    expect(isCacheReadable(parse({ maxAge: 0, minAge: 1 }))).toBe(true);
+    expect(isCacheReadable(parse({ lockdown: true }))).toBe(true);
+    expect(isCacheReadable(parse({ formats: ['markdown', 'changeTracking'] }))).toBe(false);
+  });
+
+  it('caps the accepted age for screenshots at their URL lifetime', () => {
+    const now = Date.now();
+    expect(oldestAcceptable(parse(), now).getTime()).toBe(now - 172_800_000);
+    expect(oldestAcceptable(parse({ formats: ['screenshot'] }), now).getTime()).toBeGreaterThan(
+      now - 24 * 3_600_000,
+    );
+    expect(oldestAcceptable(parse({ lockdown: true }), now).getTime()).toBe(now - 2 * 365 * 24 * 3_600_000);
+  });
+});
