@@ -13,10 +13,12 @@ mkdir -p "$TOOLS_DIR/bin"
 
 ensure_helm() {
   local helm="$TOOLS_DIR/bin/helm"
-  if [ -x "$helm" ] && "$helm" version --short 2>/dev/null | grep -q "^${HELM_VERSION}"; then return 0; fi
+  local version=""
+  [ -x "$helm" ] && version=$("$helm" version --short 2>/dev/null || true)
+  if [[ "$version" == "${HELM_VERSION%.*}"* ]]; then return 0; fi
   # Another worktree may already have built the same version.
   for other in "${HELM_BINARY:-}" /work/main/.tools/bin/helm; do
-    if [ -n "$other" ] && [ -x "$other" ] && "$other" version --short 2>/dev/null | grep -q "^${HELM_VERSION}"; then
+    if [ -n "$other" ] && [ -x "$other" ] && [[ "$("$other" version --short 2>/dev/null || true)" == "${HELM_VERSION%.*}"* ]]; then
       cp "$other" "$helm"; return 0
     fi
   done
@@ -30,7 +32,9 @@ ensure_helm() {
 
 ensure_kubernetes_validate() {
   local venv="$TOOLS_DIR/venv"
-  if [ -x "$venv/bin/kubernetes-validate" ] && "$venv/bin/pip" show kubernetes-validate 2>/dev/null | grep -q "^Version: $KUBERNETES_VALIDATE_VERSION$"; then return 0; fi
+  local installed=""
+  [ -x "$venv/bin/kubernetes-validate" ] && installed=$("$venv/bin/pip" show kubernetes-validate 2>/dev/null || true)
+  if grep -qx "Version: $KUBERNETES_VALIDATE_VERSION" <<<"$installed"; then return 0; fi
   [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" 2>/dev/null || { apt_ensure python3-venv; python3 -m venv "$venv"; }; }
   log "installing kubernetes-validate $KUBERNETES_VALIDATE_VERSION into $venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" >&2

@@ -112,4 +112,14 @@ export class JobRepository {
     const result = await this.db.prisma.job.deleteMany({ where: { expiresAt: { lt: now } } });
     return result.count;
   }
+
+  /** Jobs not finished yet, by kind and status (served by the (status, kind) index). */
+  async countPending(): Promise<{ kind: string; status: string; count: number }[]> {
+    const groups = await this.db.prisma.job.groupBy({
+      by: ['kind', 'status'],
+      where: { status: { in: ['queued', 'active'] } },
+      _count: { _all: true },
+    });
+    return groups.map((group) => ({ kind: group.kind, status: group.status, count: group._count._all }));
+  }
 }

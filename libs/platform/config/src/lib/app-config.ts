@@ -17,6 +17,8 @@ export interface AppConfig {
   worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
+  /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set. */
+  tracing: { endpoint?: string; headers: Record<string, string>; sampleRatio: number };
 }
 
 export class ConfigError extends Error {
@@ -78,5 +80,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
+    tracing: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, headers: env.OTEL_EXPORTER_OTLP_HEADERS, sampleRatio: env.OTEL_TRACES_SAMPLER_ARG },
   };
 }
