@@ -123,38 +123,6 @@ export class PlatformMetrics {
     collect: () => this.collectLag(),
   });
 
-  /**
-   * Browser pool usage. The browser engine feeds these: capacity when the pool (re)starts, in-use
-   * and waiting as pages are leased and returned, the wait per lease, and every browser (re)launch.
-   */
-  readonly browserPoolCapacity = new Gauge({
-    name: 'quarry_browser_pool_capacity',
-    help: 'Browser pages this process may hold open at once (BROWSER_CONCURRENCY).',
-    registers: [this.registry],
-  });
-  readonly browserPagesInUse = new Gauge({
-    name: 'quarry_browser_pool_pages_in_use',
-    help: 'Browser pages leased to scrapes right now.',
-    registers: [this.registry],
-  });
-  readonly browserPoolWaiting = new Gauge({
-    name: 'quarry_browser_pool_waiting',
-    help: 'Scrapes waiting for a free browser page.',
-    registers: [this.registry],
-  });
-  readonly browserPoolWait = new Histogram({
-    name: 'quarry_browser_pool_wait_seconds',
-    help: 'Time a scrape waited for a browser page.',
-    buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
-  readonly browserLaunches = new Counter({
-    name: 'quarry_browser_launches_total',
-    help: 'Browser process launches, by reason (start, crash, recycle).',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-
   readonly dependencyUp = new Gauge({
     name: 'quarry_dependency_up',
     help: 'Readiness of each dependency of this process (1 = reachable), probed when /metrics is scraped.',
