@@ -12,7 +12,7 @@ JEST := NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWa
 DATA_DIR ?= ./.data
 
 .PHONY: help setup deps system-deps generate build start test test-unit test-integration test-e2e lint typecheck check \
-        infra-up infra-down db-check clean
+        infra-up infra-down db-check clean chart-check dashboards cluster cluster-down test-faults bench-load
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-18s %s\n", $$1, $$2}'
@@ -67,7 +67,14 @@ test-integration: setup system-deps infra-up ## integration tests against real P
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
 	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand
 
-test: check test-unit test-integration test-e2e ## everything CI runs
+chart-check: setup ## Helm chart: lint, render (default + production), Kubernetes schema validation, alert rules, assertions
+	@scripts/ops/chart-check.sh
+
+dashboards: setup ## regenerate the Grafana dashboards and the chart's env wiring/docs from their sources
+	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/grafana/generate.ts
+	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/helm/generate.ts
+
+test: check test-unit chart-check test-integration test-e2e ## everything CI runs
 
 clean: ## remove build outputs and caches (keeps .data)
 	rm -rf dist .nx tmp coverage

@@ -17,7 +17,7 @@ ensure_helm() {
   [ -x "$helm" ] && version=$("$helm" version --short 2>/dev/null || true)
   if [[ "$version" == "${HELM_VERSION%.*}"* ]]; then return 0; fi
   # Another worktree may already have built the same version.
-  for other in "${HELM_BINARY:-}" /work/main/.tools/bin/helm; do
+  for other in "${HELM_BINARY:-}" "$(command -v helm || true)"; do
     if [ -n "$other" ] && [ -x "$other" ] && [[ "$("$other" version --short 2>/dev/null || true)" == "${HELM_VERSION%.*}"* ]]; then
       cp "$other" "$helm"; return 0
     fi
