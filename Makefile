@@ -17,8 +17,10 @@ DATA_DIR ?= ./.data
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-18s %s\n", $$1, $$2}'
 
+# `npm install` rather than `npm ci`: the registry lacks some platform-specific optional packages
+# (e.g. @swc/core for other OSes), which npm leaves out of the lock file and `npm ci` then rejects.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 deps: node_modules/.installed ## install npm dependencies (reuses node_modules when current)

@@ -3,7 +3,6 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 // turndown-plugin-gfm ships no types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { gfm } = require('turndown-plugin-gfm') as { gfm: TurndownService.Plugin };
 
 function newTurndown(): TurndownService {
@@ -29,7 +28,12 @@ export function jsdomReadability(html: string, url: string): string {
 /** The same pipeline on linkedom's faster, less complete DOM. */
 export function linkedomReadability(html: string): string {
   const { document } = parseHTML(html);
-  // Readability is typed against the DOM lib's Document; linkedom's is structurally close enough.
-  const article = new Readability(document as unknown as Document).parse();
-  return article?.content ? turndown.turndown(article.content) : '';
+  try {
+    // Readability is typed against the DOM lib's Document; linkedom's is structurally close enough.
+    const article = new Readability(document as unknown as Document).parse();
+    return article?.content ? turndown.turndown(article.content) : '';
+  } catch {
+    // Readability throws on documents linkedom parsed without a body; the naive pipeline gets nothing.
+    return '';
+  }
 }

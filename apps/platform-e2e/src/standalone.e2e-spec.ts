@@ -35,6 +35,9 @@ describe('one-process mode', () => {
     expect(root.body).toMatchObject({ message: expect.any(String), documentation_url: expect.stringMatching(/^http/) });
     expect((await call(platform.url(), 'GET', '/readyz')).status).toBe(200);
     expect((await call(platform.url(), 'GET', '/livez')).status).toBe(200);
+    const openapi = await call<{ openapi: string; paths: Record<string, unknown> }>(platform.url(), 'GET', '/v2/openapi.json');
+    expect(openapi.body.openapi).toBe('3.1.0');
+    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/v2/scrape', '/v2/scrape/{jobId}']));
   });
 
   it('scrapes with the bootstrap key', async () => {

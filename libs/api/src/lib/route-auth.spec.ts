@@ -5,6 +5,7 @@ import { AdminApiModule } from '@quarry/admin';
 import { PUBLIC_ROUTE } from '@quarry/platform/http';
 import { ApiModule } from './api.module';
 import { AUTH_REQUIREMENT } from './auth/auth.decorator';
+import { buildOpenApiDocument } from './openapi/openapi.registry';
 
 interface Route {
   controller: string;
@@ -60,5 +61,15 @@ describe('route authentication declarations', () => {
     for (const route of routes.filter((candidate) => /:jobId|:id\b/.test(candidate.path))) {
       expect(route.auth).toMatchObject({ uuidParams: expect.arrayContaining([route.path.includes(':jobId') ? 'jobId' : 'id']) });
     }
+  });
+
+  it('documents every public API route in the OpenAPI document', () => {
+    const documented = Object.keys((buildOpenApiDocument('http://test').paths as Record<string, unknown>) ?? {});
+    const undocumented = routes
+      .filter((route) => route.path === '/' || route.path.startsWith('/v2/'))
+      .filter((route) => !route.path.startsWith('/v2/blobs'))
+      .map((route) => route.path.replace(/:(\w+)/g, '{$1}'))
+      .filter((path) => !documented.includes(path));
+    expect(undocumented).toEqual([]);
   });
 });

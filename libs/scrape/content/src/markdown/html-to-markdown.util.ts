@@ -140,7 +140,7 @@ class Renderer {
   private link(el: DomElement, out: MarkdownWriter, ctx: Context): void {
     const href = (el.getAttribute('href') ?? '').trim();
     const raw = el.textContent ?? '';
-    if (href.startsWith('#') && SKIP_LINK.test(raw.trim())) return;
+    if (href.includes('#') && SKIP_LINK.test(raw.trim())) return;
     const text = this.inline(el, { ...ctx, inLink: true }).replace(/\s+/g, ' ').trim();
     if (/^\s/.test(raw)) out.space();
     if (text) {

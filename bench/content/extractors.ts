@@ -1,0 +1,31 @@
+import { transformDocument } from '../../libs/scrape/content/src/transform/transform-document.util';
+import { jsdomReadability, linkedomReadability } from './baselines';
+
+export type ExtractorName = 'quarry' | 'readability-jsdom' | 'readability-linkedom';
+
+export interface Extractor {
+  name: ExtractorName;
+  label: string;
+  /** Main-content markdown of a page. */
+  run(html: string, url: string): string;
+}
+
+export const EXTRACTORS: Readonly<Record<ExtractorName, Extractor>> = {
+  quarry: {
+    name: 'quarry',
+    label: 'Quarry (ours)',
+    run: (html, url) =>
+      transformDocument({ body: html, url }, ['markdown'], { onlyMainContent: true, removeBase64Images: true })
+        .markdown ?? '',
+  },
+  'readability-jsdom': {
+    name: 'readability-jsdom',
+    label: 'jsdom + Readability + turndown',
+    run: (html, url) => jsdomReadability(html, url),
+  },
+  'readability-linkedom': {
+    name: 'readability-linkedom',
+    label: 'linkedom + Readability + turndown',
+    run: (html) => linkedomReadability(html),
+  },
+};
