@@ -11,7 +11,9 @@ ARG APP=gateway
 WORKDIR /src
 ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false PUPPETEER_SKIP_DOWNLOAD=true
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
-RUN npm ci --no-audit --no-fund
+# `npm install` (honouring the lock file) rather than `npm ci`, as `make setup` does: the lock file
+# lacks other platforms' optional packages, which `npm ci` rejects.
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run --silent db:generate && npx nx build ${APP}
 
@@ -20,7 +22,7 @@ FROM ${NODE_IMAGE} AS deps
 ARG APP=gateway
 WORKDIR /app
 COPY --from=build /src/dist/apps/${APP}/package.json /src/dist/apps/${APP}/package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 
 # 3. Runtime: bundle + production node_modules, non-root.
 FROM ${NODE_IMAGE} AS runtime

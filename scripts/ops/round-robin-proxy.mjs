@@ -34,16 +34,17 @@ export function startProxy({ port, host = '127.0.0.1', upstreams, log = () => un
     return targets.find((target) => !tried.has(target));
   };
 
-  const fail = (response, status, message) => {
+  // The API's error shape (spec §7.1): {success:false, error:"Bad Gateway"}, the cause in details.
+  const fail = (response, status, reason) => {
     stats.failed += 1;
     if (response.headersSent) return response.destroy();
-    const body = JSON.stringify({ success: false, error: message, code: 'UPSTREAM_UNAVAILABLE' });
+    const body = JSON.stringify({ success: false, error: 'Bad Gateway', details: { reason } });
     response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '1' }).end(body);
   };
 
   const forward = (incoming, response, body, tried) => {
     const target = pick(tried);
-    if (!target) return fail(response, 502, 'Bad Gateway: no gateway is reachable');
+    if (!target) return fail(response, 502, 'no gateway is reachable');
     tried.add(target);
     let connected = false;
     const headers = { ...incoming.headers, 'x-forwarded-for': incoming.socket.remoteAddress ?? '', connection: 'close' };
@@ -62,7 +63,7 @@ export function startProxy({ port, host = '127.0.0.1', upstreams, log = () => un
         return forward(incoming, response, body, tried);
       }
       log(`upstream ${target.host}:${target.port} failed mid-request (${error.code ?? error.message})`);
-      fail(response, 502, 'Bad Gateway: the gateway closed the connection');
+      fail(response, 502, 'the gateway closed the connection before answering');
     });
     response.on('close', () => {
       if (!response.writableFinished) upstream.destroy();
