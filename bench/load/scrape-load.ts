@@ -42,7 +42,7 @@ async function measure(target: string, url: string, headers: Record<string, stri
 
 async function main(): Promise<void> {
   const site = await startBasicSite();
-  const platform = await startCluster({ gateways: 1, workers: 1, env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' } });
+  const platform = await startCluster({ gateways: 1, workers: 1, env: { RATE_LIMIT_PER_MINUTE: '0' } });
   const gateway = platform.gateways[0].url;
   const request = JSON.stringify({ url: `${site.url}/article`, formats: ['markdown'], maxAge: 3_600_000 });
   const headers = { authorization: `Bearer ${platform.apiKey}` };
