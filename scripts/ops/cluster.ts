@@ -7,13 +7,20 @@
  */
 import { LocalCluster } from '../../apps/platform-e2e/src/support/local-cluster';
 
+/** Defaults, overridden by the developer's environment for the listed variables (passed to every service). */
+function passThrough(defaults: Record<string, string>, names: string[]): Record<string, string> {
+  // eslint-disable-next-line no-restricted-syntax -- a developer script forwards selected variables of its shell to the services it starts
+  const shell = process.env;
+  return { ...defaults, ...Object.fromEntries(names.filter((name) => shell[name]).map((name) => [name, shell[name] as string])) };
+}
+
 async function main(): Promise<void> {
   const [gateways = '2', workers = '3'] = process.argv.slice(2);
   const log = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
   const cluster = await LocalCluster.start({
     gateways: Number(gateways),
     workers: Number(workers),
-    env: { BOOTSTRAP_API_KEY: process.env['BOOTSTRAP_API_KEY'] ?? `fc-local-${Date.now().toString(36)}`, ...(process.env['ALLOW_PRIVATE_NETWORKS'] ? { ALLOW_PRIVATE_NETWORKS: process.env['ALLOW_PRIVATE_NETWORKS'] } : {}) },
+    env: passThrough({ BOOTSTRAP_API_KEY: `fc-local-${Date.now().toString(36)}` }, ['BOOTSTRAP_API_KEY', 'ALLOW_PRIVATE_NETWORKS', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'LOG_LEVEL']),
     log,
   });
   for (const service of cluster.services) log(`${service.name.padEnd(20)} ${service.url} (pid ${service.process?.pid})`);
