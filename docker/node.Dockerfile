@@ -1,8 +1,7 @@
 # syntax=docker/dockerfile:1.7
 # Quarry services that need only Node.js. Build from the repository root:
 #   docker build -f docker/node.Dockerfile --build-arg APP=gateway -t quarry/gateway .
-# apps: gateway cli
-# pending-apps: agent-orchestrator
+# apps: gateway cli agent-orchestrator
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 # 1. Build the service bundle (webpack → dist/apps/$APP: main.js, pruned package.json + lockfile, migrations).

@@ -6,7 +6,11 @@ import TurndownService from 'turndown';
 const { gfm } = require('turndown-plugin-gfm') as { gfm: TurndownService.Plugin };
 
 function newTurndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+  });
   service.use(gfm);
   return service;
 }
@@ -20,6 +24,18 @@ export function jsdomReadability(html: string, url: string): string {
   try {
     const article = new Readability(dom.window.document).parse();
     return article?.content ? turndown.turndown(article.content) : '';
+  } finally {
+    dom.window.close();
+  }
+}
+
+/** turndown of the whole `<body>` (jsdom): what a caller falls back to when Readability finds nothing. */
+export function jsdomWholeBody(html: string, url: string): string {
+  const dom = new JSDOM(html, { url, virtualConsole: quietConsole });
+  try {
+    const body = dom.window.document.body;
+    for (const el of Array.from(body.querySelectorAll('script, style, noscript, template'))) el.remove();
+    return turndown.turndown(body.innerHTML);
   } finally {
     dom.window.close();
   }

@@ -25,6 +25,13 @@ for (const name of job.extractors) {
     const cacheDir = job.cacheDirs[name];
     const cached = cacheDir ? join(cacheDir, `${page.id}.md`) : undefined;
     if (cached && existsSync(cached)) return scorePage(page, readFileSync(cached, 'utf8'));
+    // The fallback variant equals the plain one wherever Readability found something.
+    const plainDir = job.cacheDirs['readability-jsdom'];
+    const plain = plainDir ? join(plainDir, `${page.id}.md`) : undefined;
+    if (name === 'readability-jsdom-fallback' && plain && existsSync(plain)) {
+      const text = readFileSync(plain, 'utf8');
+      if (text) return scorePage(page, text);
+    }
     let markdown = '';
     try {
       markdown = extractor.run(html, page.url);

@@ -50,7 +50,13 @@ function measure(label: string, pages: Page[], run: (page: Page) => void): Timin
   }
   const total = times.reduce((a, b) => a + b, 0);
   const sorted = [...times].sort((a, b) => a - b);
-  return { label, mean: total / times.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), perSecond: (1000 * times.length) / total };
+  return {
+    label,
+    mean: total / times.length,
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    perSecond: (1000 * times.length) / total,
+  };
 }
 
 function main(): void {
@@ -63,17 +69,27 @@ function main(): void {
     .slice(0, wantedPages)
     .map((p) => ({ html: decodeBody(p.html).text, url: p.url }));
   const kb = pages.reduce((sum, p) => sum + p.html.length, 0) / pages.length / 1024;
-  console.log(`${pages.length} pages (every ${step}th of ${all.length}), mean ${kb.toFixed(0)} KB of HTML, ${WARMUP_PAGES}-page warm-up x2`);
+  console.log(
+    `${pages.length} pages (every ${step}th of ${all.length}), mean ${kb.toFixed(0)} KB of HTML, ${WARMUP_PAGES}-page warm-up x2`,
+  );
   const results = [measure('Quarry transformDocument (markdown+html+links+metadata)', pages, quarry)];
-  results.push(measure('jsdom + Readability + turndown (markdown)', pages, (p) => void jsdomReadability(p.html, p.url)));
+  results.push(
+    measure('jsdom + Readability + turndown (markdown)', pages, (p) => void jsdomReadability(p.html, p.url)),
+  );
   if (args.includes('--linkedom')) {
-    results.push(measure('linkedom + Readability + turndown (markdown)', pages, (p) => void linkedomReadability(p.html)));
+    results.push(
+      measure('linkedom + Readability + turndown (markdown)', pages, (p) => void linkedomReadability(p.html)),
+    );
   }
   console.log('\n| pipeline | mean ms | p50 ms | p95 ms | pages/s |\n|---|---:|---:|---:|---:|');
   for (const r of results) {
-    console.log(`| ${r.label} | ${r.mean.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.perSecond.toFixed(1)} |`);
+    console.log(
+      `| ${r.label} | ${r.mean.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.perSecond.toFixed(1)} |`,
+    );
   }
-  console.log(`\nspeed-up of ours over jsdom + Readability: ${(results[1].mean / results[0].mean).toFixed(1)}x (mean ms/page)`);
+  console.log(
+    `\nspeed-up of ours over jsdom + Readability: ${(results[1].mean / results[0].mean).toFixed(1)}x (mean ms/page)`,
+  );
 }
 
 main();

@@ -15,6 +15,8 @@ const defaults = render();
 const production = render({ files: [PRODUCTION_VALUES] });
 const valuesYaml = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as { config: Record<string, unknown>; secrets: Record<string, unknown> };
 const envNames = configEnvNames();
+/** Components the chart deploys by default (doc-parser: pending, see values.yaml). */
+const APPS = ['agent-orchestrator', 'gateway', 'scrape-worker'];
 
 const container = (deployment: Manifest): Manifest => deployment['spec'].template.spec.containers[0];
 const podLabels = (deployment: Manifest): Record<string, string> => deployment['spec'].template.metadata.labels;
@@ -40,11 +42,11 @@ describe.each([
 ])('workloads with %s', (_label, manifests) => {
   const deployments = ofKind(manifests, 'Deployment');
 
-  it('deploys the gateway and the scrape workers (and no pending component)', () => {
-    expect(deployments.map((deployment) => deployment['metadata'].labels['app.kubernetes.io/component']).sort()).toEqual(['gateway', 'scrape-worker']);
+  it('deploys the gateway, the scrape workers and the agent orchestrators (and no pending component)', () => {
+    expect(deployments.map((deployment) => deployment['metadata'].labels['app.kubernetes.io/component']).sort()).toEqual(APPS);
   });
 
-  it.each(['gateway', 'scrape-worker'])('%s: probes on /livez and /readyz at the container port', (app) => {
+  it.each(APPS)('%s: probes on /livez and /readyz at the container port', (app) => {
     const spec = container(named(manifests, 'Deployment', `quarry-${app}`));
     const port = spec['ports'].find((candidate: Manifest) => candidate['name'] === 'http');
     expect(port.containerPort).toBe(3002);
@@ -54,7 +56,7 @@ describe.each([
     expect(spec['env'].find((entry: Manifest) => entry['name'] === 'PORT').value).toBe('3002');
   });
 
-  it.each(['gateway', 'scrape-worker'])('%s: resources, non-root, read-only root filesystem, no capabilities', (app) => {
+  it.each(APPS)('%s: resources, non-root, read-only root filesystem, no capabilities', (app) => {
     const deployment = named(manifests, 'Deployment', `quarry-${app}`);
     const spec = container(deployment);
     expect(spec['resources'].requests.cpu).toBeDefined();
@@ -278,7 +280,6 @@ describe('refused values', () => {
     [{ postgresql: { external: { url: 'postgresql://x@y/z' } } }, /postgresql.external.\* is set while postgresql.bundled.enabled=true/],
     [{ kafka: { bundled: { enabled: false } } }, /kafka: enable kafka.bundled or set kafka.external.brokers/],
     [{ docParser: { enabled: true } }, /docParser[\s\S]*(const|false)/],
-    [{ agentOrchestrator: { enabled: true } }, /agentOrchestrator/],
     [{ config: { NOT_A_SETTING: 'x' } }, /NOT_A_SETTING/],
     [{ gateway: { autoscaling: { enabled: true, targetCPUUtilizationPercentage: 500 } } }, /targetCPUUtilizationPercentage/],
     [{ kafka: { bundled: { enabled: false }, external: { brokers: ['no-port'] } } }, /brokers/],

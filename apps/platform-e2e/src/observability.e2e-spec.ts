@@ -7,7 +7,7 @@ import { BASIC_SITE, expandGrafanaVariables, exposedMetricNames, parsePromql, st
 import { parse } from 'yaml';
 import { call } from './support/api-client';
 import { startCluster, type Platform } from './support/platform';
-import { REPO_ROOT } from './support/service-process';
+import { REPO_ROOT, startService, type ServiceProcess } from './support/service-process';
 
 /** OTLP/JSON span as the OTLP/HTTP exporter sends it (ids hex-encoded). */
 interface OtlpSpan {
@@ -59,8 +59,9 @@ function shippedQueries(): { source: string; expr: string }[] {
   return [...dashboards, ...rules];
 }
 
-describe('observability of the cluster mode (gateway + worker over Kafka)', () => {
+describe('observability of the cluster mode (gateway, worker, agent orchestrator over Kafka)', () => {
   let platform: Platform;
+  let orchestrator: ServiceProcess;
   let site: FixtureServer;
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 
@@ -68,8 +69,10 @@ describe('observability of the cluster mode (gateway + worker over Kafka)', () =
     site = await startBasicSite();
     receiver = await startOtlpReceiver();
     platform = await startCluster({ gateways: 1, workers: 1, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    orchestrator = await startService('agent-orchestrator', platform.env, { label: 'agent-orchestrator' });
   });
   afterAll(async () => {
+    await orchestrator?.stop();
     await platform?.stop();
     await site?.close();
     await receiver?.close();
@@ -116,7 +119,7 @@ describe('observability of the cluster mode (gateway + worker over Kafka)', () =
 
   it('exports every metric that a dashboard panel or an alert rule queries, with promtool-clean expositions', async () => {
     const expositions = await Promise.all(
-      [...platform.gateways, ...platform.workers].map(async (service) => ({ service: service.name, text: await (await fetch(`${service.url}/metrics`)).text() })),
+      [...platform.gateways, ...platform.workers, orchestrator].map(async (service) => ({ service: service.name, text: await (await fetch(`${service.url}/metrics`)).text() })),
     );
     const exported = new Set(expositions.flatMap(({ text }) => [...exposedMetricNames(text)]));
     const queries = shippedQueries();
@@ -137,6 +140,8 @@ describe('observability of the cluster mode (gateway + worker over Kafka)', () =
     expect(sample(worker, 'quarry_bus_consumer_lag', { group: 'scrape-workers' })).toBe(0);
     expect(sample(worker, 'quarry_bus_messages_consumed_total', { topic: 'scrapeJobs', outcome: 'ok' })).toBeGreaterThan(0);
     expect(sample(worker, 'quarry_job_duration_seconds_count', { kind: 'scrape', engine: 'http' })).toBeGreaterThan(0);
+    const agent = expositions.find(({ service }) => service === 'agent-orchestrator')?.text ?? '';
+    expect(sample(agent, 'quarry_bus_consumer_lag', { group: 'agent-orchestrators' })).toBe(0);
 
     // promtool's exposition lint (naming, types, help), except prom-client's own default gauges
     // named `nodejs_active_*_total`, which are not ours to rename.

@@ -1,13 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
+import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** Everything in one process (`make start`): the API and every worker, on embedded defaults. */
 @Module({})
 export class StandaloneModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
-    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, AdminApiModule] };
+    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, LlmFormatsModule, AgentOrchestratorModule, AdminApiModule] };
   }
 }

@@ -12,3 +12,6 @@ export * from './lib/scrape/scrape-request.schema';
 export * from './lib/scrape/document.types';
 export * from './lib/messaging/topics';
 export * from './lib/messaging/job-messages.schema';
+export * from './lib/agent/agent-request.schema';
+export * from './lib/agent/agent-trace.types';
+export * from './lib/agent/agent-messages.schema';

@@ -1,10 +1,12 @@
 import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { AgentApiModule } from '@quarry/agent/orchestrator';
 import { BillingModule } from '@quarry/billing';
 import { IdentityModule } from '@quarry/identity';
 import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { HealthController } from '@quarry/platform/http';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
@@ -32,8 +34,8 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule],
-  controllers: [RootController, HealthController, ScrapeController, BlobsController],
+  imports: [IdentityModule, BillingModule, JobsModule, AgentApiModule],
+  controllers: [RootController, HealthController, ScrapeController, BlobsController, AgentController],
   providers: [
     ApiAuthGuard,
     ScrapeService,

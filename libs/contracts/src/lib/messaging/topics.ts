@@ -7,6 +7,8 @@ export const TOPICS = {
   scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
   /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
   jobEvents: { name: 'job.events', partitions: 3 },
+  /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
+  agentWork: { name: 'agent.work', partitions: 6 },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -14,4 +16,5 @@ export type TopicKey = keyof typeof TOPICS;
 /** Consumer groups: one group per role, so each message is handled once per role. */
 export const CONSUMER_GROUPS = {
   scrapeWorkers: 'scrape-workers',
+  agentOrchestrators: 'agent-orchestrators',
 } as const;

@@ -19,6 +19,9 @@ export interface AppConfig {
   jobs: { retentionHours: number };
   /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set. */
   tracing: { endpoint?: string; headers: Record<string, string>; sampleRatio: number };
+  /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
+  llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
+  agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -81,5 +84,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
     tracing: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, headers: env.OTEL_EXPORTER_OTLP_HEADERS, sampleRatio: env.OTEL_TRACES_SAMPLER_ARG },
+    llm: {
+      baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxAttempts: env.LLM_MAX_ATTEMPTS,
+      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      maxInputChars: env.LLM_MAX_INPUT_CHARS,
+    },
+    agent: {
+      maxPages: env.AGENT_MAX_PAGES,
+      concurrency: env.AGENT_CONCURRENCY,
+      leaseMs: env.AGENT_LEASE_MS,
+      sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,
+      scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
+    },
   };
 }

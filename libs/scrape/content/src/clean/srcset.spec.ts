@@ -15,7 +15,9 @@ describe('parseSrcset', () => {
   });
 
   it('keeps commas that belong to the URL', () => {
-    expect(sut('https://cdn.example.com/w_400,h_300/a.jpg 400w, https://cdn.example.com/w_800,h_600/a.jpg 800w')).toEqual([
+    expect(
+      sut('https://cdn.example.com/w_400,h_300/a.jpg 400w, https://cdn.example.com/w_800,h_600/a.jpg 800w'),
+    ).toEqual([
       { url: 'https://cdn.example.com/w_400,h_300/a.jpg', width: 400, density: 1 },
       { url: 'https://cdn.example.com/w_800,h_600/a.jpg', width: 800, density: 1 },
     ]);

@@ -23,7 +23,10 @@ describe('decodeBody', () => {
 
   it('uses the charset of the Content-Type header', () => {
     const body = bytes('<p>こんにちは</p>', 'Shift_JIS');
-    expect(sut(body, 'text/html; charset="Shift_JIS"')).toEqual({ text: '<p>こんにちは</p>', charset: 'shift_jis' });
+    expect(sut(body, 'text/html; charset="Shift_JIS"')).toEqual({
+      text: '<p>こんにちは</p>',
+      charset: 'shift_jis',
+    });
   });
 
   it('sniffs <meta charset> in the first 4 KB (EUC-JP)', () => {
@@ -63,7 +66,9 @@ describe('decodeBody', () => {
   });
 
   it('ignores unknown charset labels', () => {
-    expect(sut(new TextEncoder().encode('<p>ok</p>'), 'text/html; charset=x-unknown-thing').charset).toBe('utf-8');
+    expect(sut(new TextEncoder().encode('<p>ok</p>'), 'text/html; charset=x-unknown-thing').charset).toBe(
+      'utf-8',
+    );
   });
 });
 

@@ -22,6 +22,9 @@ describe('extractLinks', () => {
 
   it('reads the raw page, chrome included', () => {
     const html = '<header><a href="/home">Home</a></header><footer><a href="/legal">Legal</a></footer>';
-    expect(sut(html, 'https://example.com/')).toEqual(['https://example.com/home', 'https://example.com/legal']);
+    expect(sut(html, 'https://example.com/')).toEqual([
+      'https://example.com/home',
+      'https://example.com/legal',
+    ]);
   });
 });

@@ -10,6 +10,8 @@ const ARTICLE_SHARE = 0.3;
 const WRAPPER_SHARE = 0.5;
 /** Prose: at least this many characters outside links… */
 const PROSE_CHARS = 400;
+/** Prose needed to clear an overlay-like name. */
+const LONG_PROSE_CHARS = 1200;
 /** …and at most this link density. */
 const PROSE_LINK_DENSITY = 0.3;
 /** A teaser run next to this much prose in the same parent is part of that text (a listicle). */
@@ -44,7 +46,7 @@ function holdsMainContent(element: DomElement, stats: StatsMap, total: number): 
  * Chrome signals on elements that hold the content are wrong (a `has-sidebar` layout wrapper): an
  * element wrapping a main landmark or a large article is not chrome; nor, for class/id signals, is
  * one holding half of the text outside landmarks, or one that reads like prose (long, few links).
- * Overlays and comment sections stay flagged whatever their length; teasers, related items and
+ * Consent banners and comment sections stay flagged whatever their length; teasers, related items and
  * post metadata are not rescued by being wordy.
  */
 export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
@@ -53,10 +55,16 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
   for (const [element, s] of stats) {
     if (!s.kind || element === root) continue;
     const kind = s.kind.kind;
-    const weak = !s.kind.semantic && kind !== 'overlay' && kind !== 'comments';
+    const weak = !s.kind.semantic && kind !== 'consent' && kind !== 'comments';
     const proseCanSave = kind !== 'teasers' && kind !== 'meta' && kind !== 'related';
-    const prose = s.text - s.link >= PROSE_CHARS && s.link <= PROSE_LINK_DENSITY * s.text;
-    if ((weak && (s.text >= WRAPPER_SHARE * total || (prose && proseCanSave))) || holdsMainContent(element, stats, total)) {
+    // A visible "modal" with pages of prose is a content section with an unlucky name; real pop-ups
+    // are hidden, or short.
+    const proseChars = kind === 'overlay' ? LONG_PROSE_CHARS : PROSE_CHARS;
+    const prose = s.text - s.link >= proseChars && s.link <= PROSE_LINK_DENSITY * s.text;
+    if (
+      (weak && (s.text >= WRAPPER_SHARE * total || (prose && proseCanSave))) ||
+      holdsMainContent(element, stats, total)
+    ) {
       s.kind = undefined;
       changed = true;
     }

@@ -42,9 +42,21 @@ export function computeStats(root: DomElement): StatsMap {
     const tag = tagOf(element);
     // A card or teaser wrapped in one anchor is content; navigation anchors are short labels.
     const isLink =
-      !inLink && tag === 'a' && element.hasAttribute('href') && visibleChars(element.textContent ?? '') < LONG_ANCHOR;
+      !inLink &&
+      tag === 'a' &&
+      element.hasAttribute('href') &&
+      visibleChars(element.textContent ?? '') < LONG_ANCHOR;
     const linked = inLink || isLink;
-    const stats: ElementStats = { tag, text: 0, link: 0, links: isLink ? 1 : 0, good: 0, ownGood: 0, maxLink: 0, kind: chromeSignalOf(element, tag) };
+    const stats: ElementStats = {
+      tag,
+      text: 0,
+      link: 0,
+      links: isLink ? 1 : 0,
+      good: 0,
+      ownGood: 0,
+      maxLink: 0,
+      kind: chromeSignalOf(element, tag),
+    };
     for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) {
       if (isText(child)) {
         const n = visibleChars(child.data);

@@ -28,12 +28,19 @@ export function analyzeContent(root: DomElement): StatsMap {
  */
 export function extractMainContent(root: DomElement): DomElement | undefined {
   const stats = analyzeContent(root);
-  const container = selectContainer(root, stats);
+  const { container, lead } = selectContainer(root, stats);
   const text = stats.get(container)?.text ?? 0;
   const prunable = prunableElements(container, stats);
   const kept = text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
   if (kept < MIN_MAIN_CHARS) return undefined;
+  for (const block of lead) prunable.push(...prunableElements(block, stats));
   for (const element of prunable) element.remove();
-  removeDuplicateBlocks(container);
-  return container;
+  let main = container;
+  if (lead.length > 0 && root.ownerDocument) {
+    main = root.ownerDocument.createElement('div');
+    for (const block of lead) main.appendChild(block);
+    main.appendChild(container);
+  }
+  removeDuplicateBlocks(main);
+  return main;
 }

@@ -1,16 +1,56 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, tagOf } from '../dom/dom.types';
 
-const TEXT_BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dd', 'dt', 'figcaption', 'blockquote', 'div', 'span']);
+const TEXT_BLOCKS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'dd',
+  'dt',
+  'figcaption',
+  'blockquote',
+  'div',
+  'span',
+]);
 const BLOCK_TAGS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'ul', 'ol', 'dl', 'dd', 'dt', 'div', 'section', 'article',
-  'table', 'pre', 'blockquote', 'figure', 'figcaption', 'header', 'footer', 'aside', 'nav', 'form',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dd',
+  'dt',
+  'div',
+  'section',
+  'article',
+  'table',
+  'pre',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'header',
+  'footer',
+  'aside',
+  'nav',
+  'form',
 ]);
 const MIN_CHARS = 12;
 const LONG_CHARS = 100;
 
 function hasBlockChild(element: DomElement): boolean {
-  for (let c = element.firstElementChild; c; c = c.nextElementSibling) if (BLOCK_TAGS.has(tagOf(c))) return true;
+  for (let c = element.firstElementChild; c; c = c.nextElementSibling)
+    if (BLOCK_TAGS.has(tagOf(c))) return true;
   return false;
 }
 

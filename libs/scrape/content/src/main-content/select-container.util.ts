@@ -8,6 +8,8 @@ import type { ElementStats, StatsMap } from './content-stats.util';
 const COVERAGE = 0.8;
 /** Widening to the title heading may add at most this share of the container's good text. */
 const TITLE_WIDENING = 0.25;
+/** Characters of lead text, besides the title, that make the title block worth adding. */
+const MIN_LEAD = 150;
 /** A link block holding half the container's text is the page's list, not navigation… */
 const LIST_SHARE = 0.5;
 /** …unless the container has this much prose besides it. */
@@ -29,7 +31,8 @@ function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
 }
 
 function isFlagged(element: DomElement, root: DomElement, stats: StatsMap): boolean {
-  for (let e: DomElement | null = element; e && e !== root; e = e.parentElement) if (stats.get(e)?.kind) return true;
+  for (let e: DomElement | null = element; e && e !== root; e = e.parentElement)
+    if (stats.get(e)?.kind) return true;
   return false;
 }
 
@@ -45,17 +48,45 @@ function commonAncestor(a: DomElement, b: DomElement): DomElement | undefined {
   return undefined;
 }
 
+export interface MainRegion {
+  container: DomElement;
+  /** Blocks before the container, from the one holding the page's title heading: title and lead. */
+  lead: DomElement[];
+}
+
 /**
- * The main content container: the coverage container, widened to take in the page's title heading
- * (and the lead that sits with it) when that costs little extra text.
+ * The main content: the coverage container, plus the blocks from the page's title heading down to
+ * the container when the container missed them (a docs page whose h1 and lead paragraph sit above
+ * the text), provided they are small and carry a lead paragraph besides the title.
  */
-export function selectContainer(root: DomElement, stats: StatsMap): DomElement {
+export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   const container = coverageContainer(root, stats);
   const title = titleHeading(root, stats);
-  const widened = title ? commonAncestor(container, title) : undefined;
-  if (!widened || widened === container) return container;
-  const extra = (stats.get(widened)?.good ?? 0) - (stats.get(container)?.good ?? 0);
-  return extra <= TITLE_WIDENING * (stats.get(container)?.good ?? 0) ? widened : container;
+  const ancestor = title ? commonAncestor(container, title) : undefined;
+  if (!title || !ancestor || ancestor === container) return { container, lead: [] };
+  let first: DomElement = title;
+  while (first.parentElement && first.parentElement !== ancestor) first = first.parentElement;
+  let side: DomElement = container;
+  while (side.parentElement && side.parentElement !== ancestor) side = side.parentElement;
+  const lead: DomElement[] = [];
+  for (let e: DomElement | null = first; e && e !== side; e = e.nextElementSibling) lead.push(e);
+  if (lead.length === 0 || lead[lead.length - 1].nextElementSibling !== side) return { container, lead: [] };
+  let text = 0;
+  let link = 0;
+  let good = 0;
+  for (const e of lead) {
+    const s = stats.get(e);
+    if (!s || s.kind) continue;
+    text += s.text;
+    link += s.link;
+    good += s.good;
+  }
+  const cs = stats.get(container);
+  const leadProse = good - (stats.get(title)?.good ?? 0);
+  const small = cs !== undefined && text <= TITLE_WIDENING * cs.text && link <= 0.5 * text;
+  return small && leadProse >= MIN_LEAD
+    ? { container, lead: lead.filter((e) => !stats.get(e)?.kind) }
+    : { container, lead: [] };
 }
 
 function isLinkBlock(s: ElementStats, container: ElementStats): boolean {

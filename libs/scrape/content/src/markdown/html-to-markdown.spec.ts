@@ -19,7 +19,8 @@ describe('htmlToMarkdown', () => {
   });
 
   it('writes nested and ordered lists', () => {
-    const html = '<ul><li>one</li><li>two<ul><li>deep</li></ul></li></ul><ol start="3"><li>c</li><li>d</li></ol>';
+    const html =
+      '<ul><li>one</li><li>two<ul><li>deep</li></ul></li></ul><ol start="3"><li>c</li><li>d</li></ol>';
     expect(sut(html)).toBe('- one\n- two\n  - deep\n\n3. c\n4. d');
   });
 
@@ -33,7 +34,9 @@ describe('htmlToMarkdown', () => {
   });
 
   it('takes lang-x and highlight wrappers as language hints too', () => {
-    expect(sut('<div class="highlight-source-python"><pre>print(1)</pre></div>')).toBe('```python\nprint(1)\n```');
+    expect(sut('<div class="highlight-source-python"><pre>print(1)</pre></div>')).toBe(
+      '```python\nprint(1)\n```',
+    );
     expect(sut('<pre class="lang-go">x := 1</pre>')).toBe('```go\nx := 1\n```');
   });
 
@@ -81,7 +84,9 @@ describe('htmlToMarkdown', () => {
 
   it('writes images with alt text, replacing data: URLs when asked', () => {
     expect(sut('<img src="https://e.com/a.png" alt="A [cat]">')).toBe('![A \\[cat\\]](https://e.com/a.png)');
-    expect(sut('<img src="data:image/png;base64,AAAA" alt="pixel">')).toBe('![pixel](<Base64-Image-Removed>)');
+    expect(sut('<img src="data:image/png;base64,AAAA" alt="pixel">')).toBe(
+      '![pixel](<Base64-Image-Removed>)',
+    );
     expect(sut('<img src="data:image/png;base64,AAAA" alt="pixel">', false)).toBe(
       '![pixel](data:image/png;base64,AAAA)',
     );
@@ -98,6 +103,8 @@ describe('htmlToMarkdown', () => {
   });
 
   it('leaves no comments, scripts or form controls', () => {
-    expect(sut('<!-- note --><p>x</p><script>alert(1)</script><select><option>o</option></select>')).toBe('x');
+    expect(sut('<!-- note --><p>x</p><script>alert(1)</script><select><option>o</option></select>')).toBe(
+      'x',
+    );
   });
 });

@@ -32,7 +32,8 @@ const page = `<!doctype html><html lang="en-GB"><head>
 </head><body><p>x</p></body></html>`;
 
 describe('extractMetadata', () => {
-  const sut = (html: string, url = 'https://example.com/dir/page') => extractMetadata(parseDocument(html), url);
+  const sut = (html: string, url = 'https://example.com/dir/page') =>
+    extractMetadata(parseDocument(html), url);
 
   it('reads the standard keys', () => {
     expect(sut(page)).toMatchObject({
@@ -73,7 +74,9 @@ describe('extractMetadata', () => {
   });
 
   it('falls back to og:title and omits what the page lacks', () => {
-    const metadata = sut('<html><head><meta property="og:title" content="Only OG"></head><body></body></html>');
+    const metadata = sut(
+      '<html><head><meta property="og:title" content="Only OG"></head><body></body></html>',
+    );
     expect(metadata.title).toBe('Only OG');
     expect(metadata.description).toBeUndefined();
     expect(metadata.ogLocaleAlternate).toBeUndefined();

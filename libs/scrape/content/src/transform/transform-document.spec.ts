@@ -6,7 +6,12 @@ const ALL: OutputFormat[] = ['markdown', 'html', 'links', 'images'];
 const WHOLE: ContentOptions = { onlyMainContent: false, removeBase64Images: true };
 const MAIN: ContentOptions = { onlyMainContent: true, removeBase64Images: true };
 
-function sut(body: string, options: ContentOptions = WHOLE, formats: OutputFormat[] = ALL, contentType?: string) {
+function sut(
+  body: string,
+  options: ContentOptions = WHOLE,
+  formats: OutputFormat[] = ALL,
+  contentType?: string,
+) {
   return transformDocument({ body, url: URL_, contentType }, formats, options);
 }
 
@@ -48,7 +53,9 @@ describe('transformDocument: cleaning', () => {
   });
 
   it('resolves against <base href> when there is one', () => {
-    const { html, links } = sut('<head><base href="https://cdn.example.org/x/"></head><body><a href="y">y</a><img src="i.png"></body>');
+    const { html, links } = sut(
+      '<head><base href="https://cdn.example.org/x/"></head><body><a href="y">y</a><img src="i.png"></body>',
+    );
     expect(html).toContain('href="https://cdn.example.org/x/y"');
     expect(html).toContain('src="https://cdn.example.org/x/i.png"');
     expect(links).toEqual(['https://cdn.example.org/x/y']);
@@ -61,7 +68,11 @@ describe('transformDocument: cleaning', () => {
     expect(html).toContain('src="https://example.com/blog/l.jpg"');
     expect(html).toContain('src="https://example.com/blog/b.jpg"');
     expect(html).toContain('src="https://example.com/lazy.jpg"');
-    expect(images).toEqual(['https://example.com/blog/l.jpg', 'https://example.com/blog/b.jpg', 'https://example.com/lazy.jpg']);
+    expect(images).toEqual([
+      'https://example.com/blog/l.jpg',
+      'https://example.com/blog/b.jpg',
+      'https://example.com/lazy.jpg',
+    ]);
   });
 
   it('keeps only clones of includeTags matches, in document order', () => {
@@ -97,7 +108,16 @@ describe('transformDocument: main content', () => {
     expect(markdown).toContain('# Growing tomatoes on a balcony');
     expect(markdown).toContain('[our feeding guide](https://example.com/guides/feeding)');
     expect(markdown).toContain('never in the fridge');
-    for (const chrome of ['Home', 'About', 'cookies', 'Accept all', 'Popular', 'rights reserved', 'Privacy', 'Skip to']) {
+    for (const chrome of [
+      'Home',
+      'About',
+      'cookies',
+      'Accept all',
+      'Popular',
+      'rights reserved',
+      'Privacy',
+      'Skip to',
+    ]) {
       expect(markdown).not.toContain(chrome);
     }
   });
@@ -111,12 +131,20 @@ describe('transformDocument: main content', () => {
   });
 
   it('falls back to the whole cleaned page when nothing looks like main content', () => {
-    const { markdown } = sut('<nav><a href="/a">Alpha</a> <a href="/b">Beta</a> <a href="/c">Gamma</a></nav>', MAIN);
-    expect(markdown).toBe('[Alpha](https://example.com/a) [Beta](https://example.com/b) [Gamma](https://example.com/c)');
+    const { markdown } = sut(
+      '<nav><a href="/a">Alpha</a> <a href="/b">Beta</a> <a href="/c">Gamma</a></nav>',
+      MAIN,
+    );
+    expect(markdown).toBe(
+      '[Alpha](https://example.com/a) [Beta](https://example.com/b) [Gamma](https://example.com/c)',
+    );
   });
 
   it('keeps the server-rendered posts that JavaScript forums put in <noscript>', () => {
-    const posts = Array.from({ length: 4 }, (_, i) => `<div class="post"><p>Reply ${i}: ${'useful words '.repeat(20)}</p></div>`).join('');
+    const posts = Array.from(
+      { length: 4 },
+      (_, i) => `<div class="post"><p>Reply ${i}: ${'useful words '.repeat(20)}</p></div>`,
+    ).join('');
     const page = `<body><div id="app"></div><noscript><div id="main-outlet">${posts}</div></noscript></body>`;
     const { markdown } = sut(page, MAIN);
     expect(markdown).toContain('Reply 0:');
@@ -126,7 +154,10 @@ describe('transformDocument: main content', () => {
   it('drops a related-posts row under an article but keeps a listing', () => {
     const teaser = (i: number) =>
       `<div class="card"><a href="/p${i}"><h3>Another interesting story number ${i}</h3></a><p>Short teaser.</p></div>`;
-    const withRelated = article.replace('</article>', `</article><section><div class="row">${[1, 2, 3, 4].map(teaser).join('')}</div></section>`);
+    const withRelated = article.replace(
+      '</article>',
+      `</article><section><div class="row">${[1, 2, 3, 4].map(teaser).join('')}</div></section>`,
+    );
     expect(sut(withRelated, MAIN).markdown).not.toContain('Another interesting story');
     const listing = `<main><h1>News</h1><div class="list">${[1, 2, 3, 4, 5, 6].map(teaser).join('')}</div></main>`;
     expect(sut(listing, MAIN).markdown).toContain('Another interesting story number 6');
@@ -152,25 +183,34 @@ describe('transformDocument: formats', () => {
     const { markdown, html } = sut('<p>pic <img alt="dot" src="data:image/png;base64,iVBORw0KGgo="></p>');
     expect(markdown).toBe('pic ![dot](<Base64-Image-Removed>)');
     expect(html).toContain('src="data:image/png;base64,iVBORw0KGgo="');
-    expect(sut('<img alt="dot" src="data:image/png;base64,AA">', { ...WHOLE, removeBase64Images: false }).markdown).toBe(
-      '![dot](data:image/png;base64,AA)',
-    );
+    expect(
+      sut('<img alt="dot" src="data:image/png;base64,AA">', { ...WHOLE, removeBase64Images: false }).markdown,
+    ).toBe('![dot](data:image/png;base64,AA)');
   });
 
   it('keeps CJK and accented text intact', () => {
-    expect(sut('<p>東京の天気は晴れです。Ça va très bien.</p>').markdown).toBe('東京の天気は晴れです。Ça va très bien.');
+    expect(sut('<p>東京の天気は晴れです。Ça va très bien.</p>').markdown).toBe(
+      '東京の天気は晴れです。Ça va très bien.',
+    );
   });
 });
 
 describe('transformDocument: non-HTML bodies', () => {
   it('fences a JSON body by content type', () => {
-    const { markdown, links } = sut('{"a": [1, 2], "b": "x_y"}', WHOLE, ALL, 'application/json; charset=utf-8');
+    const { markdown, links } = sut(
+      '{"a": [1, 2], "b": "x_y"}',
+      WHOLE,
+      ALL,
+      'application/json; charset=utf-8',
+    );
     expect(markdown).toBe('```json\n{"a": [1, 2], "b": "x_y"}\n```');
     expect(links).toEqual([]);
   });
 
   it('fences a body that is JSON whatever its content type says', () => {
-    expect(sut('[{"k": "```"}]', WHOLE, ['markdown'], 'text/html').markdown).toBe('````json\n[{"k": "```"}]\n````');
+    expect(sut('[{"k": "```"}]', WHOLE, ['markdown'], 'text/html').markdown).toBe(
+      '````json\n[{"k": "```"}]\n````',
+    );
   });
 
   it('passes text/plain through unescaped', () => {
