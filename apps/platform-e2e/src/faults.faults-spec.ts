@@ -360,9 +360,9 @@ it('kill -9 of a gateway with requests in flight: clients get errors, not hangs,
   const orphaned = await ledgerOf(failed.map((outcome) => outcome.url));
   report['gatewayKill'] = {
     inFlight: urls.length,
-    jobsOfFailedRequests: orphaned.length,
-    completedJobsOfFailedRequests: orphaned.filter((row) => row.status === 'completed').length,
-    chargedJobsOfFailedRequests: orphaned.filter((row) => row.charges > 0).length,
+    // Per page whose first request died: its orphaned job and the retry's job.
+    jobsForPagesWhoseRequestDied: orphaned.length,
+    completedAndChargedOfThose: orphaned.filter((row) => row.status === 'completed' && row.charges === 1).length,
     statuses: countBy(outcomes),
     errorBodies: [...new Set(failed.map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)}`))],
     secondsFromKillToLastError: errorDelays.length ? Math.max(...errorDelays) / 1000 : 0,
