@@ -6,8 +6,8 @@ import type { ElementStats, StatsMap } from './content-stats.util';
  * shed the rest, so the share bounds what the container can lose.
  */
 const COVERAGE = 0.8;
-/** Widening to the title heading may add at most this share of the container's good text. */
-const TITLE_WIDENING = 0.25;
+/** The title and lead blocks may hold at most this share of the container's text. */
+const LEAD_SHARE = 0.25;
 /** Characters of lead text, besides the title, that make the title block worth adding. */
 const MIN_LEAD = 150;
 /** A link block holding half the container's text is the page's list, not navigation… */
@@ -83,7 +83,7 @@ export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   }
   const cs = stats.get(container);
   const leadProse = good - (stats.get(title)?.good ?? 0);
-  const small = cs !== undefined && text <= TITLE_WIDENING * cs.text && link <= 0.5 * text;
+  const small = cs !== undefined && text <= LEAD_SHARE * cs.text && link <= 0.5 * text;
   return small && leadProse >= MIN_LEAD
     ? { container, lead: lead.filter((e) => !stats.get(e)?.kind) }
     : { container, lead: [] };

@@ -188,6 +188,11 @@ describe('transformDocument: formats', () => {
     ).toBe('![dot](data:image/png;base64,AA)');
   });
 
+  it('survives documents nested thousands of elements deep', () => {
+    const html = `${'<div>'.repeat(20_000)}deep text${'</div>'.repeat(20_000)}`;
+    expect(sut(html, MAIN, ['markdown']).markdown).toBe('deep text');
+  });
+
   it('keeps CJK and accented text intact', () => {
     expect(sut('<p>東京の天気は晴れです。Ça va très bien.</p>').markdown).toBe(
       '東京の天気は晴れです。Ça va très bien.',
