@@ -22,7 +22,8 @@ ensure_helm() {
       cp "$other" "$helm"; return 0
     fi
   done
-  command -v go >/dev/null || apt_ensure golang-go
+  # Go >= 1.21 fetches the toolchain helm's go.mod asks for (GOTOOLCHAIN=auto); Debian's golang-go is older.
+  command -v go >/dev/null || die "helm is built with Go (>= 1.21, https://go.dev/dl); install Go or put a helm ${HELM_VERSION%.*} binary on PATH"
   log "building helm $HELM_VERSION with go install (several minutes on 2 cores)"
   local flags="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$KUBE_MINOR"
   flags="$flags -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$KUBE_MINOR"
