@@ -49,13 +49,14 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
     const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (!text || text.length > MAX_HEADING_CHARS || !BOILERPLATE_HEADING.test(text)) continue;
     // A heading that is (or sits in) a link is a teaser's title: "Sign up for …" can be a headline.
-    if (heading.querySelector('a[href]') || insideLink(heading)) continue;
+    if (isLinkTitle(heading)) continue;
     const headingChars = stats.get(heading)?.text ?? text.length;
     const level = rank(heading);
     // Climb to the block that holds the heading and its furniture, but never to one that holds a
     // peer heading: that is the enclosing page section, not the furniture block.
+    // Teaser titles (headings that are links) inside the section are its items, not peers.
     const holdsPeer = (el: DomElement) =>
-      headings.some((h) => h !== heading && rank(h) <= level && contains(el, h));
+      headings.some((h) => h !== heading && rank(h) <= level && contains(el, h) && !isLinkTitle(h));
     let section: DomElement | null = heading.parentElement;
     while (section && section !== root && (stats.get(section)?.text ?? 0) <= headingChars + 10) {
       if (holdsPeer(section)) break;
@@ -64,6 +65,10 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
     if (section && section !== root && !holdsPeer(section)) sections.push(section);
   }
   return sections;
+}
+
+function isLinkTitle(heading: DomElement): boolean {
+  return heading.querySelector('a[href]') !== null || insideLink(heading);
 }
 
 function insideLink(element: DomElement): boolean {

@@ -3,6 +3,7 @@ import { flagBoilerplateSections, flagSecondaryTeasers, unflagContentHolders } f
 import { computeStats, type StatsMap } from './content-stats.util';
 import { removeDuplicateBlocks } from './remove-duplicates.util';
 import { removeHidden } from './remove-hidden.util';
+import { removeSignupBlocks } from './remove-signups.util';
 import { removeWidgets } from './remove-widgets.util';
 import { prunableElements, selectContainer } from './select-container.util';
 
@@ -12,6 +13,7 @@ const MIN_MAIN_CHARS = 25;
 /** Removes what a reader never sees or cannot read, then computes text statistics and chrome flags. */
 export function analyzeContent(root: DomElement): StatsMap {
   removeHidden(root);
+  removeSignupBlocks(root);
   removeWidgets(root);
   const stats = computeStats(root);
   flagSecondaryTeasers(root, stats);

@@ -122,6 +122,15 @@ describe('transformDocument: main content', () => {
     }
   });
 
+  it('drops a newsletter sign-up block inside the article', () => {
+    const signup = `<div><h3>Get our weekly letter</h3><p>Subscribe to the free newsletter with the best growing tips.</p>
+      <form><input type="email" placeholder="Your e-mail"><button>Sign up</button></form>
+      <p>By subscribing you agree to our terms.</p></div>`;
+    const { markdown } = sut(article.replace('<noscript>', `${signup}<noscript>`), MAIN);
+    expect(markdown).toContain('never in the fridge');
+    expect(markdown).not.toMatch(/weekly letter|Subscribe|agree to our terms/);
+  });
+
   it('takes links from the cleaned content only', () => {
     expect(sut(article, MAIN).links).toEqual(['https://example.com/guides/feeding']);
   });
