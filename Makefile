@@ -12,7 +12,7 @@ JEST := NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWa
 DATA_DIR ?= ./.data
 
 .PHONY: help setup deps system-deps generate build start test test-unit test-integration test-e2e lint typecheck check \
-        infra-up infra-down db-check clean
+        infra-up infra-down db-check clean chart-check dashboards cluster cluster-down test-faults bench-load
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-18s %s\n", $$1, $$2}'
@@ -69,7 +69,24 @@ test-integration: setup system-deps infra-up ## integration tests against real P
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
 	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand --testTimeout=180000 --forceExit
 
-test: check test-unit test-integration test-e2e ## everything CI runs
+chart-check: setup ## Helm chart: lint, render (default + production), Kubernetes schema validation, alert rules, assertions
+	@scripts/ops/chart-check.sh
+
+dashboards: setup ## regenerate the Grafana dashboards and the chart's env wiring/docs from their sources
+	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/grafana/generate.ts
+	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/helm/generate.ts
+
+cluster: build system-deps ## the platform as separate processes: 2 gateways behind a round-robin proxy (:3100), 3 scrape workers, 3 Kafka brokers, PostgreSQL on 55432
+	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register scripts/ops/cluster.ts
+
+cluster-down: ## stop the local cluster's Kafka brokers and PostgreSQL (never the shared test instances)
+	@scripts/infra/kafka.sh down cluster
+	@PG_CLUSTER=quarry-faults PGPORT=55432 scripts/infra/postgres.sh down
+
+test-faults: build system-deps ## fault tests on the local cluster: worker kill -9, broker restart, PostgreSQL stop, gateway kill
+	$(JEST) -c apps/platform-e2e/jest.faults.config.cjs --runInBand
+
+test: check test-unit chart-check test-integration test-e2e ## everything CI runs
 
 clean: ## remove build outputs and caches (keeps .data)
 	rm -rf dist .nx tmp coverage

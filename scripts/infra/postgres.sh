@@ -3,9 +3,12 @@
 #   up     install if needed, start, ensure role/database `quarry` (password `quarry`); prints DATABASE_URL
 #   down   stop the cluster
 #   status exit 0 when it accepts connections
+# PG_CLUSTER=<name> PGPORT=<port> selects another Debian cluster (created on first `up`): the fault
+# tests stop and start their own (`quarry-faults` on 55432), never the shared one.
 source "$(dirname "$0")/common.sh"
 PGPORT="${PGPORT:-5432}"
 PG_VERSION="${PG_VERSION:-15}"
+PG_CLUSTER="${PG_CLUSTER:-main}"
 URL="postgresql://quarry:quarry@127.0.0.1:${PGPORT}/quarry"
 
 psql_admin() { as_root su postgres -c "psql -p $PGPORT -v ON_ERROR_STOP=1 -qtAX $(printf '%q ' "$@")"; }
@@ -14,9 +17,9 @@ case "${1:-up}" in
   up)
     command -v pg_ctlcluster >/dev/null || apt_ensure "postgresql-$PG_VERSION" postgresql-contrib
     if ! port_open 127.0.0.1 "$PGPORT"; then
-      pg_lsclusters -h | grep -q "^$PG_VERSION main" || as_root pg_createcluster "$PG_VERSION" main >&2
-      log "starting PostgreSQL $PG_VERSION"
-      as_root pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main start >&2 || as_root pg_ctlcluster "$PG_VERSION" main start >&2
+      pg_lsclusters -h | grep -q "^$PG_VERSION $PG_CLUSTER " || as_root pg_createcluster -p "$PGPORT" "$PG_VERSION" "$PG_CLUSTER" >&2
+      log "starting PostgreSQL $PG_VERSION ($PG_CLUSTER on $PGPORT)"
+      as_root pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" "$PG_CLUSTER" start >&2 || as_root pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start >&2
       wait_for_port 127.0.0.1 "$PGPORT" 30 PostgreSQL
     fi
     psql_admin -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'quarry') THEN CREATE ROLE quarry LOGIN PASSWORD 'quarry' CREATEDB; END IF; END \$\$;"
@@ -24,7 +27,7 @@ case "${1:-up}" in
     echo "$URL"
     ;;
   down)
-    as_root pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" main stop >&2 || true
+    as_root pg_ctlcluster --skip-systemctl-redirect "$PG_VERSION" "$PG_CLUSTER" stop -m fast >&2 || true
     ;;
   status)
     port_open 127.0.0.1 "$PGPORT"

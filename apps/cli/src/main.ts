@@ -1,8 +1,31 @@
 import { runAdminCommand, readStandaloneHandle, type CommandOutput } from '@quarry/admin';
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository, KeyManagementService } from '@quarry/identity';
-import { ConfigError, loadConfig } from '@quarry/platform/config';
+import { createBus } from '@quarry/platform/bus';
+import { ConfigError, loadConfig, type AppConfig } from '@quarry/platform/config';
 import { Database, findMigrationsDir } from '@quarry/platform/database';
+import { createLogger } from '@quarry/platform/observability';
+
+/**
+ * `topics ensure`: creates the deployment's Kafka topics (names from the contracts, BUS_TOPIC_PREFIX,
+ * KAFKA_REPLICATION_FACTOR) and exits, for clusters where services may not create topics themselves
+ * (the Helm chart's optional provisioning Job).
+ */
+async function ensureTopics(config: AppConfig, argv: string[]): Promise<number> {
+  if (argv[1] !== 'ensure') {
+    process.stderr.write('usage: topics ensure\n');
+    return 2;
+  }
+  if (config.bus.driver !== 'kafka') {
+    process.stderr.write('topics ensure needs KAFKA_BROKERS (or BUS_DRIVER=kafka)\n');
+    return 2;
+  }
+  const bus = createBus(config.bus, createLogger({ service: 'cli', level: config.service.logLevel }));
+  await bus.start();
+  await bus.stop();
+  process.stdout.write(`topics ready (prefix "${config.bus.topicPrefix}", replication ${config.bus.replicationFactor})\n`);
+  return 0;
+}
 
 /**
  * `npm run cli -- <command>`: administration against the configured database. When the one-process
@@ -10,6 +33,7 @@ import { Database, findMigrationsDir } from '@quarry/platform/database';
  */
 async function run(argv: string[]): Promise<number> {
   const config = loadConfig(undefined, { serviceName: 'cli' });
+  if (argv[0] === 'topics') return ensureTopics(config, argv);
   let output: CommandOutput;
   const handle = config.database.url ? undefined : readStandaloneHandle(config.dataDir);
   if (handle) {

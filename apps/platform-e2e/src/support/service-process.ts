@@ -31,7 +31,9 @@ export async function startService(app: AppName, env: Record<string, string>, op
   });
   const logs: string[] = [];
   const label = options.label ?? app;
-  let url: string | undefined;
+  // A fixed port is known up front; port 0 is learnt from the "listening" log line (info level).
+  const fixedPort = Number(env['PORT'] ?? 0);
+  let url: string | undefined = fixedPort > 0 ? `http://${env['HOST'] ?? '127.0.0.1'}:${fixedPort}` : undefined;
   const onLine = (line: string) => {
     if (!line.trim()) return;
     logs.push(line);

@@ -1,6 +1,7 @@
 import type { JobError, JobKind, ScrapeDocument } from '@quarry/contracts';
 import { CreditsService } from '@quarry/billing';
 import { Database, Prisma } from '@quarry/platform/database';
+import { withSpan } from '@quarry/platform/observability';
 import { DocumentRepository, type NewDocument } from './document.repository';
 
 export interface CompletedOutcome {
@@ -29,6 +30,11 @@ export class JobOutcomeStore {
 
   /** Returns false when the job had already finished. */
   async complete(outcome: CompletedOutcome): Promise<boolean> {
+    const attributes = { 'quarry.job.id': outcome.jobId, 'quarry.job.kind': outcome.kind, 'quarry.credits': outcome.credits };
+    return withSpan('job complete', { attributes }, () => this.storeCompletion(outcome));
+  }
+
+  private async storeCompletion(outcome: CompletedOutcome): Promise<boolean> {
     return this.db.prisma.$transaction(async (tx) => {
       const updated = await tx.job.updateMany({
         where: { id: outcome.jobId, status: { in: ['queued', 'active'] } },

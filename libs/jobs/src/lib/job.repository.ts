@@ -1,4 +1,4 @@
-import type { JobError, JobKind, JobStatus } from '@quarry/contracts';
+import { JOB_KINDS, type JobError, type JobKind, type JobStatus } from '@quarry/contracts';
 import { Database, Prisma } from '@quarry/platform/database';
 
 export interface JobRecord {
@@ -118,5 +118,16 @@ export class JobRepository {
   async deleteExpired(now = new Date()): Promise<number> {
     const result = await this.db.prisma.job.deleteMany({ where: { expiresAt: { lt: now } } });
     return result.count;
+  }
+
+  /** Jobs not finished yet, by kind and status, zeros included (served by the (status, kind) index). */
+  async countPending(): Promise<{ kind: string; status: string; count: number }[]> {
+    const groups = await this.db.prisma.job.groupBy({
+      by: ['kind', 'status'],
+      where: { status: { in: ['queued', 'active'] } },
+      _count: { _all: true },
+    });
+    const counts = new Map(groups.map((group) => [`${group.kind}/${group.status}`, group._count._all]));
+    return JOB_KINDS.flatMap((kind) => (['queued', 'active'] as const).map((status) => ({ kind, status, count: counts.get(`${kind}/${status}`) ?? 0 })));
   }
 }

@@ -1,6 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CreditsService } from '@quarry/billing';
 import { Database } from '@quarry/platform/database';
+import { PlatformMetrics } from '@quarry/platform/observability';
 import { DocumentRepository } from './document.repository';
 import { JobOutcomeStore } from './job-outcome.store';
 import { JobRepository } from './job.repository';
@@ -20,4 +21,14 @@ import { ParseUploadRepository } from './parse-upload.repository';
   ],
   exports: [JobRepository, DocumentRepository, JobOutcomeStore, ParseUploadRepository],
 })
-export class JobsModule {}
+export class JobsModule implements OnModuleInit {
+  constructor(
+    @Inject(JobRepository) private readonly jobs: JobRepository,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
+  ) {}
+
+  /** `quarry_jobs_pending{kind,status}`: the deployment's backlog, counted in the database when /metrics is scraped. */
+  onModuleInit(): void {
+    this.metrics.reportPendingJobs(() => this.jobs.countPending());
+  }
+}

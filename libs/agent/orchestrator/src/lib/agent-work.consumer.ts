@@ -44,7 +44,7 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
         const work = parsed.data;
         if (work.type === 'advance') await this.runner.advance(work.runId);
         else await this.tasks.run(work.runId, work.teamId, work.taskId);
-        this.metrics.busConsumed.inc({ topic: 'agentWork', outcome: 'ok' });
+        // `ok`/`error` attempts are counted by the bus itself.
       },
     );
     let assigned = false;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { tracedHandle, type BusTelemetry } from './bus-telemetry';
 import { retryDelayMs, sleep, type BusMessage, type MessageHandler } from './message-bus';
 
 /** Handler attempts before a message is parked on the dead-letter path (about 8 minutes of retries). */
@@ -11,12 +12,21 @@ export const MAX_HANDLER_ATTEMPTS = 40;
 export async function runWithRetry<T>(
   message: Omit<BusMessage<T>, 'attempt'>,
   handler: MessageHandler<T>,
-  options: { logger: Logger; isRunning: () => boolean; maxAttempts?: number },
+  options: {
+    logger: Logger;
+    isRunning: () => boolean;
+    maxAttempts?: number;
+    /** Each attempt runs in a CONSUMER span joined to the publisher's trace, and is counted. */
+    telemetry?: BusTelemetry & { destination: string; group: string };
+  },
 ): Promise<'done' | 'gave-up' | 'stopped'> {
   const maxAttempts = options.maxAttempts ?? MAX_HANDLER_ATTEMPTS;
+  const telemetry = options.telemetry;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await handler({ ...message, attempt });
+      const delivery = { ...message, attempt };
+      if (telemetry) await tracedHandle(telemetry, delivery, telemetry, () => handler(delivery));
+      else await handler(delivery);
       return 'done';
     } catch (error) {
       if (!options.isRunning()) return 'stopped';

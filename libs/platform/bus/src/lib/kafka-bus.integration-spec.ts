@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { PlatformMetrics, startTracing, type TracingHandle } from '@quarry/platform/observability';
 import pino from 'pino';
+import { parentOf, runTraceChain, sample } from './fixtures/trace-chain';
 import { KafkaBus } from './kafka-bus';
 
 jest.setTimeout(120_000);
@@ -84,5 +87,60 @@ describe('KafkaBus against a real broker', () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(replayed).toEqual([]);
     await again.stop();
+  });
+});
+
+describe('KafkaBus tracing and metrics against a real broker', () => {
+  const exporter = new InMemorySpanExporter();
+  let tracing: TracingHandle;
+  beforeAll(() => {
+    tracing = startTracing({ serviceName: 'bus-test', sampleRatio: 1, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  });
+  afterAll(() => tracing.shutdown());
+
+  it('carries the trace context in Kafka headers: request → job → retry → completion event', async () => {
+    const metrics = new PlatformMetrics({ service: 'bus-test', defaultMetrics: false });
+    const sut = new KafkaBus({ brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: `${uniqueName('t')}.`, replicationFactor: 1 }, logger, metrics);
+    await sut.start();
+    const chain = await runTraceChain(sut, () => exporter.getFinishedSpans());
+    await sut.stop();
+    expect(new Set(chain.all.map((span) => span.spanContext().traceId)).size).toBe(1);
+    expect(chain.sendJob.attributes['messaging.system']).toBe('kafka');
+    expect(chain.sendJob.name).toMatch(/^send t_.*\.scrape\.jobs$/);
+    expect(parentOf(chain.sendJob)).toBe(chain.request.spanContext().spanId);
+    expect(chain.processJob).toHaveLength(2);
+    for (const span of chain.processJob) expect(parentOf(span)).toBe(chain.sendJob.spanContext().spanId);
+    const succeeded = chain.processJob.find((span) => span.attributes['quarry.delivery.attempt'] === 2);
+    expect(parentOf(chain.sendEvent)).toBe(succeeded?.spanContext().spanId);
+    expect(parentOf(chain.processEvent)).toBe(chain.sendEvent.spanContext().spanId);
+    expect(await sample(metrics.busConsumed, { topic: 'scrapeJobs', outcome: 'error' })).toBe(1);
+    expect(await sample(metrics.busConsumed, { topic: 'scrapeJobs', outcome: 'ok' })).toBe(1);
+  });
+
+  it('reports committed-offset lag per topic and group', async () => {
+    const prefix = `${uniqueName('t')}.`;
+    const producer = bus(prefix);
+    await producer.start();
+    for (let i = 0; i < 30; i += 1) await producer.publish('scrapeJobs', { i }, { key: `k${i}` });
+    const sut = bus(prefix);
+    await sut.start();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const handled = new Set<number>();
+    await sut.subscribe<{ i: number }>('scrapeJobs', { group: 'workers', concurrency: 4 }, async (message) => {
+      await gate;
+      handled.add(message.value.i);
+    });
+    await sut.subscriptionsReady();
+    const [before] = await sut.consumerLag();
+    expect(before).toEqual({ topic: `${prefix}scrape.jobs`, group: 'workers', lag: 30 });
+    release();
+    await until(() => handled.size === 30);
+    let lag = -1;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && lag !== 0; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      lag = (await sut.consumerLag())[0].lag;
+    }
+    expect(lag).toBe(0);
+    await Promise.all([sut.stop(), producer.stop()]);
   });
 });

@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import { TOPICS, type TopicKey } from '@quarry/contracts';
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
+import { tracedPublish, type BusTelemetry } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
 import { sleep, type MessageBus, type MessageHandler, type PublishOptions, type SubscribeOptions } from './message-bus';
 
@@ -15,6 +17,8 @@ export interface KafkaBusOptions {
 interface ConsumerEntry {
   consumer: Consumer;
   assigned: Promise<void>;
+  topic: string;
+  groupId: string;
 }
 
 const DEAD_LETTER_SUFFIX = '.dead-letter';
@@ -32,11 +36,14 @@ export class KafkaBus implements MessageBus {
   private readonly consumers: ConsumerEntry[] = [];
   private running = false;
   private producerConnected = false;
+  private readonly telemetry: BusTelemetry;
 
   constructor(
     private readonly options: KafkaBusOptions,
     private readonly logger: Logger,
+    metrics?: PlatformMetrics,
   ) {
+    this.telemetry = { system: 'kafka', metrics };
     this.kafka = new Kafka({
       clientId: `${options.clientId}-${hostname()}-${process.pid}`,
       brokers: options.brokers,
@@ -64,17 +71,21 @@ export class KafkaBus implements MessageBus {
   }
 
   async publish(topic: TopicKey, value: unknown, options: PublishOptions = {}): Promise<void> {
-    await this.producer.send({
-      topic: this.topicName(topic),
-      acks: -1,
-      messages: [{ key: options.key ?? null, value: JSON.stringify(value), headers: options.headers }],
+    const name = this.topicName(topic);
+    await tracedPublish(this.telemetry, topic, name, options.key, options.headers, async (headers) => {
+      await this.producer.send({
+        topic: name,
+        acks: -1,
+        messages: [{ key: options.key ?? null, value: JSON.stringify(value), headers }],
+      });
     });
   }
 
   async subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void> {
     const name = this.topicName(topic);
+    const groupId = `${this.options.topicPrefix}${options.group}`;
     const consumer = this.kafka.consumer({
-      groupId: `${this.options.topicPrefix}${options.group}`,
+      groupId,
       sessionTimeout: 30_000,
       rebalanceTimeout: 60_000,
       heartbeatInterval: 3_000,
@@ -117,6 +128,7 @@ export class KafkaBus implements MessageBus {
                 try {
                   value = JSON.parse(raw);
                 } catch (error) {
+                  this.telemetry.metrics?.busConsumed.inc({ topic, outcome: 'invalid' });
                   options.onInvalid?.(error, raw);
                 }
                 if (value !== undefined) {
@@ -126,8 +138,12 @@ export class KafkaBus implements MessageBus {
                   outcome = await runWithRetry({ topic, key: message.key?.toString(), value, headers }, handler as MessageHandler<unknown>, {
                     logger: this.logger,
                     isRunning: live,
+                    telemetry: { ...this.telemetry, destination: name, group: options.group },
                   });
-                  if (outcome === 'gave-up') await this.deadLetter(name, raw, message.key?.toString());
+                  if (outcome === 'gave-up') {
+                    this.telemetry.metrics?.busConsumed.inc({ topic, outcome: 'dead_letter' });
+                    await this.deadLetter(name, raw, message.key?.toString());
+                  }
                 }
                 if (outcome === 'stopped') return;
                 finished[index] = true;
@@ -146,7 +162,7 @@ export class KafkaBus implements MessageBus {
         }
       },
     });
-    this.consumers.push({ consumer, assigned });
+    this.consumers.push({ consumer, assigned, topic: name, groupId });
   }
 
   async subscriptionsReady(): Promise<void> {
@@ -157,6 +173,23 @@ export class KafkaBus implements MessageBus {
     if (!this.running) throw new Error('bus is not running');
     if (!this.producerConnected) throw new Error('Kafka producer is not connected');
     await this.admin.describeCluster();
+  }
+
+  /** Committed offsets against the log end, summed over partitions, for each subscription of this process. */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    if (!this.running) return [];
+    return Promise.all(
+      this.consumers.map(async ({ topic, groupId }) => {
+        const [ends, committed] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId, topics: [topic] })]);
+        const done = new Map((committed[0]?.partitions ?? []).map((partition) => [partition.partition, Number(partition.offset)]));
+        const lag = ends.reduce((sum, end) => {
+          const position = done.get(end.partition) ?? -1;
+          const from = position >= 0 ? position : Number(end.low);
+          return sum + Math.max(0, Number(end.high) - from);
+        }, 0);
+        return { topic, group: groupId.slice(this.options.topicPrefix.length), lag };
+      }),
+    );
   }
 
   /** Stops consuming; handlers still running get `gracePeriodMs` to finish (their messages are redelivered otherwise). */

@@ -1,5 +1,7 @@
 import { TOPICS, type TopicKey } from '@quarry/contracts';
+import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
+import { tracedPublish, type BusTelemetry } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
 import type { BusMessage, MessageBus, MessageHandler, PublishOptions, SubscribeOptions } from './message-bus';
 
@@ -10,6 +12,8 @@ interface Subscription {
   options: SubscribeOptions;
   handler: MessageHandler<unknown>;
   semaphore: Semaphore;
+  /** Delivered to this subscription but not started yet (waiting for its concurrency). */
+  waiting: number;
 }
 
 /** Bounded backlog kept for a topic that has no subscriber yet (one-process mode starts consumers first anyway). */
@@ -26,8 +30,14 @@ export class MemoryBus implements MessageBus {
   private readonly cursor = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
+  private readonly telemetry: BusTelemetry;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    metrics?: PlatformMetrics,
+  ) {
+    this.telemetry = { system: 'memory', metrics };
+  }
 
   async start(): Promise<void> {
     this.running = true;
@@ -35,16 +45,18 @@ export class MemoryBus implements MessageBus {
 
   async publish(topic: TopicKey, value: unknown, options: PublishOptions = {}): Promise<void> {
     if (!(topic in TOPICS)) throw new Error(`Unknown topic ${topic}`);
-    const envelope: Envelope = { topic, key: options.key, value: JSON.stringify(value), headers: { ...options.headers } };
-    const groups = this.groups.get(topic);
-    if (!groups || groups.size === 0) {
-      const queue = this.backlog.get(topic) ?? [];
-      if (queue.length >= MAX_BACKLOG) throw new Error(`Backlog of ${topic} is full`);
-      queue.push(envelope);
-      this.backlog.set(topic, queue);
-      return;
-    }
-    for (const [group, members] of groups) this.deliver(this.pick(topic, group, members), envelope);
+    await tracedPublish(this.telemetry, topic, TOPICS[topic].name, options.key, options.headers, async (headers) => {
+      const envelope: Envelope = { topic, key: options.key, value: JSON.stringify(value), headers };
+      const groups = this.groups.get(topic);
+      if (!groups || groups.size === 0) {
+        const queue = this.backlog.get(topic) ?? [];
+        if (queue.length >= MAX_BACKLOG) throw new Error(`Backlog of ${topic} is full`);
+        queue.push(envelope);
+        this.backlog.set(topic, queue);
+        return;
+      }
+      for (const [group, members] of groups) this.deliver(this.pick(topic, group, members), envelope);
+    });
   }
 
   async subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void> {
@@ -55,6 +67,7 @@ export class MemoryBus implements MessageBus {
       options,
       handler: handler as MessageHandler<unknown>,
       semaphore: new Semaphore(options.concurrency),
+      waiting: 0,
     };
     groups.set(options.group, [...(groups.get(options.group) ?? []), subscription]);
     const pending = this.backlog.get(topic);
@@ -73,6 +86,17 @@ export class MemoryBus implements MessageBus {
     if (!this.running) throw new Error('bus is not running');
   }
 
+  /** Messages delivered but not yet started, per subscription group (plus the backlog of topics nobody follows yet). */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    const lag = new Map<string, ConsumerLag>();
+    for (const [topic, groups] of this.groups) {
+      for (const [group, members] of groups) {
+        lag.set(`${topic}/${group}`, { topic: TOPICS[topic].name, group, lag: members.reduce((sum, member) => sum + member.waiting, 0) });
+      }
+    }
+    return [...lag.values()];
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     await Promise.allSettled([...this.inFlight]);
@@ -86,17 +110,25 @@ export class MemoryBus implements MessageBus {
   }
 
   private deliver(subscription: Subscription, envelope: Envelope): void {
+    subscription.waiting += 1;
     const task = (async () => {
       await subscription.semaphore.acquire();
+      subscription.waiting -= 1;
       try {
         let value: unknown;
         try {
           value = JSON.parse(envelope.value);
         } catch (error) {
+          this.telemetry.metrics?.busConsumed.inc({ topic: envelope.topic, outcome: 'invalid' });
           subscription.options.onInvalid?.(error, envelope.value);
           return;
         }
-        await runWithRetry({ ...envelope, value }, subscription.handler, { logger: this.logger, isRunning: () => this.running });
+        const outcome = await runWithRetry({ ...envelope, value }, subscription.handler, {
+          logger: this.logger,
+          isRunning: () => this.running,
+          telemetry: { ...this.telemetry, destination: TOPICS[envelope.topic].name, group: subscription.group },
+        });
+        if (outcome === 'gave-up') this.telemetry.metrics?.busConsumed.inc({ topic: envelope.topic, outcome: 'dead_letter' });
       } finally {
         subscription.semaphore.release();
       }

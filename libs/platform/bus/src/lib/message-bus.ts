@@ -1,4 +1,5 @@
 import type { TopicKey } from '@quarry/contracts';
+import type { ConsumerLag } from '@quarry/platform/observability';
 
 export interface BusMessage<T = unknown> {
   topic: TopicKey;
@@ -38,6 +39,8 @@ export interface MessageBus {
   /** Resolves when every subscription has been assigned its share of the topic. */
   subscriptionsReady(): Promise<void>;
   healthy(): Promise<void>;
+  /** Messages not yet handled by the consumer groups of this process, per topic and group. */
+  consumerLag(): Promise<ConsumerLag[]>;
   stop(): Promise<void>;
 }
 

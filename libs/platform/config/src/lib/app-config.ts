@@ -27,6 +27,8 @@ export interface AppConfig {
   proxies: { basic: string[]; enhanced: string[] };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
+  /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set. */
+  tracing: { endpoint?: string; headers: Record<string, string>; sampleRatio: number };
   /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
   llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
   agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
@@ -123,6 +125,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sofficePath: env.SOFFICE_PATH.trim() || undefined,
       ghostscriptPath: env.GHOSTSCRIPT_PATH.trim() || undefined,
     },
+    tracing: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, headers: env.OTEL_EXPORTER_OTLP_HEADERS, sampleRatio: env.OTEL_TRACES_SAMPLER_ARG },
     llm: {
       baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
       apiKey: env.LLM_API_KEY,

@@ -20,6 +20,37 @@ const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
       return parsed;
     });
 
+const ratio = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be a number between 0 and 1' });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+/** `key=value,key2=value2` (the OTLP headers format; values may be percent-encoded). */
+const keyValues = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries: Record<string, string> = {};
+    for (const item of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+      const at = item.indexOf('=');
+      if (at <= 0) {
+        ctx.addIssue({ code: 'custom', message: `"${item}" is not key=value` });
+        return z.NEVER;
+      }
+      entries[item.slice(0, at).trim()] = decodeURIComponent(item.slice(at + 1).trim());
+    }
+    return entries;
+  });
+
 const optionalString = z
   .string()
   .optional()
@@ -107,6 +138,9 @@ export const envSchema = z.object({
   BLOB_SIGNING_SECRET: optionalString,
   JOB_RETENTION_HOURS: int(24, 1),
 
+  OTEL_EXPORTER_OTLP_ENDPOINT: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
+  OTEL_EXPORTER_OTLP_HEADERS: keyValues,
+  OTEL_TRACES_SAMPLER_ARG: ratio(1),
   LLM_BASE_URL: url('LLM_BASE_URL'),
   LLM_API_KEY: optionalString,
   LLM_MODEL: z.string().default('gpt-4o-mini'),

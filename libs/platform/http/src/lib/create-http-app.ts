@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PinoNestLogger, type PlatformMetrics } from '@quarry/platform/observability';
 import type { FastifyInstance } from 'fastify';
+import { registerRequestTracing } from './request-tracing';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { registerJsonBodyParsers } from './body-parsers';
@@ -31,7 +32,18 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   registerJsonBodyParsers(fastify);
+  registerRequestTracing(fastify);
+  const inFlight = new WeakSet<object>();
+  fastify.addHook('onRequest', async (request) => {
+    inFlight.add(request);
+    options.metrics.httpInFlight.inc();
+  });
+  const leave = (request: object) => {
+    if (inFlight.delete(request)) options.metrics.httpInFlight.dec();
+  };
+  fastify.addHook('onRequestAbort', async (request) => leave(request));
   fastify.addHook('onResponse', async (request, reply) => {
+    leave(request);
     const route = request.routeOptions?.url ?? 'unmatched';
     const labels = { route, method: request.method, status: String(reply.statusCode) };
     options.metrics.httpRequests.inc(labels);

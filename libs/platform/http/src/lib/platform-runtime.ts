@@ -3,7 +3,7 @@ import { BlobModule } from '@quarry/platform/blob';
 import { BusModule, createBus, sleep, type MessageBus } from '@quarry/platform/bus';
 import { ConfigModule, type AppConfig } from '@quarry/platform/config';
 import { Database, DatabaseModule, findMigrationsDir } from '@quarry/platform/database';
-import { createLogger, HealthRegistry, ObservabilityModule, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { createLogger, HealthRegistry, ObservabilityModule, PlatformMetrics, startTracing, type Logger, type TracingHandle } from '@quarry/platform/observability';
 
 /** The infrastructure of one process: config, logs, metrics, health, database and bus. */
 export interface PlatformRuntime {
@@ -13,6 +13,7 @@ export interface PlatformRuntime {
   health: HealthRegistry;
   database: Database;
   bus: MessageBus;
+  tracing: TracingHandle;
 }
 
 export interface RuntimeOptions {
@@ -23,9 +24,11 @@ export interface RuntimeOptions {
 }
 
 export async function startRuntime(config: AppConfig, options: RuntimeOptions): Promise<PlatformRuntime> {
+  const tracing = startTracing({ serviceName: config.service.name, ...config.tracing });
   const logger = createLogger({ service: config.service.name, level: config.service.logLevel });
   const metrics = new PlatformMetrics({ service: config.service.name });
   const health = new HealthRegistry();
+  metrics.reportDependencies(async () => Object.fromEntries(Object.entries((await health.report()).checks).map(([name, check]) => [name, check.ok])));
   const database = await Database.open({
     ...config.database,
     onBackgroundError: (error) => logger.warn({ err: error }, 'database connection error'),
@@ -35,11 +38,12 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions): 
     if (result.applied.length) logger.info({ applied: result.applied }, 'applied database migrations');
   }
   health.register('database', () => database.ping());
-  const bus = createBus(config.bus, logger);
+  const bus = createBus(config.bus, logger, metrics);
+  metrics.reportConsumerLag(() => bus.consumerLag());
   await startWithRetry(() => bus.start(), options.busStartTimeoutMs ?? 120_000, logger);
   health.register('bus', () => bus.healthy());
-  logger.info({ database: database.kind, bus: bus.driver }, 'runtime started');
-  return { config, logger, metrics, health, database, bus };
+  logger.info({ database: database.kind, bus: bus.driver, tracing: tracing.enabled }, 'runtime started');
+  return { config, logger, metrics, health, database, bus, tracing };
 }
 
 async function startWithRetry(start: () => Promise<void>, timeoutMs: number, logger: Logger): Promise<void> {
@@ -66,6 +70,7 @@ class RuntimeLifecycle implements BeforeApplicationShutdown, OnApplicationShutdo
 
   async onApplicationShutdown(): Promise<void> {
     await this.runtime.database.close();
+    await this.runtime.tracing.shutdown();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import { activeTraceIds } from './tracing';
 
 export type { Logger } from 'pino';
 
@@ -11,6 +12,8 @@ export function createLogger(options: { service: string; level: string }): Logge
     level: options.level,
     base: { service: options.service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Log lines written while a sampled span is active carry its ids, so logs and traces join up.
+    mixin: () => activeTraceIds() ?? {},
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', 'apiKey'], censor: '[redacted]' },
   });
 }

@@ -1,5 +1,26 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** Lag of one consumer group on one topic (messages published but not yet handled). */
+export interface ConsumerLag {
+  topic: string;
+  group: string;
+  lag: number;
+}
+
+/** Jobs in a non-terminal state, cluster-wide (counted in the database). */
+export interface PendingJobs {
+  kind: string;
+  status: string;
+  count: number;
+}
+
+type Source<T> = () => Promise<T[]>;
+
+/** How long a scrape of /metrics waits for a source (Kafka admin, database) before leaving it out. */
+const SOURCE_TIMEOUT_MS = 2_000;
+/** Sources are asked at most this often; Prometheus scrapes from several replicas are cheap. */
+const SOURCE_CACHE_MS = 5_000;
+
 /**
  * The platform's Prometheus metrics. One instance per process; every metric name starts with
  * `quarry_` and is declared here, so dashboards and alerts have one place to check against.
@@ -11,6 +32,11 @@ export class PlatformMetrics {
     name: 'quarry_http_requests_total',
     help: 'HTTP requests answered, by route template, method and status code.',
     labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpInFlight = new Gauge({
+    name: 'quarry_http_requests_in_flight',
+    help: 'HTTP requests being answered right now.',
     registers: [this.registry],
   });
   readonly httpDuration = new Histogram({
@@ -25,6 +51,13 @@ export class PlatformMetrics {
     help: 'Jobs published to the bus, by job kind.',
     labelNames: ['kind'] as const,
     registers: [this.registry],
+  });
+  readonly jobsPending = new Gauge({
+    name: 'quarry_jobs_pending',
+    help: 'Jobs not finished yet across the whole deployment (from the database), by job kind and status (queued, active).',
+    labelNames: ['kind', 'status'] as const,
+    registers: [this.registry],
+    collect: () => this.collectPending(),
   });
   readonly jobsRunning = new Gauge({
     name: 'quarry_jobs_running',
@@ -92,10 +125,43 @@ export class PlatformMetrics {
   });
   readonly busConsumed = new Counter({
     name: 'quarry_bus_messages_consumed_total',
-    help: 'Messages handled from the bus, by topic and outcome (ok, error, invalid).',
+    help: 'Message handler attempts, by topic and outcome (ok, error = retried, invalid = undecodable, dead_letter = given up).',
     labelNames: ['topic', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly busPublishFailures = new Counter({
+    name: 'quarry_bus_publish_failures_total',
+    help: 'Publishes that failed after the client retries, by topic.',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+  readonly busHandlerDuration = new Histogram({
+    name: 'quarry_bus_handler_duration_seconds',
+    help: 'Time spent in one message handler attempt, by topic.',
+    labelNames: ['topic'] as const,
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+  readonly busConsumerLag = new Gauge({
+    name: 'quarry_bus_consumer_lag',
+    help: 'Messages published but not yet committed, by topic and consumer group, as seen by the groups this process belongs to.',
+    labelNames: ['topic', 'group'] as const,
+    registers: [this.registry],
+    collect: () => this.collectLag(),
+  });
+
+  readonly dependencyUp = new Gauge({
+    name: 'quarry_dependency_up',
+    help: 'Readiness of each dependency of this process (1 = reachable), probed when /metrics is scraped.',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+    collect: () => this.collectDependencies(),
+  });
+
+  private readonly lagSources: Source<ConsumerLag>[] = [];
+  private readonly pendingSources: Source<PendingJobs>[] = [];
+  private dependencySource?: () => Promise<Record<string, boolean>>;
+  private readonly cache = new Map<string, { at: number; value: Promise<unknown[]> }>();
 
   readonly documentsParsed = new Counter({
     name: 'quarry_documents_parsed_total',
@@ -127,4 +193,58 @@ export class PlatformMetrics {
     this.registry.setDefaultLabels({ service: options.service });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });
   }
+
+  /** Adds a source of consumer lag (the bus of this process). */
+  reportConsumerLag(source: Source<ConsumerLag>): void {
+    this.lagSources.push(source);
+  }
+
+  /** Adds a source of pending job counts (the jobs repository). */
+  reportPendingJobs(source: Source<PendingJobs>): void {
+    this.pendingSources.push(source);
+  }
+
+  /** Sets the probe of this process's dependencies (the readiness checks). */
+  reportDependencies(source: () => Promise<Record<string, boolean>>): void {
+    this.dependencySource = source;
+  }
+
+  private async collectLag(): Promise<void> {
+    const entries = await this.gather('lag', this.lagSources);
+    this.busConsumerLag.reset();
+    for (const entry of entries) this.busConsumerLag.set({ topic: entry.topic, group: entry.group }, entry.lag);
+  }
+
+  private async collectPending(): Promise<void> {
+    const entries = await this.gather('pending', this.pendingSources);
+    this.jobsPending.reset();
+    for (const entry of entries) this.jobsPending.set({ kind: entry.kind, status: entry.status }, entry.count);
+  }
+
+  private async collectDependencies(): Promise<void> {
+    if (!this.dependencySource) return;
+    const source = this.dependencySource;
+    const [report] = await this.gather('dependencies', [async () => [await source()]]);
+    this.dependencyUp.reset();
+    for (const [name, up] of Object.entries(report ?? {})) this.dependencyUp.set({ dependency: name }, up ? 1 : 0);
+  }
+
+  /** Runs the sources (bounded in time, cached briefly); a failing source contributes nothing. */
+  private async gather<T>(key: string, sources: Source<T>[]): Promise<T[]> {
+    const cached = this.cache.get(key);
+    if (cached && Date.now() - cached.at < SOURCE_CACHE_MS) return (await cached.value) as T[];
+    const value = Promise.all(sources.map((source) => withTimeout(source(), SOURCE_TIMEOUT_MS).catch(() => [] as T[]))).then((lists) => lists.flat());
+    this.cache.set(key, { at: Date.now(), value });
+    return value;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
+  });
 }

@@ -1,4 +1,5 @@
 import { AppError, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
+import { SpanKind, withSpan } from '@quarry/platform/observability';
 import { blockedDocument, buildDocument } from './document-builder';
 import type { Engine, EngineContext } from './engine.types';
 import type { HandledContent, PipelineExtensions } from './pipeline-extensions';
@@ -44,14 +45,21 @@ export class ScrapePipeline {
     const engine = this.selectEngine(request);
     let outcome: ScrapeOutcome;
     try {
-      const page = await engine.fetch(request, context);
+      const page = await withSpan(`fetch ${engine.name}`, { kind: SpanKind.CLIENT, attributes: { 'quarry.engine': engine.name, 'url.full': request.url } }, async (span) => {
+        const fetched = await engine.fetch(request, context);
+        span.setAttribute('http.response.status_code', fetched.status);
+        return fetched;
+      });
       const handler = this.extensions.handlers.find((candidate) => candidate.canHandle(page, request));
       const handled: HandledContent = handler
-        ? await handler.build(page, request, context)
-        : { document: buildDocument(page, request, context.jobId) };
+        ? await withSpan(`handle ${handler.name}`, { attributes: { 'quarry.handler': handler.name } }, () => handler.build(page, request, context))
+        : await withSpan('build document', {}, async () => ({ document: buildDocument(page, request, context.jobId) }));
       outcome = { document: handled.document, engine: page.engine, fetched: true, billing: handled.billing };
       for (const enricher of this.extensions.enrichers) {
-        if (enricher.appliesTo(request)) await enricher.enrich(outcome.document, request, { ...context, page });
+        if (enricher.appliesTo(request)) {
+          const document = outcome.document;
+          await withSpan(`enrich ${enricher.name}`, { attributes: { 'quarry.enricher': enricher.name } }, () => enricher.enrich(document, request, { ...context, page }));
+        }
       }
     } catch (error) {
       if (isBlocked(error)) {

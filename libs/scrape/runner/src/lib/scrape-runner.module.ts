@@ -35,7 +35,6 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
           return;
         }
         await this.handler.handle(parsed.data);
-        this.metrics.busConsumed.inc({ topic: 'scrapeJobs', outcome: 'ok' });
       },
     );
   }

@@ -1,0 +1,386 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { LocalCluster, waitFor, type ClusterService } from './support/local-cluster';
+import { REPO_ROOT } from './support/service-process';
+
+/**
+ * Fault tests on the local cluster (`make test-faults`): 2 gateways behind a round-robin proxy,
+ * 3 scrape workers, 3 Kafka brokers (replication 3, min.insync.replicas 2) and a PostgreSQL
+ * cluster of its own on 55432. Each scenario breaks one part under load and checks what clients
+ * and the data see. Figures are printed and written to .cache/faults/report.json.
+ *
+ * Crawl and batch endpoints have not landed yet (issue 4): the "500 pages" load is 500 concurrent
+ * synchronous scrapes of 500 distinct pages, which go through the same scrape-jobs topic and
+ * workers as crawl pages do.
+ */
+interface Outcome {
+  url: string;
+  status: number;
+  body: { success?: boolean; data?: { markdown?: string; metadata?: { creditsUsed?: number } }; error?: string; code?: string };
+  retryAfter: string | null;
+  startedAt: number;
+  ms: number;
+}
+
+const PAGES = 500;
+const CRAWL_CONCURRENCY = 100;
+/** Fields an error body may have (spec §7.1, compat §1.2–1.3). */
+const SPEC_ERROR_FIELDS = ['success', 'error', 'code', 'details', 'retry_after_seconds'];
+const report: Record<string, unknown> = {};
+let cluster: LocalCluster;
+let site: FixtureServer;
+
+/** Pages /page/<n>?delay=<ms>: a unique marker per page, served after an optional delay. */
+async function startPageSite(): Promise<FixtureServer> {
+  return startFixtureServer({
+    '*': async (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://fixture');
+      const match = /^\/page\/(\d+)$/.exec(url.pathname);
+      if (!match) return void response.writeHead(404).end();
+      const delay = Number(url.searchParams.get('delay') ?? 0);
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><html><head><title>Page ${match[1]}</title></head><body><main><h1>Page ${match[1]}</h1><p>marker-page-${match[1]} ${'text '.repeat(40)}</p></main></body></html>`);
+    },
+  });
+}
+
+async function scrape(url: string, options: { timeoutMs?: number; clientTimeoutMs?: number } = {}): Promise<Outcome> {
+  const startedAt = Date.now();
+  try {
+    const response = await fetch(`${cluster.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cluster.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, formats: ['markdown'], timeout: options.timeoutMs ?? 120_000 }),
+      signal: AbortSignal.timeout(options.clientTimeoutMs ?? 180_000),
+    });
+    const text = await response.text();
+    let body: Outcome['body'] = {};
+    try {
+      body = JSON.parse(text) as Outcome['body'];
+    } catch {
+      body = { error: text.slice(0, 200) };
+    }
+    return { url, status: response.status, body, retryAfter: response.headers.get('retry-after'), startedAt, ms: Date.now() - startedAt };
+  } catch (error) {
+    // A network error or the client's own timeout (status 0): what a hang would look like.
+    return { url, status: 0, body: { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, retryAfter: null, startedAt, ms: Date.now() - startedAt };
+  }
+}
+
+/**
+ * A well-behaved client (spec §7.4): retries 429/502/503/504 and network errors with exponential
+ * backoff and jitter, preferring Retry-After, at most 5 attempts. Returns the last outcome and the
+ * number of retries.
+ */
+async function scrapeWithRetries(url: string): Promise<Outcome & { retries: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await scrape(url);
+    const retryable = outcome.status === 0 || [429, 502, 503, 504].includes(outcome.status);
+    if (!retryable || attempt === 5) return { ...outcome, retries: attempt - 1 };
+    const backoff = Math.min(30_000, 500 * 2 ** (attempt - 1));
+    const wait = Math.max(Number(outcome.retryAfter ?? 0) * 1000, backoff / 2 + Math.random() * (backoff / 2));
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** Runs `count` requests with at most `concurrency` in flight. */
+async function load<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const index = next++;
+        results[index] = await task(index);
+      }
+    }),
+  );
+  return results;
+}
+
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+const countBy = (outcomes: Outcome[]) => outcomes.reduce<Record<string, number>>((counts, outcome) => ((counts[String(outcome.status)] = (counts[String(outcome.status)] ?? 0) + 1), counts), {});
+
+async function teamId(): Promise<string> {
+  const [team] = await cluster.sql<{ id: string }>(undefined, `SELECT id FROM teams WHERE name = 'default'`);
+  return team.id;
+}
+
+/** Jobs, documents and charges of the scrapes of `urls`: each job stored once, charged once. */
+async function ledgerOf(urls: string[]) {
+  const rows = await cluster.sql<{ id: string; status: string; credits_used: number; documents: string; charges: string; charged: string | null; source_url: string | null }>(
+    undefined,
+    `SELECT j.id, j.status, j.credits_used,
+            (SELECT count(*) FROM documents d WHERE d.job_id = j.id) AS documents,
+            (SELECT count(*) FROM credit_ledger l WHERE l.job_id = j.id AND l.amount < 0) AS charges,
+            (SELECT sum(-l.amount) FROM credit_ledger l WHERE l.job_id = j.id AND l.amount < 0) AS charged,
+            j.input->>'url' AS source_url
+       FROM jobs j WHERE j.kind = 'scrape' AND j.input->>'url' = ANY($1)`,
+    [urls],
+  );
+  return rows.map((row) => ({ ...row, documents: Number(row.documents), charges: Number(row.charges), charged: Number(row.charged ?? 0) }));
+}
+
+beforeAll(async () => {
+  const started = Date.now();
+  site = await startPageSite();
+  cluster = await LocalCluster.start({
+    gateways: 2,
+    workers: 3,
+    env: { ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10' },
+    log: (line) => process.stdout.write(`[cluster] ${line}\n`),
+  });
+  report['clusterStartSeconds'] = (Date.now() - started) / 1000;
+  // Warm-up: topics, consumer groups and connections in place before the faults.
+  const warm = await load(12, 12, (index) => scrape(`${site.url}/page/${100_000 + index}`));
+  expect(warm.map((outcome) => outcome.status)).toEqual(new Array(12).fill(200));
+}, 600_000);
+
+afterAll(async () => {
+  mkdirSync(join(REPO_ROOT, '.cache/faults/logs'), { recursive: true });
+  for (const [name, lines] of cluster?.logs ?? []) writeFileSync(join(REPO_ROOT, '.cache/faults/logs', `${name}.log`), `${lines.join('\n')}\n`);
+  writeFileSync(join(REPO_ROOT, '.cache/faults/report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\nfault-test figures:\n${JSON.stringify(report, null, 2)}\n`);
+  await cluster?.stop();
+  await site?.close();
+}, 120_000);
+
+const worker = (name: string): ClusterService => cluster.workers.find((candidate) => candidate.name === name) as ClusterService;
+
+it(`kill -9 of a scrape worker while ${PAGES} pages are scraped: every page stored once, charged once`, async () => {
+  const urls = Array.from({ length: PAGES }, (_, index) => `${site.url}/page/${index + 1}?delay=400`);
+  const balanceBefore = Number((await cluster.sql<{ credits: number }>(undefined, `SELECT credits FROM teams WHERE id = $1`, [await teamId()]))[0].credits);
+  const victim = worker('worker-2');
+  try {
+    const started = Date.now();
+    // 100 pages in flight at a time, like a crawl's concurrency; the client retries what the spec calls retryable.
+    const running = load(PAGES, CRAWL_CONCURRENCY, (index) => scrapeWithRetries(urls[index]));
+    // Kill a worker once a fifth of the pages are done: it holds jobs in flight and uncommitted offsets.
+    await waitFor(async () => {
+      const [row] = await cluster.sql<{ done: string }>(undefined, `SELECT count(*) AS done FROM jobs WHERE status = 'completed' AND input->>'url' = ANY($1)`, [urls]);
+      return Number(row.done) >= PAGES / 5 ? true : undefined;
+    }, 120_000, `${PAGES / 5} completed scrapes`);
+    const [inFlight] = await cluster.sql<{ active: string }>(undefined, `SELECT count(*) AS active FROM jobs WHERE status = 'active' AND input->>'url' = ANY($1)`, [urls]);
+    const killedAt = Date.now();
+    await cluster.killService(victim, 'SIGKILL');
+    const outcomes = await running;
+    const finished = Date.now();
+
+    const statuses = countBy(outcomes);
+    const ledger = await ledgerOf(urls);
+    const balanceAfter = Number((await cluster.sql<{ credits: number }>(undefined, `SELECT credits FROM teams WHERE id = $1`, [await teamId()]))[0].credits);
+    const refetched = urls.filter((url) => (site.hits.get(new URL(url).pathname) ?? 0) > 1).length;
+    const perUrl = new Map<string, typeof ledger>();
+    for (const row of ledger) perUrl.set(row.source_url ?? '', [...(perUrl.get(row.source_url ?? '') ?? []), row]);
+    report['workerKill'] = {
+      pages: PAGES,
+      clientConcurrency: CRAWL_CONCURRENCY,
+      activeJobsWhenKilled: Number(inFlight.active),
+      statuses,
+      clientRetries: outcomes.reduce((sum, outcome) => sum + outcome.retries, 0),
+      errors: [...new Set(outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)}`))],
+      seconds: (finished - started) / 1000,
+      lastAnswerAfterKillSeconds: (Math.max(...outcomes.map((outcome) => outcome.startedAt + outcome.ms)) - killedAt) / 1000,
+      latencyMs: percentiles(outcomes.map((outcome) => outcome.ms)),
+      pagesFetchedMoreThanOnce: refetched,
+      jobs: ledger.length,
+      documents: ledger.reduce((sum, row) => sum + row.documents, 0),
+      charges: ledger.reduce((sum, row) => sum + row.charges, 0),
+      creditsCharged: balanceBefore - balanceAfter,
+    };
+
+    expect(statuses).toEqual({ '200': PAGES });
+    for (const [index, outcome] of outcomes.entries()) expect(outcome.body.data?.markdown).toContain(`marker-page-${index + 1}`);
+    // Every page: exactly one job, completed, with exactly one document and exactly one charge.
+    expect(perUrl.size).toBe(PAGES);
+    expect([...perUrl].filter(([, rows]) => rows.length !== 1).map(([url]) => url)).toEqual([]);
+    expect(ledger.filter((row) => row.status !== 'completed' || row.documents !== 1 || row.charges !== 1)).toEqual([]);
+    const charged = ledger.reduce((sum, row) => sum + row.charged, 0);
+    expect(charged).toBe(ledger.reduce((sum, row) => sum + row.credits_used, 0));
+    expect(balanceBefore - balanceAfter).toBe(charged);
+    expect(outcomes.reduce((sum, outcome) => sum + (outcome.body.data?.metadata?.creditsUsed ?? 0), 0)).toBe(charged);
+  } finally {
+    if (!victim.running) await cluster.startService(victim);
+  }
+});
+
+it('restart of a Kafka broker (kill -9, 10 s down) under load: no lost jobs', async () => {
+  const admin = new Kafka({ clientId: 'faults', brokers: cluster.brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  const topic = `${cluster.env['BUS_TOPIC_PREFIX']}scrape.jobs`;
+  const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+  const leaders = metadata.topics[0].partitions.map((partition) => partition.leader);
+  // The broker leading the most scrape-job partitions (ties: the lowest id) is the one to break.
+  const broker = ([1, 2, 3] as const).reduce((best, id) => (leaders.filter((leader) => leader === id).length > leaders.filter((leader) => leader === best).length ? id : best), 1 as 1 | 2 | 3);
+  await admin.disconnect();
+
+  const total = 400;
+  const urls = Array.from({ length: total }, (_, index) => `${site.url}/page/${10_000 + index}?delay=100`);
+  const started = Date.now();
+  let killedAt = 0;
+  let restartedAt = 0;
+  const fault = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    killedAt = Date.now();
+    cluster.kafka('kill', broker);
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    cluster.kafka('start', broker);
+    restartedAt = Date.now();
+  })();
+  const outcomes = await load(total, 40, (index) => scrape(urls[index]));
+  await fault;
+  const finished = Date.now();
+  const duringFault = outcomes.filter((outcome) => outcome.startedAt + outcome.ms >= killedAt && outcome.startedAt <= restartedAt);
+  const ledger = await ledgerOf(urls);
+  report['brokerRestart'] = {
+    broker,
+    requests: total,
+    clientConcurrency: 40,
+    statuses: countBy(outcomes),
+    seconds: (finished - started) / 1000,
+    requestsPerSecond: Math.round((total / ((finished - started) / 1000)) * 10) / 10,
+    latencyMs: percentiles(outcomes.map((outcome) => outcome.ms)),
+    latencyDuringFaultMs: percentiles(duringFault.map((outcome) => outcome.ms)),
+    jobs: ledger.length,
+    jobsNotCompleted: ledger.filter((row) => row.status !== 'completed').length,
+  };
+
+  expect(countBy(outcomes)).toEqual({ '200': total });
+  expect(ledger).toHaveLength(total);
+  expect(ledger.filter((row) => row.status !== 'completed' || row.documents !== 1 || row.charges !== 1)).toEqual([]);
+  await waitFor(async () => {
+    const cluster3 = new Kafka({ clientId: 'faults', brokers: cluster.brokers, logLevel: logLevel.NOTHING }).admin();
+    await cluster3.connect();
+    const described = await cluster3.describeCluster();
+    await cluster3.disconnect();
+    return described.brokers.length === 3 ? true : undefined;
+  }, 120_000, 'the restarted broker to rejoin');
+});
+
+it('PostgreSQL stopped for 10 s: 503 in the spec shape, then recovery without restarting anything', async () => {
+  const pids = cluster.services.map((service) => service.process?.pid);
+  // Slow pages in flight when the database goes away.
+  const inFlight = Promise.all(Array.from({ length: 20 }, (_, index) => scrape(`${site.url}/page/${20_000 + index}?delay=3000`, { timeoutMs: 120_000 })));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const stoppedAt = Date.now();
+  cluster.postgres('stop');
+  const during: Outcome[] = [];
+  const readiness: number[] = [];
+  try {
+    while (Date.now() - stoppedAt < 10_000) {
+      during.push(await scrape(`${site.url}/page/${21_000 + during.length}`, { clientTimeoutMs: 30_000 }));
+      readiness.push((await fetch(`${cluster.gateways[0].url}/readyz`)).status);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    cluster.postgres('start');
+  }
+  const startedAt = Date.now();
+  const recovered = await waitFor(async () => {
+    const outcome = await scrape(`${site.url}/page/${22_000 + Math.floor(Math.random() * 1e6)}`, { clientTimeoutMs: 60_000 });
+    return outcome.status === 200 ? outcome : undefined;
+  }, 120_000, 'a successful scrape after PostgreSQL came back');
+  const recoverySeconds = (Date.now() - startedAt) / 1000;
+  const afterwards = await load(40, 20, (index) => scrape(`${site.url}/page/${23_000 + index}`));
+  const inFlightOutcomes = await inFlight;
+  let notReady: string[] = [];
+  const readyAgain = await waitFor(async () => {
+    const answers = await Promise.all(
+      cluster.services.map((service) => fetch(`${service.url}/readyz`).then(async (response) => ({ service: service.name, status: response.status, body: await response.text() }), () => ({ service: service.name, status: 0, body: '' }))),
+    );
+    notReady = answers.filter((answer) => answer.status !== 200).map((answer) => `${answer.service} ${answer.status} ${answer.body}`);
+    return notReady.length === 0 ? answers : undefined;
+  }, 60_000, 'every service ready again').catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; not ready: ${notReady.join(' | ')}`);
+  });
+  report['postgresStop'] = {
+    downSeconds: (startedAt - stoppedAt) / 1000,
+    requestsDuringOutage: countBy(during),
+    outageBodies: [...new Set(during.map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)} retry-after=${outcome.retryAfter}`))],
+    maxLatencyDuringOutageMs: Math.max(...during.map((outcome) => outcome.ms)),
+    readyzDuringOutage: readiness.reduce<Record<string, number>>((counts, status) => ((counts[status] = (counts[status] ?? 0) + 1), counts), {}),
+    firstSuccessAfterRestartSeconds: recoverySeconds,
+    requestsInFlightAtStop: countBy(inFlightOutcomes),
+    requestsAfterRecovery: countBy(afterwards),
+    processesRestarted: cluster.services.filter((service, index) => service.process?.pid !== pids[index]).length,
+  };
+
+  expect(during.length).toBeGreaterThan(3);
+  for (const outcome of during) {
+    expect(outcome.status).toBe(503);
+    // Spec §7.1/§7.2: {success:false, error:"Service Unavailable"}, optional code/details/retry_after_seconds.
+    expect(outcome.body).toMatchObject({ success: false, error: 'Service Unavailable' });
+    expect(Object.keys(outcome.body).filter((key) => !SPEC_ERROR_FIELDS.includes(key))).toEqual([]);
+    expect(Number(outcome.retryAfter)).toBeGreaterThan(0);
+    expect(outcome.ms).toBeLessThan(10_000);
+  }
+  expect(readiness.every((status) => status === 503)).toBe(true);
+  expect(recovered.body.success).toBe(true);
+  expect(countBy(afterwards)).toEqual({ '200': 40 });
+  expect(readyAgain).toHaveLength(cluster.services.length);
+  // No process was restarted: the pools reconnected by themselves.
+  expect(cluster.services.map((service) => service.process?.pid)).toEqual(pids);
+  expect(cluster.services.every((service) => service.running)).toBe(true);
+  // Requests in flight at the stop ended (no hang): answered, or refused in the spec shape.
+  for (const outcome of inFlightOutcomes) expect([200, 503, 504]).toContain(outcome.status);
+});
+
+it('kill -9 of a gateway with requests in flight: clients get errors, not hangs, and retries succeed', async () => {
+  const victim = cluster.gateways[0];
+  const urls = Array.from({ length: 40 }, (_, index) => `${site.url}/page/${30_000 + index}?delay=4000`);
+  const running = Promise.all(urls.map((url) => scrape(url, { clientTimeoutMs: 60_000 })));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const killedAt = Date.now();
+  await cluster.killService(victim, 'SIGKILL');
+  let outcomes: Outcome[];
+  let retried: Outcome[];
+  let meanwhile: Outcome[];
+  try {
+    outcomes = await running;
+    retried = await Promise.all(outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => scrape(outcome.url)));
+    // New requests while the gateway is down go to the other one.
+    meanwhile = await load(20, 10, (index) => scrape(`${site.url}/page/${31_000 + index}`));
+  } finally {
+    await cluster.startService(victim);
+  }
+  const failed = outcomes.filter((outcome) => outcome.status !== 200);
+  const errorDelays = failed.map((outcome) => outcome.startedAt + outcome.ms - killedAt);
+  const afterRestart = await load(20, 10, (index) => scrape(`${site.url}/page/${32_000 + index}`));
+  // The jobs of the requests that died with the gateway still ran (nothing is lost), and were charged:
+  // the client's retry is a new scrape (synchronous scrapes have no idempotency key).
+  const orphaned = await ledgerOf(failed.map((outcome) => outcome.url));
+  report['gatewayKill'] = {
+    inFlight: urls.length,
+    // Per page whose first request died: its orphaned job and the retry's job.
+    jobsForPagesWhoseRequestDied: orphaned.length,
+    completedAndChargedOfThose: orphaned.filter((row) => row.status === 'completed' && row.charges === 1).length,
+    statuses: countBy(outcomes),
+    errorBodies: [...new Set(failed.map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)}`))],
+    secondsFromKillToLastError: errorDelays.length ? Math.max(...errorDelays) / 1000 : 0,
+    retries: countBy(retried),
+    whileDown: countBy(meanwhile),
+    afterRestart: countBy(afterRestart),
+  };
+
+  // About half the requests were on the killed gateway: they fail fast with a spec-shaped 502.
+  expect(failed.length).toBeGreaterThan(0);
+  expect(failed.length).toBeLessThan(outcomes.length);
+  for (const outcome of failed) {
+    expect(outcome.status).toBe(502);
+    expect(outcome.body).toMatchObject({ success: false, error: 'Bad Gateway' });
+    expect(Object.keys(outcome.body).filter((key) => !SPEC_ERROR_FIELDS.includes(key))).toEqual([]);
+  }
+  expect(Math.max(...errorDelays)).toBeLessThan(2_000);
+  expect(countBy(retried)).toEqual({ '200': failed.length });
+  expect(countBy(meanwhile)).toEqual({ '200': 20 });
+  expect(countBy(afterRestart)).toEqual({ '200': 20 });
+});

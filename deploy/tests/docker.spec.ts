@@ -1,0 +1,179 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { copies, execForm, parseDockerfile, substitute, type Dockerfile, type Stage } from './support/dockerfile';
+import { builtApps, configEnvNames, readRepoFile, REPO_ROOT, repoPathExists } from './support/repo';
+
+/**
+ * No Docker engine runs here, so these checks keep the images honest instead: every path a
+ * Dockerfile copies exists, the build stage runs the Nx build whose outputs the later stages copy,
+ * the entrypoint is the bundle webpack writes, the apps named exist, and the runtime is non-root
+ * with a health check on a route the services serve.
+ */
+const DOCKERFILES = readdirSync(join(REPO_ROOT, 'docker')).filter((name) => name.endsWith('.Dockerfile'));
+const apps = builtApps();
+const appNames = new Set(apps.map((app) => app.name));
+const envNames = new Set(configEnvNames());
+/** Variables read by tools inside the image rather than by Quarry's config. */
+const TOOL_ENV = new Set(['NX_DAEMON', 'NX_NO_CLOUD', 'NX_TUI', 'PUPPETEER_SKIP_DOWNLOAD', 'OMP_THREAD_LIMIT']);
+/** Apps that are test harnesses, not services. */
+const NOT_SHIPPED = new Set(['platform-e2e']);
+
+const dockerignore = readRepoFile('.dockerignore')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#'));
+
+function ignored(path: string): boolean {
+  const clean = path.replace(/^\.\//, '').replace(/\/$/, '');
+  return dockerignore.some((pattern) => {
+    const regex = new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*\*\//g, '(.*/)?')
+        .replace(/\*/g, '[^/]*')}(/.*)?$`,
+    );
+    return regex.test(clean);
+  });
+}
+
+const list = (value: string | undefined) => (value ?? '').split(/\s+/).filter(Boolean);
+
+describe.each(DOCKERFILES)('docker/%s', (file) => {
+  const dockerfile: Dockerfile = parseDockerfile(readRepoFile(`docker/${file}`));
+  const declared = list(dockerfile.header.get('apps'));
+  const pending = list(dockerfile.header.get('pending-apps'));
+  const stage = (name: string): Stage => {
+    const found = dockerfile.stages.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`${file} has no stage "${name}"`);
+    return found;
+  };
+  const runtime = dockerfile.stages[dockerfile.stages.length - 1];
+
+  it('names the apps it builds: existing ones under `apps:`, not-yet-landed ones under `pending-apps:`', () => {
+    expect(declared.length + pending.length).toBeGreaterThan(0);
+    for (const app of declared) expect(appNames).toContain(app);
+    // A pending app that now exists must be promoted (and is then checked like the others).
+    for (const app of pending) expect(appNames.has(app) ? `${app} exists: move it to "apps:"` : 'pending').toBe('pending');
+  });
+
+  it('builds on the Node.js 22 LTS image in every stage', () => {
+    expect(dockerfile.globalArgs.get('NODE_IMAGE')).toMatch(/^node:22(\.|-|$)/);
+    for (const { from } of dockerfile.stages) expect(from).toBe('${NODE_IMAGE}');
+  });
+
+  it('declares ARG APP with the same default, a real (or pending) app, in every stage that uses it', () => {
+    const defaults = new Set<string | undefined>();
+    for (const current of dockerfile.stages) {
+      const usesApp = current.instructions.some((instruction) => /\$\{?APP\b/.test(instruction.args));
+      if (!usesApp) continue;
+      expect(current.args.has('APP')).toBe(true);
+      defaults.add(current.args.get('APP'));
+    }
+    expect(defaults.size).toBe(1);
+    const [app] = [...defaults];
+    expect([...declared, ...pending]).toContain(app);
+  });
+
+  it('copies from the build context only paths that exist and are not excluded by .dockerignore', () => {
+    for (const current of dockerfile.stages) {
+      for (const copy of copies(current).filter((candidate) => !candidate.from)) {
+        for (const source of copy.sources) {
+          if (source === '.') continue;
+          expect({ source, exists: repoPathExists(source) }).toEqual({ source, exists: true });
+          expect({ source, ignored: ignored(source) }).toEqual({ source, ignored: false });
+        }
+      }
+    }
+    // The sources the build needs are in the context.
+    for (const needed of ['apps', 'libs', 'prisma', 'tools', 'package.json', 'tsconfig.base.json', 'nx.json']) expect(ignored(needed)).toBe(false);
+  });
+
+  it('runs the Nx build of $APP, whose outputs (bundle, pruned package.json and lockfile) the later stages copy', () => {
+    const build = stage('build');
+    const runs = build.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args);
+    expect(runs.join('\n')).toMatch(/npx nx build \$\{APP\}/);
+    expect(runs.join('\n')).toMatch(/npm run --silent db:generate/);
+    expect(JSON.parse(readRepoFile('package.json')).scripts['db:generate']).toBeDefined();
+    for (const app of [...declared].map((name) => apps.find((candidate) => candidate.name === name))) {
+      if (!app) continue;
+      expect(app.generatesPackageJson).toBe(true);
+      const fromBuild = dockerfile.stages.flatMap((current) => copies(current).filter((copy) => copy.from === 'build'));
+      expect(fromBuild.length).toBeGreaterThan(0);
+      for (const copy of fromBuild) {
+        for (const source of copy.sources) {
+          const resolved = substitute(source, { APP: app.name });
+          expect(resolved.startsWith(`${build.workdir}/${app.outputDir}/`)).toBe(true);
+          const inOutput = resolved.slice(`${build.workdir}/${app.outputDir}/`.length);
+          expect(['', 'package.json', 'package-lock.json']).toContain(inOutput);
+        }
+      }
+    }
+  });
+
+  it('installs production dependencies only, from the pruned package.json', () => {
+    const deps = stage('deps');
+    const run = deps.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args).join('\n');
+    expect(run).toMatch(/npm (ci|install) --omit=dev/);
+    expect(copies(deps).every((copy) => copy.from === 'build')).toBe(true);
+    expect(copies(runtime).find((copy) => copy.from === 'deps')?.sources).toEqual([`${deps.workdir}/node_modules`]);
+  });
+
+  it('starts the bundle webpack writes, as a non-root user, with a health check on /livez', () => {
+    const entrypoint = runtime.instructions.find((instruction) => instruction.keyword === 'ENTRYPOINT' || instruction.keyword === 'CMD');
+    expect(entrypoint).toBeDefined();
+    const command = execForm(entrypoint?.args ?? '[]');
+    expect(command).toContain('node');
+    for (const name of declared) expect(command[command.length - 1]).toBe(apps.find((app) => app.name === name)?.mainFile);
+    expect(runtime.workdir).toBe('/app');
+    const bundleCopy = copies(runtime).find((copy) => copy.from === 'build');
+    expect(bundleCopy?.destination).toBe('./');
+
+    const users = runtime.instructions.filter((instruction) => instruction.keyword === 'USER').map((instruction) => instruction.args.trim());
+    expect(users.length).toBeGreaterThan(0);
+    expect(['root', '0', '0:0']).not.toContain(users[users.length - 1]);
+
+    const healthcheck = runtime.instructions.find((instruction) => instruction.keyword === 'HEALTHCHECK');
+    expect(healthcheck?.args).toMatch(/\/livez/);
+    expect(readRepoFile('libs/platform/http/src/lib/health.controller.ts')).toMatch(/@Get\('livez'\)/);
+    const exposed = runtime.instructions.find((instruction) => instruction.keyword === 'EXPOSE')?.args.trim();
+    expect(exposed).toBe(runtime.env.get('PORT'));
+  });
+
+  it('sets only configuration variables the config schema knows (or tool variables)', () => {
+    for (const current of dockerfile.stages) {
+      for (const name of current.env.keys()) expect({ name, known: envNames.has(name) || TOOL_ENV.has(name) }).toEqual({ name, known: true });
+    }
+  });
+});
+
+describe('docker/ as a whole', () => {
+  it('gives every shipped app an image', () => {
+    const covered = new Set(
+      DOCKERFILES.flatMap((file) => {
+        const dockerfile = parseDockerfile(readRepoFile(`docker/${file}`));
+        return [...list(dockerfile.header.get('apps')), ...list(dockerfile.header.get('pending-apps'))];
+      }),
+    );
+    for (const app of apps.filter((candidate) => !NOT_SHIPPED.has(candidate.name))) expect({ app: app.name, covered: covered.has(app.name) }).toEqual({ app: app.name, covered: true });
+  });
+
+  it('installs Chromium where the scrape worker runs, at the path the config expects', () => {
+    const browser = parseDockerfile(readRepoFile('docker/browser.Dockerfile'));
+    const runtime = browser.stages[browser.stages.length - 1];
+    expect(list(browser.header.get('apps'))).toContain('scrape-worker');
+    const install = runtime.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args).join('\n');
+    expect(install).toMatch(/apt-get install[^&]*\bchromium\b/);
+    expect(install).toMatch(/fonts-noto-cjk/);
+    expect(runtime.env.get('CHROMIUM_PATH')).toBe('/usr/bin/chromium');
+    expect(readRepoFile('libs/platform/config/src/lib/app-config.ts')).toContain("'/usr/bin/chromium'");
+  });
+
+  it('installs Tesseract with language data and Poppler where documents are parsed', () => {
+    const ocr = parseDockerfile(readRepoFile('docker/ocr.Dockerfile'));
+    const runtime = ocr.stages[ocr.stages.length - 1];
+    const install = runtime.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args).join('\n');
+    expect(install).toMatch(/tesseract-ocr\b/);
+    expect(runtime.args.get('OCR_PACKAGES')).toMatch(/tesseract-ocr-eng/);
+    expect(install).toMatch(/poppler-utils/);
+  });
+});
