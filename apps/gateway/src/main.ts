@@ -1,4 +1,5 @@
+import { configureApiHttp } from '@quarry/api';
 import { main } from '@quarry/platform/http';
 import { GatewayModule } from './gateway.module';
 
-main({ name: 'gateway', migrates: true, module: (runtime) => GatewayModule.forRoot(runtime) });
+main({ name: 'gateway', migrates: true, module: (runtime) => GatewayModule.forRoot(runtime), configureHttp: configureApiHttp });

@@ -1,16 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
+import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
-/** The scrape worker: consumes scrape jobs; serves only probes and metrics over HTTP. */
+/** The scrape worker: consumes scrape jobs and crawl/batch tasks; serves only probes and metrics over HTTP. */
 @Module({})
 export class ScrapeWorkerAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: ScrapeWorkerAppModule,
-      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule],
+      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, CrawlRunnerModule],
       controllers: [HealthController],
     };
   }

@@ -1,4 +1,5 @@
+import { configureApiHttp } from '@quarry/api';
 import { main } from '@quarry/platform/http';
 import { StandaloneModule } from './standalone.module';
 
-main({ name: 'standalone', migrates: true, module: (runtime) => StandaloneModule.forRoot(runtime) });
+main({ name: 'standalone', migrates: true, module: (runtime) => StandaloneModule.forRoot(runtime), configureHttp: configureApiHttp });

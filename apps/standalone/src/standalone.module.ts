@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
 import { ApiModule } from '@quarry/api';
+import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
@@ -8,6 +9,6 @@ import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 @Module({})
 export class StandaloneModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
-    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, AdminApiModule] };
+    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, CrawlRunnerModule, AdminApiModule] };
   }
 }

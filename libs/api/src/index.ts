@@ -1,3 +1,4 @@
 export * from './lib/api.module';
 export * from './lib/auth/auth.decorator';
 export * from './lib/auth/api-auth.guard';
+export * from './lib/watcher/watch-routes';

@@ -5,10 +5,17 @@ import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { HealthController } from '@quarry/platform/http';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { CrawlModule } from '@quarry/crawl';
+import { AccountController } from './account/account.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
+import { BatchScrapeController } from './batch/batch-scrape.controller';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
+import { CrawlController } from './crawl/crawl.controller';
+import { MapController } from './map/map.controller';
 import { RootController } from './root/root.controller';
+import { SearchController } from './search/search.controller';
+import { CollectionWatcher } from './watcher/collection-watcher';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
 
@@ -32,10 +39,21 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule],
-  controllers: [RootController, HealthController, ScrapeController, BlobsController],
+  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule],
+  controllers: [
+    RootController,
+    HealthController,
+    ScrapeController,
+    BlobsController,
+    CrawlController,
+    BatchScrapeController,
+    MapController,
+    SearchController,
+    AccountController,
+  ],
   providers: [
     ApiAuthGuard,
+    CollectionWatcher,
     ScrapeService,
     BootstrapKeyService,
     {

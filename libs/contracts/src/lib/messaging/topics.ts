@@ -7,6 +7,8 @@ export const TOPICS = {
   scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
   /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
   jobEvents: { name: 'job.events', partitions: 3 },
+  /** Crawl and batch work: kickoffs and frontier pages (ids only; the frontier in PostgreSQL is the truth). */
+  crawlTasks: { name: 'crawl.tasks', partitions: 12 },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -14,4 +16,5 @@ export type TopicKey = keyof typeof TOPICS;
 /** Consumer groups: one group per role, so each message is handled once per role. */
 export const CONSUMER_GROUPS = {
   scrapeWorkers: 'scrape-workers',
+  crawlWorkers: 'crawl-workers',
 } as const;

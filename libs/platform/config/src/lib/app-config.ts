@@ -17,6 +17,19 @@ export interface AppConfig {
   worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
+  crawl: {
+    workerConcurrency: number;
+    robotsUserAgent: string;
+    trapMaxRun: number;
+    maxFrontier: number;
+    pageLeaseMs: number;
+    pageMaxAttempts: number;
+    sweepIntervalMs: number;
+    sitemapTimeoutMs: number;
+  };
+  webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  search: { providerUrl?: string; timeoutMs: number };
+  map: { crawlPages: number };
 }
 
 export class ConfigError extends Error {
@@ -78,5 +91,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
+    crawl: {
+      workerConcurrency: env.CRAWL_WORKER_CONCURRENCY,
+      robotsUserAgent: env.CRAWL_ROBOTS_USER_AGENT,
+      trapMaxRun: env.CRAWL_TRAP_MAX_RUN,
+      maxFrontier: env.CRAWL_MAX_FRONTIER,
+      pageLeaseMs: env.CRAWL_PAGE_LEASE_MS,
+      pageMaxAttempts: env.CRAWL_PAGE_MAX_ATTEMPTS,
+      sweepIntervalMs: env.CRAWL_SWEEP_INTERVAL_MS,
+      sitemapTimeoutMs: env.CRAWL_SITEMAP_TIMEOUT_MS,
+    },
+    webhooks: { secret: env.WEBHOOK_SECRET, timeoutMs: env.WEBHOOK_TIMEOUT_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: env.WEBHOOK_RETRY_BASE_MS },
+    search: { providerUrl: env.SEARCH_PROVIDER_URL?.replace(/\/+$/, ''), timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS },
+    map: { crawlPages: env.MAP_CRAWL_PAGES },
   };
 }

@@ -81,6 +81,22 @@ export const envSchema = z.object({
   BLOB_DIR: optionalString,
   BLOB_SIGNING_SECRET: optionalString,
   JOB_RETENTION_HOURS: int(24, 1),
+
+  CRAWL_WORKER_CONCURRENCY: int(16, 1, 1_000),
+  CRAWL_ROBOTS_USER_AGENT: z.string().min(1).default('QuarryBot'),
+  CRAWL_TRAP_MAX_RUN: int(50, 1, 10_000),
+  CRAWL_MAX_FRONTIER: int(200_000, 100),
+  CRAWL_PAGE_LEASE_MS: int(180_000, 1_000),
+  CRAWL_PAGE_MAX_ATTEMPTS: int(3, 1, 100),
+  CRAWL_SWEEP_INTERVAL_MS: int(2_000, 100),
+  CRAWL_SITEMAP_TIMEOUT_MS: int(30_000, 1_000),
+  WEBHOOK_SECRET: optionalString,
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  WEBHOOK_MAX_ATTEMPTS: int(5, 1, 50),
+  WEBHOOK_RETRY_BASE_MS: int(1_000, 10),
+  SEARCH_PROVIDER_URL: url('SEARCH_PROVIDER_URL'),
+  SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
+  MAP_CRAWL_PAGES: int(25, 0, 1_000),
 });
 
 export type Env = z.output<typeof envSchema>;

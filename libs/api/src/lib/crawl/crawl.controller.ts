@@ -1,0 +1,56 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { AppError, crawlParamsPreviewSchema, crawlRequestSchema, type CrawlParamsPreviewRequest, type CrawlRequest } from '@quarry/contracts';
+import { CollectionService } from '@quarry/crawl';
+import type { AuthContext } from '@quarry/identity';
+import { ZodValidationPipe } from '@quarry/platform/http';
+import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { callerOf } from './caller.util';
+import { parsePaging } from './paging.util';
+
+@Controller('v2/crawl')
+export class CrawlController {
+  constructor(@Inject(CollectionService) private readonly collections: CollectionService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scope: 'crawl', rateLimit: 'crawl' })
+  start(
+    @CurrentAuth() auth: AuthContext,
+    @Headers('x-idempotency-key') idempotencyKey: string | undefined,
+    @Body(new ZodValidationPipe(crawlRequestSchema)) request: CrawlRequest,
+  ) {
+    return this.collections.startCrawl(callerOf(auth), request, CollectionService.parseIdempotencyKey(idempotencyKey));
+  }
+
+  @Post('params-preview')
+  @HttpCode(200)
+  @Auth({ scope: 'crawl', rateLimit: 'crawl' })
+  preview(@Body(new ZodValidationPipe(crawlParamsPreviewSchema)) _request: CrawlParamsPreviewRequest) {
+    // Deriving crawler options from a prompt needs a language model (compat §8.3); none is wired in yet.
+    throw new AppError('BAD_REQUEST', { message: 'Crawl prompts need a language model, which this deployment does not provide' });
+  }
+
+  @Get(['active', 'ongoing'])
+  @Auth({ scope: 'crawl', rateLimit: 'status' })
+  active(@CurrentAuth() auth: AuthContext) {
+    return this.collections.active(callerOf(auth));
+  }
+
+  @Get(':jobId')
+  @Auth({ scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] })
+  status(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Query('skip') skip?: string, @Query('limit') limit?: string) {
+    return this.collections.status(callerOf(auth), 'crawl', jobId, parsePaging(skip, limit));
+  }
+
+  @Delete(':jobId')
+  @Auth({ scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] })
+  cancel(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
+    return this.collections.cancel(callerOf(auth), 'crawl', jobId);
+  }
+
+  @Get(':jobId/errors')
+  @Auth({ scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] })
+  errors(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
+    return this.collections.errors(callerOf(auth), 'crawl', jobId);
+  }
+}
