@@ -47,7 +47,12 @@ const page = (title: string, body: string, description = `Fixture page ${title}`
 const prose = (seed: number) =>
   Array.from({ length: 4 }, (_, index) => `<p>Paragraph ${index + 1} of item ${seed}: crawlers keep a frontier, respect robots.txt and read sitemaps. ${'Lorem ipsum dolor sit amet. '.repeat(6)}</p>`).join('\n');
 
-export async function startCrawlSite(): Promise<CrawlSite> {
+export interface CrawlSiteOptions {
+  /** Delay before each page (not robots.txt or sitemaps) is answered. */
+  latencyMs?: number;
+}
+
+export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<CrawlSite> {
   const hits = new Map<string, number>();
   const log: { at: number; host: string; path: string }[] = [];
   let port = 0;
@@ -158,11 +163,13 @@ export async function startCrawlSite(): Promise<CrawlSite> {
       const body = externalRoutes(url.pathname);
       result = body === undefined ? undefined : { status: 200, type: 'text/html; charset=utf-8', body };
     } else result = mainRoutes(url.pathname, url.searchParams);
-    if (!result) {
-      response.writeHead(404, { 'content-type': 'text/html' }).end(page('Not found', '<p>Nothing here.</p>'));
-      return;
-    }
-    response.writeHead(result.status, { 'content-type': result.type, ...result.headers }).end(result.body);
+    const send = () => {
+      if (!result) response.writeHead(404, { 'content-type': 'text/html' }).end(page('Not found', '<p>Nothing here.</p>'));
+      else response.writeHead(result.status, { 'content-type': result.type, ...result.headers }).end(result.body);
+    };
+    const slow = options.latencyMs && result?.type.startsWith('text/html');
+    if (slow) setTimeout(send, options.latencyMs);
+    else send();
   };
 
   const server: Server = createServer(handle);
