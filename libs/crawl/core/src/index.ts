@@ -27,3 +27,4 @@ export * from './lib/map/page-summary.util';
 export * from './lib/map/relevance.util';
 export * from './lib/account/account-usage.service';
 export * from './lib/crawl.module';
+export * from './lib/frontier/page-outcome.writer';

@@ -8,6 +8,7 @@ import {
   CrawlTaskHandler,
   Dispatcher,
   FrontierRepository,
+  PageOutcomeWriter,
   RobotsFetcher,
   RobotsService,
   SitemapFetcher,
@@ -17,6 +18,7 @@ import {
 import { CONSUMER_GROUPS, crawlTaskMessageSchema } from '@quarry/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { Database } from '@quarry/platform/database';
 import type { GuardedHttpClient } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { ScrapePipeline } from '@quarry/scrape/engine';
@@ -77,6 +79,11 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
       inject: [FrontierRepository, APP_CONFIG],
     },
     {
+      provide: PageOutcomeWriter,
+      useFactory: (db: Database, frontier: FrontierRepository, logger: Logger) => new PageOutcomeWriter(db, frontier, logger.child({ component: 'crawl-outcomes' })),
+      inject: [Database, FrontierRepository, LOGGER],
+    },
+    {
       provide: RobotsService,
       useFactory: (frontier: FrontierRepository, fetcher: RobotsFetcher, logger: Logger) => new RobotsService(frontier, fetcher, logger.child({ component: 'robots' })),
       inject: [FrontierRepository, RobotsFetcher, LOGGER],
@@ -85,6 +92,7 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
       provide: CrawlTaskHandler,
       useFactory: (
         frontier: FrontierRepository,
+        outcomes: PageOutcomeWriter,
         plans: CollectionPlans,
         dispatcher: Dispatcher,
         robots: RobotsService,
@@ -97,6 +105,7 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
       ) =>
         new CrawlTaskHandler({
           frontier,
+          outcomes,
           plans,
           dispatcher,
           robots,
@@ -107,7 +116,7 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
           logger: logger.child({ component: 'crawl-worker' }),
           sitemapTimeoutMs: config.crawl.sitemapTimeoutMs,
         }),
-      inject: [FrontierRepository, CollectionPlans, Dispatcher, RobotsService, SitemapFetcher, ScrapePipeline, CollectionEvents, PlatformMetrics, LOGGER, APP_CONFIG],
+      inject: [FrontierRepository, PageOutcomeWriter, CollectionPlans, Dispatcher, RobotsService, SitemapFetcher, ScrapePipeline, CollectionEvents, PlatformMetrics, LOGGER, APP_CONFIG],
     },
     {
       provide: CrawlSweeper,

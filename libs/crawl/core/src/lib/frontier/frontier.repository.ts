@@ -17,8 +17,8 @@ export interface CompletedPage {
   document: ScrapeDocument;
   store: boolean;
   credits: number;
-  /** Links (queued) and robots-blocked URLs discovered on the page. */
-  discovered: NewPage[];
+  /** Rows the page added to the frontier (see addDiscovered), counted into the frontier size. */
+  added: number;
   event?: OutcomeEvent;
 }
 
@@ -86,14 +86,18 @@ export class FrontierRepository {
     return added;
   }
 
-  /** Adds rows (first spelling of a URL wins) without touching the crawl row; returns how many were new. */
+  /**
+   * Adds rows (first spelling of a URL wins) without touching the crawl row; returns how many were
+   * new. Rows are inserted in key order: concurrent inserts of overlapping URL sets then wait for
+   * each other in one direction only and cannot deadlock.
+   */
   async insertPagesIn(tx: SqlExecutor, crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
     if (pages.length === 0) return 0;
     const rows = await tx.query(
       `INSERT INTO crawl_pages (crawl_id, team_id, url, url_key, host, depth, trap_run, status)
        SELECT $1, $2, u.url, u.url_key, u.host, u.depth, u.trap_run, u.status
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[]) WITH ORDINALITY AS u(url, url_key, host, depth, trap_run, status, ord)
-       ORDER BY u.ord
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[]) AS u(url, url_key, host, depth, trap_run, status)
+       ORDER BY u.url_key
        ON CONFLICT (crawl_id, url_key) DO NOTHING RETURNING id`,
       [
         crawlId,
@@ -107,6 +111,15 @@ export class FrontierRepository {
       ],
     );
     return rows.length;
+  }
+
+  /**
+   * Links found on a page, added in their own short statement rather than with the page's outcome:
+   * a page redelivered after a crash finds them again, and keeping them out of the outcome
+   * transaction keeps that transaction from waiting on other pages' inserts.
+   */
+  async addDiscovered(crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
+    return this.insertPagesIn(this.db.sql, crawlId, teamId, pages);
   }
 
   async markKickedOffIn(tx: SqlExecutor, crawlId: string): Promise<void> {
@@ -191,7 +204,6 @@ export class FrontierRepository {
           );
           documentId = String(inserted[0]['id']);
         }
-        const added = await this.insertPagesIn(tx, page.crawlId, page.teamId, input.discovered);
         if (input.credits > 0) {
           const charged = await tx.query(
             `INSERT INTO credit_ledger (team_id, amount, kind, idempotency_key, job_id, api_key_id, description)
@@ -210,7 +222,7 @@ export class FrontierRepository {
         );
         if (job.length === 0) throw new Rollback('inactive');
         const counter = await tx.query<Raw>(`UPDATE crawls SET completed_count = completed_count + 1, frontier_size = frontier_size + $2 WHERE job_id = $1 RETURNING completed_count`,
-          [page.crawlId, added],
+          [page.crawlId, input.added],
         );
         const completedSeq = num(counter[0]['completed_count']);
         await tx.query(`UPDATE crawl_pages SET completed_seq = $2, document_id = $3 WHERE id = $1`, [page.id, completedSeq, documentId ?? null]);

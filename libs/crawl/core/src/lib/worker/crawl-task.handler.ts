@@ -5,6 +5,7 @@ import type { ScrapeOutcome, ScrapePipeline } from '@quarry/scrape/engine';
 import type { Logger } from 'pino';
 import type { Dispatcher } from '../frontier/dispatcher';
 import type { FrontierRepository } from '../frontier/frontier.repository';
+import type { PageOutcomeWriter } from '../frontier/page-outcome.writer';
 import type { NewPage, PageRow } from '../frontier/frontier.types';
 import { discoverLinks } from '../links/discover-links.util';
 import type { RobotsService } from '../robots/robots.service';
@@ -17,6 +18,7 @@ import type { CollectionPlan, CollectionPlans } from './collection-plan';
 
 export interface CrawlTaskHandlerDeps {
   frontier: FrontierRepository;
+  outcomes: PageOutcomeWriter;
   plans: CollectionPlans;
   dispatcher: Dispatcher;
   robots: RobotsService;
@@ -38,6 +40,9 @@ const KIND = 'crawl_page';
  * redelivered or duplicated message never stores or charges twice.
  */
 export class CrawlTaskHandler {
+  /** Frontier keys this process knows are stored, per crawl (bounded). */
+  private readonly knownLinks = new Map<string, Set<string>>();
+
   constructor(private readonly deps: CrawlTaskHandlerDeps) {}
 
   async handle(message: CrawlTaskMessage): Promise<void> {
@@ -76,7 +81,9 @@ export class CrawlTaskHandler {
       this.deps.logger.info({ crawlId, sitemaps: found.sitemaps.length, urls: found.urls.length, kept: pages.length - 1 }, 'sitemaps read');
     }
     await frontier.transaction(async (tx) => {
-      await frontier.addPagesIn(tx, crawlId, collection.teamId, pages);
+      // the start URL first: it is dispatched before the sitemap's pages
+      await frontier.addPagesIn(tx, crawlId, collection.teamId, pages.slice(0, 1));
+      await frontier.addPagesIn(tx, crawlId, collection.teamId, pages.slice(1));
       await frontier.markKickedOffIn(tx, crawlId);
     });
     dispatcher.kick(crawlId);
@@ -156,15 +163,17 @@ export class CrawlTaskHandler {
       : 0;
     document.metadata.creditsUsed = credits;
     const store = !collection.zeroDataRetention;
-    const result = await frontier.completePage({
+    const fresh = this.unknownLinks(page.crawlId, discovered);
+    const result = await this.deps.outcomes.submit({
       page,
       collection,
       document,
       store,
       credits,
-      discovered,
+      discovered: fresh,
       event: events.page(collection, store ? { success: true } : { success: true, document }),
     });
+    if (result.stored || result.reason === 'already-handled') this.remember(page.crawlId, fresh);
     if (result.stored) {
       this.deps.metrics.creditsConsumed.inc({ kind: collection.kind }, credits);
       return 'completed';
@@ -175,6 +184,24 @@ export class CrawlTaskHandler {
     }
     if (result.reason === 'inactive') await frontier.endPage(page, 'skipped');
     return result.reason;
+  }
+
+  /** Links this process already put in the frontier are not sent again (most pages repeat their navigation). */
+  private unknownLinks(crawlId: string, pages: NewPage[]): NewPage[] {
+    const known = this.knownLinks.get(crawlId);
+    return known ? pages.filter((page) => !known.has(page.urlKey)) : pages;
+  }
+
+  private remember(crawlId: string, pages: NewPage[]): void {
+    if (pages.length === 0) return;
+    let known = this.knownLinks.get(crawlId);
+    if (!known) {
+      if (this.knownLinks.size >= 64) this.knownLinks.delete(this.knownLinks.keys().next().value as string);
+      known = new Set<string>();
+      this.knownLinks.set(crawlId, known);
+    }
+    if (known.size > 250_000) known.clear();
+    for (const page of pages) known.add(page.urlKey);
   }
 
   /** Links of a page that the crawl follows; robots-blocked ones are recorded as such when the rules are known. */
