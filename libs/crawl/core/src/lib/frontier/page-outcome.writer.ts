@@ -103,7 +103,8 @@ export class PageOutcomeWriter {
       [outcomes.map((outcome) => outcome.page.id), outcomes.map((outcome) => outcome.credits)],
     );
     const claimed = new Set(claimedRows.map((row) => String(row['id'])));
-    const live = outcomes.filter((outcome) => claimed.has(outcome.page.id));
+    // a page delivered twice at once (lease expiry while still running) is stored by its first outcome only
+    const live = outcomes.filter((outcome) => claimed.delete(outcome.page.id));
     const documentIds = new Map<string, string>();
 
     // 2. documents
