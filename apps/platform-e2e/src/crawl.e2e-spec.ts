@@ -234,6 +234,21 @@ describe('crawl (SDK, cluster)', () => {
     expect(invalid).toMatchObject({ status: 400, body: { success: false, error: 'Idempotency key must be a UUID' } });
   });
 
+  it('reads crawl options from a prompt without a language model; explicit fields win', async () => {
+    const preview = await firecrawl.crawlParamsPreview(`${site.url}/`, 'Crawl only the blog posts, up to 5 pages, and ignore the sitemap');
+    expect(preview).toMatchObject({ url: `${site.url}/`, includePaths: ['^/blog(?:s)?(?:/|$)'], limit: 5, sitemap: 'skip' });
+    const job = await crawl('/', { prompt: 'only the blog posts, up to 5 pages, ignore the sitemap', limit: 3 });
+    expect(job.completed).toBe(3);
+    expect(job.data.map(pathOf).filter((path) => path !== '/').every((path) => path.startsWith('/blog'))).toBe(true);
+    const started = await call<{ promptGeneratedOptions: Record<string, unknown>; finalCrawlerOptions: Record<string, unknown> }>(platform.publicUrl, 'POST', '/v2/crawl', {
+      apiKey: platform.apiKey,
+      body: { url: `${site.url}/`, prompt: 'exclude the docs and blog sections, 4 pages', limit: 2 },
+    });
+    expect(started.body.promptGeneratedOptions).toMatchObject({ excludePaths: ['^/docs(?:s)?(?:/|$)', '^/blog(?:s)?(?:/|$)'], limit: 4 });
+    expect(started.body.finalCrawlerOptions).toMatchObject({ excludePaths: ['^/docs(?:s)?(?:/|$)', '^/blog(?:s)?(?:/|$)'], limit: 2, prompt: 'exclude the docs and blog sections, 4 pages' });
+    expect((await call(platform.publicUrl, 'POST', '/v2/crawl/params-preview', { apiKey: platform.apiKey, body: { url: `${site.url}/`, prompt: '' } })).status).toBe(400);
+  });
+
   it('validates crawl requests with the spec error shape', async () => {
     const badRegex = await call(platform.publicUrl, 'POST', '/v2/crawl', { apiKey: platform.apiKey, body: { url: `${site.url}/`, includePaths: ['(unclosed'] } });
     expect(badRegex.status).toBe(400);

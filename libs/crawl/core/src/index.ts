@@ -28,3 +28,4 @@ export * from './lib/map/relevance.util';
 export * from './lib/account/account-usage.service';
 export * from './lib/crawl.module';
 export * from './lib/frontier/page-outcome.writer';
+export * from './lib/collection/prompt-options.util';

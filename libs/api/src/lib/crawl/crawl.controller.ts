@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { AppError, crawlParamsPreviewSchema, crawlRequestSchema, type CrawlParamsPreviewRequest, type CrawlRequest } from '@quarry/contracts';
+import { crawlParamsPreviewSchema, crawlRequestSchema, type CrawlParamsPreviewRequest, type CrawlRequest } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { ZodValidationPipe } from '@quarry/platform/http';
@@ -18,16 +18,17 @@ export class CrawlController {
     @CurrentAuth() auth: AuthContext,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
     @Body(new ZodValidationPipe(crawlRequestSchema)) request: CrawlRequest,
+    @Body() raw: unknown,
   ) {
-    return this.collections.startCrawl(callerOf(auth), request, CollectionService.parseIdempotencyKey(idempotencyKey));
+    const explicit = new Set(raw && typeof raw === 'object' ? Object.keys(raw) : []);
+    return this.collections.startCrawl(callerOf(auth), request, CollectionService.parseIdempotencyKey(idempotencyKey), explicit);
   }
 
   @Post('params-preview')
   @HttpCode(200)
   @Auth({ scope: 'crawl', rateLimit: 'crawl' })
-  preview(@Body(new ZodValidationPipe(crawlParamsPreviewSchema)) _request: CrawlParamsPreviewRequest) {
-    // Deriving crawler options from a prompt needs a language model (compat §8.3); none is wired in yet.
-    throw new AppError('BAD_REQUEST', { message: 'Crawl prompts need a language model, which this deployment does not provide' });
+  preview(@Body(new ZodValidationPipe(crawlParamsPreviewSchema)) request: CrawlParamsPreviewRequest) {
+    return this.collections.previewParams(request.url, request.prompt);
   }
 
   @Get(['active', 'ongoing'])

@@ -29,6 +29,7 @@ import type { CollectionKind, CollectionOptions, CollectionRow, NewPage } from '
 import { crawlUrlKey, originOf, parseHttpUrl } from '../url/crawl-url.util';
 import type { CollectionEvents } from '../webhooks/collection-events';
 import { IdempotencyConflict, type CollectionRepository } from './collection.repository';
+import { crawlOptionsFromPrompt, type PromptOptions } from './prompt-options.util';
 
 /** Who is asking (the API's AuthContext, narrowed to what collections need). */
 export interface Caller {
@@ -68,7 +69,18 @@ const PATHS: Record<CollectionKind, string> = { crawl: 'crawl', batch_scrape: 'b
 export class CollectionService {
   constructor(private readonly deps: CollectionServiceDeps) {}
 
-  async startCrawl(caller: Caller, request: CrawlRequest, idempotencyKey?: string): Promise<CollectionStartResponse> {
+  /**
+   * `POST /v2/crawl`. With a `prompt`, options read from it fill the fields the caller did not send
+   * (`explicitKeys`: the body's keys; explicit fields win, compat §8.1).
+   */
+  async startCrawl(caller: Caller, input: CrawlRequest, idempotencyKey?: string, explicitKeys: ReadonlySet<string> = new Set()): Promise<CollectionStartResponse & { promptGeneratedOptions?: PromptOptions; finalCrawlerOptions?: Record<string, unknown> }> {
+    let request = input;
+    let promptGeneratedOptions: PromptOptions | undefined;
+    if (input.prompt) {
+      promptGeneratedOptions = crawlOptionsFromPrompt(input.prompt).options;
+      const applied = Object.fromEntries(Object.entries(promptGeneratedOptions).filter(([key]) => !explicitKeys.has(key)));
+      request = { ...input, ...applied };
+    }
     if ((request.ignoreRobotsTxt || request.robotsUserAgent) && !caller.canOverrideRobots) throw new AppError('FORBIDDEN');
     const zeroDataRetention = caller.zeroDataRetention || request.zeroDataRetention;
     const template = this.template(request.url, { ...stripEnvelope(request.scrapeOptions), zeroDataRetention, origin: request.origin, integration: request.integration });
@@ -104,7 +116,14 @@ export class CollectionService {
     });
     const kickoff: CrawlTaskMessage = { type: 'kickoff', crawlId: id, teamId: caller.teamId };
     await this.deps.bus.publish('crawlTasks', kickoff, { key: id });
-    return { success: true, id, url: this.publicUrl('crawl', id) };
+    const response = { success: true as const, id, url: this.publicUrl('crawl', id) };
+    return promptGeneratedOptions ? { ...response, promptGeneratedOptions, finalCrawlerOptions: { ...options.crawler, prompt } } : response;
+  }
+
+  /** `POST /v2/crawl/params-preview` (compat §8.3): the options a prompt would set. */
+  previewParams(url: string, prompt: string): { success: true; data: PromptOptions & { url: string }; warning?: string } {
+    const derivation = crawlOptionsFromPrompt(prompt);
+    return { success: true, data: { url, ...derivation.options }, ...(derivation.warning ? { warning: derivation.warning } : {}) };
   }
 
   async startBatch(caller: Caller, request: BatchScrapeRequest, idempotencyKey?: string): Promise<CollectionStartResponse> {
@@ -125,7 +144,7 @@ export class CollectionService {
     if (appendToId) {
       const existing = await this.deps.frontier.loadCollection(appendToId);
       if (!existing || existing.teamId !== caller.teamId || existing.kind !== 'batch_scrape') throw new AppError('JOB_NOT_FOUND');
-      const outcome = await this.deps.collections.append(appendToId, caller.teamId, batchPages(valid));
+      const outcome = await this.deps.collections.append(appendToId, caller.teamId, batchPages(valid, Date.now() * 1_000));
       if (outcome === 'not-found') throw new AppError('JOB_NOT_FOUND');
       if (outcome === 'ended') throw new AppError('CONFLICT', { message: 'Batch scrape has already ended; start a new one' });
       this.deps.dispatcher.kick(appendToId);
@@ -146,7 +165,7 @@ export class CollectionService {
       webhook,
       zeroDataRetention,
       idempotencyKey,
-      pages: batchPages(valid),
+      pages: batchPages(valid, 0),
     });
     await this.deps.dispatcher.dispatch(id);
     return { success: true, id, url: this.publicUrl('batch_scrape', id), ...(invalidURLs ? { invalidURLs } : {}) };
@@ -348,8 +367,8 @@ function stripEnvelope(options: CrawlRequest['scrapeOptions']): Record<string, u
 }
 
 /** Batch rows: every URL is its own page, even when listed twice (the key carries a unique prefix). */
-function batchPages(urls: string[]): NewPage[] {
-  return urls.map((raw) => {
+function batchPages(urls: string[], rankBase: number): NewPage[] {
+  return urls.map((raw, index) => {
     const parsed = parseHttpUrl(raw.trim()) as URL;
     return {
       url: raw.trim(),
@@ -357,6 +376,7 @@ function batchPages(urls: string[]): NewPage[] {
       origin: originOf(parsed),
       depth: 0,
       trapRun: 0,
+      rank: rankBase + index,
       status: 'queued' as const,
     };
   });

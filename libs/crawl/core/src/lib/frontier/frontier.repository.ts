@@ -94,9 +94,9 @@ export class FrontierRepository {
   async insertPagesIn(tx: SqlExecutor, crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
     if (pages.length === 0) return 0;
     const rows = await tx.query(
-      `INSERT INTO crawl_pages (crawl_id, team_id, url, url_key, host, depth, trap_run, status)
-       SELECT $1, $2, u.url, u.url_key, u.host, u.depth, u.trap_run, u.status
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[]) AS u(url, url_key, host, depth, trap_run, status)
+      `INSERT INTO crawl_pages (crawl_id, team_id, url, url_key, host, depth, trap_run, rank, status)
+       SELECT $1, $2, u.url, u.url_key, u.host, u.depth, u.trap_run, u.rank, u.status
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[]) AS u(url, url_key, host, depth, trap_run, rank, status)
        ORDER BY u.url_key
        ON CONFLICT (crawl_id, url_key) DO NOTHING RETURNING id`,
       [
@@ -107,6 +107,7 @@ export class FrontierRepository {
         pages.map((page) => page.origin),
         pages.map((page) => page.depth),
         pages.map((page) => page.trapRun),
+        pages.map((page) => page.rank),
         pages.map((page) => page.status),
       ],
     );
@@ -290,7 +291,7 @@ export class FrontierRepository {
   async takeQueuedIn(tx: SqlExecutor, id: string, count: number): Promise<DispatchedPage[]> {
     const rows = await tx.query<Raw>(
       `UPDATE crawl_pages SET status = 'dispatched', dispatched_at = now(), attempts = attempts + 1
-       WHERE id IN (SELECT id FROM crawl_pages WHERE crawl_id = $1 AND status = 'queued' ORDER BY depth, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT id FROM crawl_pages WHERE crawl_id = $1 AND status = 'queued' ORDER BY depth, rank, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING id, crawl_id, team_id`,
       [id, count],
     );
@@ -304,13 +305,13 @@ export class FrontierRepository {
   async takeQueuedPoliteIn(tx: SqlExecutor, id: string, count: number, delayMs: number): Promise<DispatchedPage[]> {
     const rows = await tx.query<Raw>(
       `WITH ready AS (
-         SELECT DISTINCT ON (p.host) p.id, p.host, p.depth, p.seq FROM crawl_pages p
+         SELECT DISTINCT ON (p.host) p.id, p.host, p.depth, p.rank, p.seq FROM crawl_pages p
          LEFT JOIN crawl_hosts h ON h.crawl_id = p.crawl_id AND h.host = p.host
          WHERE p.crawl_id = $1 AND p.status = 'queued'
            AND (h.next_dispatch_at IS NULL OR h.next_dispatch_at <= now())
            AND NOT EXISTS (SELECT 1 FROM crawl_pages d WHERE d.crawl_id = p.crawl_id AND d.host = p.host AND d.status = 'dispatched')
-         ORDER BY p.host, p.depth, p.seq),
-       picked AS (SELECT id, host FROM ready ORDER BY depth, seq LIMIT $2)
+         ORDER BY p.host, p.depth, p.rank, p.seq),
+       picked AS (SELECT id, host FROM ready ORDER BY depth, rank, seq LIMIT $2)
        UPDATE crawl_pages SET status = 'dispatched', dispatched_at = now(), attempts = attempts + 1
        WHERE id IN (SELECT id FROM picked) RETURNING id, crawl_id, team_id, host`,
       [id, count],

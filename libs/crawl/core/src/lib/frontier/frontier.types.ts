@@ -60,5 +60,7 @@ export interface NewPage {
   origin: string;
   depth: number;
   trapRun: number;
+  /** Discovery order within the depth (lower first). */
+  rank: number;
   status: Extract<PageStatus, 'queued' | 'robots_blocked' | 'alias'>;
 }

@@ -141,10 +141,10 @@ export class PageOutcomeWriter {
     if (links.size > 0) {
       const rows = [...links.values()];
       const inserted = await tx.query<Raw>(
-        `INSERT INTO crawl_pages (crawl_id, team_id, url, url_key, host, depth, trap_run, status)
-         SELECT u.crawl_id, u.team_id, u.url, u.url_key, u.host, u.depth, u.trap_run, u.status
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
-           AS u(crawl_id, team_id, url, url_key, host, depth, trap_run, status)
+        `INSERT INTO crawl_pages (crawl_id, team_id, url, url_key, host, depth, trap_run, rank, status)
+         SELECT u.crawl_id, u.team_id, u.url, u.url_key, u.host, u.depth, u.trap_run, u.rank, u.status
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[])
+           AS u(crawl_id, team_id, url, url_key, host, depth, trap_run, rank, status)
          ORDER BY u.crawl_id, u.url_key
          ON CONFLICT (crawl_id, url_key) DO NOTHING RETURNING crawl_id`,
         [
@@ -155,6 +155,7 @@ export class PageOutcomeWriter {
           rows.map((row) => row.page.origin),
           rows.map((row) => row.page.depth),
           rows.map((row) => row.page.trapRun),
+          rows.map((row) => row.page.rank),
           rows.map((row) => row.page.status),
         ],
       );

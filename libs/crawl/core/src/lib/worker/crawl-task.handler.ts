@@ -66,7 +66,7 @@ export class CrawlTaskHandler {
     const scope = plan.scope;
     const start = scope.startCandidate();
     const rules = plan.obeysRobots ? await this.deps.robots.rulesFor(crawlId, start.origin, plan.robotsUserAgent) : undefined;
-    const pages: NewPage[] = [toNewPage(start, rules)];
+    const pages: NewPage[] = [toNewPage(start, rules, 0)];
     const crawler = collection.options.crawler;
     if (crawler && crawler.sitemap !== 'skip') {
       const roots = [...(rules?.sitemaps() ?? []), `${start.origin}/sitemap.xml`];
@@ -76,7 +76,7 @@ export class CrawlTaskHandler {
         const decision = scope.sitemapUrl(url);
         if (!decision.accepted) continue;
         const sameOrigin = decision.candidate.origin === start.origin;
-        pages.push(toNewPage(decision.candidate, sameOrigin ? rules : undefined));
+        pages.push(toNewPage(decision.candidate, sameOrigin ? rules : undefined, pages.length));
       }
       this.deps.logger.info({ crawlId, sitemaps: found.sitemaps.length, urls: found.urls.length, kept: pages.length - 1 }, 'sitemaps read');
     }
@@ -212,12 +212,14 @@ export class CrawlTaskHandler {
     const parent = { url: base, depth: page.depth, trapRun: page.trapRun };
     const out: NewPage[] = [];
     const seen = new Set<string>();
+    // discovery order: pages found earlier (and earlier on their page) come first within a depth
+    const rankBase = Date.now() * 1_000;
     for (const link of discoverLinks(html, base.href)) {
       const decision = scope.link(link, parent);
       if (!decision.accepted || seen.has(decision.candidate.urlKey)) continue;
       seen.add(decision.candidate.urlKey);
       const known = decision.candidate.origin === page.origin ? rules : plan.obeysRobots ? this.deps.robots.cached(page.crawlId, decision.candidate.origin) : undefined;
-      out.push(toNewPage(decision.candidate, known));
+      out.push(toNewPage(decision.candidate, known, rankBase + Math.min(out.length, 999)));
       if (page.frontierSize + out.length >= plan.frontierCap) break;
     }
     return out;
@@ -233,7 +235,7 @@ export class CrawlTaskHandler {
     if (!scope.allowsRedirectTarget(target.href)) {
       return this.fail(page, plan, { code: 'FORBIDDEN', message: `The page redirected to ${target.href}, which is outside the crawl` });
     }
-    const claimed = await this.deps.frontier.claimAlias(plan.collection, { url: target.href, urlKey: key, origin: target.origin.toLowerCase(), depth: page.depth, trapRun: page.trapRun, status: 'alias' });
+    const claimed = await this.deps.frontier.claimAlias(plan.collection, { url: target.href, urlKey: key, origin: target.origin.toLowerCase(), depth: page.depth, trapRun: page.trapRun, rank: 0, status: 'alias' });
     if (claimed) return undefined;
     await this.deps.frontier.endPage(page, 'duplicate');
     return 'duplicate';
@@ -256,8 +258,8 @@ export class CrawlTaskHandler {
   }
 }
 
-function toNewPage(candidate: FrontierCandidate, rules: RobotsRules | undefined): NewPage {
+function toNewPage(candidate: FrontierCandidate, rules: RobotsRules | undefined, rank: number): NewPage {
   const blocked = rules ? !rules.isAllowed(candidate.url) : false;
-  return { url: candidate.url, urlKey: candidate.urlKey, origin: candidate.origin, depth: candidate.depth, trapRun: candidate.trapRun, status: blocked ? 'robots_blocked' : 'queued' };
+  return { url: candidate.url, urlKey: candidate.urlKey, origin: candidate.origin, depth: candidate.depth, trapRun: candidate.trapRun, rank, status: blocked ? 'robots_blocked' : 'queued' };
 }
 

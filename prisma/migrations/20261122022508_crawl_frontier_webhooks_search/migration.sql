@@ -21,6 +21,7 @@ CREATE TABLE "crawls" (
 CREATE TABLE "crawl_pages" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
     "seq" BIGSERIAL NOT NULL,
+    "rank" BIGINT NOT NULL DEFAULT 0,
     "crawl_id" UUID NOT NULL,
     "team_id" UUID NOT NULL,
     "url" TEXT NOT NULL,
@@ -89,7 +90,7 @@ CREATE TABLE "webhook_streams" (
 CREATE INDEX "crawls_team_id_kind_created_at_idx" ON "crawls"("team_id", "kind", "created_at");
 
 -- CreateIndex
-CREATE INDEX "crawl_pages_crawl_id_status_depth_seq_idx" ON "crawl_pages"("crawl_id", "status", "depth", "seq");
+CREATE INDEX "crawl_pages_crawl_id_status_depth_rank_idx" ON "crawl_pages"("crawl_id", "status", "depth", "rank");
 
 -- CreateIndex
 CREATE INDEX "crawl_pages_crawl_id_completed_seq_idx" ON "crawl_pages"("crawl_id", "completed_seq");
@@ -112,6 +113,7 @@ CREATE INDEX "webhook_deliveries_status_next_attempt_at_idx" ON "webhook_deliver
 -- CreateIndex
 CREATE INDEX "webhook_streams_lease_until_idx" ON "webhook_streams"("lease_until");
 
+
 -- AddForeignKey
 ALTER TABLE "crawls" ADD CONSTRAINT "crawls_job_id_fkey" FOREIGN KEY ("job_id") REFERENCES "jobs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -123,7 +125,8 @@ ALTER TABLE "crawl_hosts" ADD CONSTRAINT "crawl_hosts_crawl_id_fkey" FOREIGN KEY
 
 -- Hand-written: full-text search over stored documents (POST /v2/search, docs/crawl.md "Search").
 -- A generated column keeps the vector in step with every insert; the markdown part is capped so a huge
--- page cannot make an insert slow.
+-- page cannot make an insert slow. (Prisma renders the schema's dbgenerated() as a DEFAULT, which
+-- PostgreSQL refuses for column references: the column is written by hand.)
 ALTER TABLE "documents" ADD COLUMN "search" tsvector GENERATED ALWAYS AS (
   setweight(to_tsvector('english'::regconfig, coalesce("title", '')), 'A') ||
   setweight(to_tsvector('english'::regconfig, coalesce("description", '')), 'B') ||
