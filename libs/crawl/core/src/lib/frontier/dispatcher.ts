@@ -95,7 +95,7 @@ export class Dispatcher {
         const ended = await this.frontier.finishCollectionIn(tx, collection, status, error, this.events.finished(collection, status, error?.message));
         return { pages, dispatched: 0, finished: ended ? status : undefined } as const;
       }
-      const wakeAt = state.delayMs > 0 && state.queued > pages.length ? await this.frontier.nextPoliteWakeIn(tx, collectionId) : undefined;
+      const wakeAt = state.delayMs > 0 && state.queued > pages.length ? await this.frontier.nextPoliteWakeIn(tx, collectionId, state.delayMs) : undefined;
       return { pages, dispatched: pages.length, wakeAt } as const;
     });
     await this.publish(result.pages);

@@ -299,8 +299,9 @@ export class FrontierRepository {
   }
 
   /**
-   * Politeness (`delay`): at most one page in flight per origin, and an origin's next request no
-   * earlier than `delayMs` after its previous one.
+   * Politeness (`delay`): at most one page in flight per origin, and an origin's next page dispatched
+   * no earlier than `delayMs` after its previous one was dispatched *and* after it finished, so two
+   * requests to an origin are always at least `delayMs` apart.
    */
   async takeQueuedPoliteIn(tx: SqlExecutor, id: string, count: number, delayMs: number): Promise<DispatchedPage[]> {
     const rows = await tx.query<Raw>(
@@ -310,11 +311,13 @@ export class FrontierRepository {
          WHERE p.crawl_id = $1 AND p.status = 'queued'
            AND (h.next_dispatch_at IS NULL OR h.next_dispatch_at <= now())
            AND NOT EXISTS (SELECT 1 FROM crawl_pages d WHERE d.crawl_id = p.crawl_id AND d.host = p.host AND d.status = 'dispatched')
+           AND NOT EXISTS (SELECT 1 FROM crawl_pages f WHERE f.crawl_id = p.crawl_id AND f.host = p.host
+                             AND f.finished_at > now() - ($3::text || ' milliseconds')::interval)
          ORDER BY p.host, p.depth, p.rank, p.seq),
        picked AS (SELECT id, host FROM ready ORDER BY depth, rank, seq LIMIT $2)
        UPDATE crawl_pages SET status = 'dispatched', dispatched_at = now(), attempts = attempts + 1
        WHERE id IN (SELECT id FROM picked) RETURNING id, crawl_id, team_id, host`,
-      [id, count],
+      [id, count, String(delayMs)],
     );
     for (const row of rows) {
       await tx.query(
@@ -327,12 +330,15 @@ export class FrontierRepository {
   }
 
   /** When the earliest waiting origin of a polite crawl may be served again. */
-  async nextPoliteWakeIn(tx: SqlExecutor, id: string): Promise<Date | undefined> {
+  async nextPoliteWakeIn(tx: SqlExecutor, id: string, delayMs: number): Promise<Date | undefined> {
     const rows = await tx.query<Raw>(
-      `SELECT min(h.next_dispatch_at) AS wake FROM crawl_hosts h
-       WHERE h.crawl_id = $1 AND h.next_dispatch_at > now()
+      `SELECT min(greatest(h.next_dispatch_at, f.last_finished + ($2::text || ' milliseconds')::interval)) AS wake
+       FROM crawl_hosts h
+       LEFT JOIN LATERAL (SELECT max(finished_at) AS last_finished FROM crawl_pages x WHERE x.crawl_id = h.crawl_id AND x.host = h.host) f ON true
+       WHERE h.crawl_id = $1
+         AND greatest(h.next_dispatch_at, f.last_finished + ($2::text || ' milliseconds')::interval) > now()
          AND EXISTS (SELECT 1 FROM crawl_pages p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.status = 'queued')`,
-      [id],
+      [id, String(delayMs)],
     );
     return date(rows[0]?.['wake']) ?? undefined;
   }
