@@ -7,6 +7,8 @@ export NX_NO_CLOUD ?= true
 export NX_TUI ?= false
 export PUPPETEER_SKIP_DOWNLOAD ?= true
 PORT ?= 3002
+# PGlite (embedded PostgreSQL) loads WebAssembly modules with import(), which Jest's VM needs this flag for.
+JEST := NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning" npx jest
 DATA_DIR ?= ./.data
 
 .PHONY: help setup deps system-deps generate build start test test-unit test-integration test-e2e lint typecheck check \
@@ -15,8 +17,10 @@ DATA_DIR ?= ./.data
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-18s %s\n", $$1, $$2}'
 
+# `npm install` rather than `npm ci`: the registry lacks some platform-specific optional packages
+# (e.g. @swc/core for other OSes), which npm leaves out of the lock file and `npm ci` then rejects.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 deps: node_modules/.installed ## install npm dependencies (reuses node_modules when current)
@@ -57,13 +61,13 @@ db-check: setup ## migrations match prisma/schema.prisma
 check: lint typecheck db-check ## static checks
 
 test-unit: setup ## fast unit tests (no infrastructure)
-	npx jest --testPathPatterns '\.spec\.ts$$'
+	$(JEST) --testPathPatterns '\.spec\.ts$$'
 
 test-integration: setup system-deps infra-up ## integration tests against real PostgreSQL, Kafka, Chromium
-	source scripts/test-env.sh && npx jest --testPathPatterns '\.integration-spec\.ts$$' --runInBand
+	source scripts/test-env.sh && $(JEST) --testPathPatterns '\.integration-spec\.ts$$' --runInBand
 
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
-	source scripts/test-env.sh && npx jest --selectProjects platform-e2e --runInBand
+	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand
 
 test: check test-unit test-integration test-e2e ## everything CI runs
 

@@ -71,7 +71,7 @@ export default [
     },
   },
   {
-    files: ['libs/platform/config/src/**/*.ts', 'libs/testing/src/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', 'apps/*-e2e/**/*.ts', 'tools/**', 'bench/**', 'scripts/**', '**/jest.config.cjs', '**/webpack.config.js'],
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', '**/jest.config.cjs', '**/webpack.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

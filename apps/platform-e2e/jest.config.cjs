@@ -5,4 +5,6 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
   testTimeout: 180_000,
+  // Node's fetch keeps idle keep-alive sockets for a few seconds after the last request.
+  forceExit: true,
 };

@@ -3,6 +3,7 @@ import { BillingModule } from '@quarry/billing';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** The scrape worker: consumes scrape jobs and crawl/batch tasks; serves only probes and metrics over HTTP. */
@@ -11,7 +12,7 @@ export class ScrapeWorkerAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: ScrapeWorkerAppModule,
-      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, CrawlRunnerModule],
+      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, ScrapeRunnerModule, LlmFormatsModule, CrawlRunnerModule],
       controllers: [HealthController],
     };
   }

@@ -1,5 +1,12 @@
+import { publishAdminHandle } from '@quarry/admin';
 import { configureApiHttp } from '@quarry/api';
 import { main } from '@quarry/platform/http';
 import { StandaloneModule } from './standalone.module';
 
-main({ name: 'standalone', migrates: true, module: (runtime) => StandaloneModule.forRoot(runtime), configureHttp: configureApiHttp });
+main({
+  name: 'standalone',
+  migrates: true,
+  module: (runtime) => StandaloneModule.forRoot(runtime),
+  configureHttp: configureApiHttp,
+  afterListen: (url, runtime) => publishAdminHandle(runtime.config.dataDir, url),
+});

@@ -1,14 +1,19 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
+import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** Everything in one process (`make start`): the API and every worker, on embedded defaults. */
 @Module({})
 export class StandaloneModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
-    return { module: StandaloneModule, imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, CrawlRunnerModule, AdminApiModule] };
+    return {
+      module: StandaloneModule,
+      imports: [PlatformModule.forRoot(runtime), ApiModule, ScrapeRunnerModule, LlmFormatsModule, CrawlRunnerModule, AgentOrchestratorModule, AdminApiModule],
+    };
   }
 }

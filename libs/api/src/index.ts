@@ -2,3 +2,4 @@ export * from './lib/api.module';
 export * from './lib/auth/auth.decorator';
 export * from './lib/auth/api-auth.guard';
 export * from './lib/watcher/watch-routes';
+export * from './lib/openapi/openapi.registry';

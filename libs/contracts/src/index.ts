@@ -20,3 +20,6 @@ export * from './lib/map/map-request.schema';
 export * from './lib/search/search-request.schema';
 export * from './lib/account/usage.types';
 export * from './lib/messaging/crawl-messages.schema';
+export * from './lib/agent/agent-request.schema';
+export * from './lib/agent/agent-trace.types';
+export * from './lib/agent/agent-messages.schema';

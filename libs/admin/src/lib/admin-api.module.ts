@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Body, Controller, Headers, HttpCode, Inject, Ip, Module, Post, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Inject, Ip, Module, Post, type OnApplicationShutdown } from '@nestjs/common';
 import { CreditsService } from '@quarry/billing';
 import { AppError } from '@quarry/contracts';
-import { IdentityRepository, KeyManagementService } from '@quarry/identity';
+import { AuthService, IdentityRepository, KeyManagementService } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { Public } from '@quarry/platform/http';
@@ -19,6 +19,7 @@ class AdminController {
     @Inject(IdentityRepository) private readonly identity: IdentityRepository,
     @Inject(KeyManagementService) private readonly keys: KeyManagementService,
     @Inject(CreditsService) private readonly credits: CreditsService,
+    @Inject(AuthService) private readonly auth: AuthService,
   ) {}
 
   @Public()
@@ -29,16 +30,19 @@ class AdminController {
     const valid = typeof token === 'string' && token.length === TOKEN.length && timingSafeEqual(Buffer.from(token), Buffer.from(TOKEN));
     if (!loopback || !valid) throw new AppError('FORBIDDEN');
     if (!Array.isArray(body?.argv) || !body.argv.every((arg) => typeof arg === 'string')) throw new AppError('BAD_REQUEST');
-    return runAdminCommand(body.argv as string[], { database: this.database, identity: this.identity, keys: this.keys, credits: this.credits });
+    const output = await runAdminCommand(body.argv as string[], { database: this.database, identity: this.identity, keys: this.keys, credits: this.credits });
+    this.auth.invalidate(); // revocations and team changes apply at once in this process
+    return output;
   }
 }
 
-class StandaloneHandleLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+/** Publishes this server's admin address for the CLI (call once listening). */
+export function publishAdminHandle(dataDir: string, url: string): void {
+  writeStandaloneHandle(dataDir, { pid: process.pid, url, token: TOKEN });
+}
 
-  onApplicationBootstrap(): void {
-    writeStandaloneHandle(this.config.dataDir, { pid: process.pid, url: `http://127.0.0.1:${this.config.service.port}`, token: TOKEN });
-  }
+class StandaloneHandleLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   onApplicationShutdown(): void {
     removeStandaloneHandle(this.config.dataDir, process.pid);

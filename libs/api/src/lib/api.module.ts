@@ -1,4 +1,5 @@
 import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { AgentApiModule } from '@quarry/agent/orchestrator';
 import { BillingModule } from '@quarry/billing';
 import { IdentityModule } from '@quarry/identity';
 import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
@@ -7,6 +8,7 @@ import { HealthController } from '@quarry/platform/http';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
 import { CrawlModule } from '@quarry/crawl';
 import { AccountController } from './account/account.controller';
+import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BatchScrapeController } from './batch/batch-scrape.controller';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
@@ -39,7 +41,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule],
+  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule, AgentApiModule],
   controllers: [
     RootController,
     HealthController,
@@ -50,6 +52,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     MapController,
     SearchController,
     AccountController,
+    AgentController,
   ],
   providers: [
     ApiAuthGuard,

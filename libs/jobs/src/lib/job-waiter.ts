@@ -5,18 +5,19 @@ import type { MessageBus } from '@quarry/platform/bus';
 import type { Logger } from 'pino';
 import { isTerminal, type JobRepository } from './job.repository';
 
-interface Waiter {
-  resolve: (event: JobEvent) => void;
-}
+type Resolve = (event: JobEvent | undefined) => void;
 
 const POLL_INTERVAL_MS = 1_000;
 
 /**
  * Wakes requests waiting for a job (DESIGN "Data flow"): every gateway replica follows the job
- * events in its own consumer group; a slow database poll covers events missed during a rebalance.
+ * events in its own consumer group; one batched database poll per second covers events missed
+ * during a rebalance (zero-data-retention results exist only in events).
  */
 export class JobWaiter {
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly waiters = new Map<string, Set<Resolve>>();
+  private poller: NodeJS.Timeout | undefined;
+  private polling = false;
   readonly group = `gateway-events-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
 
   constructor(
@@ -28,49 +29,57 @@ export class JobWaiter {
   async start(): Promise<void> {
     await this.bus.subscribe<unknown>('jobEvents', { group: this.group, concurrency: 64 }, async (message) => {
       const parsed = jobEventSchema.safeParse(message.value);
-      if (!parsed.success) return;
-      this.deliver(parsed.data as JobEvent);
+      if (parsed.success) this.deliver(parsed.data as JobEvent);
     });
   }
 
-  /** Resolves with the job's terminal event, or undefined when `timeoutMs` passes first. */
-  async wait(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobEvent | undefined> {
+  /** Resolves with the job's terminal event, or undefined when `timeoutMs` passes (or `signal` aborts) first. */
+  wait(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobEvent | undefined> {
     return new Promise<JobEvent | undefined>((resolve) => {
-      const set = this.waiters.get(jobId) ?? new Set<Waiter>();
+      const set = this.waiters.get(jobId) ?? new Set<Resolve>();
       this.waiters.set(jobId, set);
-      let settled = false;
-      const finish = (event: JobEvent | undefined) => {
-        if (settled) return;
-        settled = true;
+      const finish: Resolve = (event) => {
+        if (!set.delete(finish)) return;
         clearTimeout(timer);
-        clearInterval(poller);
-        set.delete(waiter);
-        if (set.size === 0) this.waiters.delete(jobId);
         signal?.removeEventListener('abort', onAbort);
+        if (set.size === 0) this.waiters.delete(jobId);
+        if (this.waiters.size === 0) this.stopPolling();
         resolve(event);
       };
-      const waiter: Waiter = { resolve: finish };
-      set.add(waiter);
       const onAbort = () => finish(undefined);
+      const timer = setTimeout(onAbort, timeoutMs);
       signal?.addEventListener('abort', onAbort);
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      const poller = setInterval(() => {
-        this.jobs.find(jobId).then(
-          (job) => {
-            if (job && isTerminal(job.status) && !job.zeroDataRetention) {
-              finish({ jobId, teamId: job.teamId, kind: job.kind, status: job.status, error: job.error, at: Date.now() });
-            }
-          },
-          (error: unknown) => this.logger.debug({ err: error, jobId }, 'job poll failed'),
-        );
-      }, POLL_INTERVAL_MS);
+      set.add(finish);
+      this.startPolling();
     });
   }
 
   private deliver(event: JobEvent): void {
     if (!isTerminal(event.status)) return;
-    const set = this.waiters.get(event.jobId);
-    if (!set) return;
-    for (const waiter of [...set]) waiter.resolve(event);
+    for (const resolve of [...(this.waiters.get(event.jobId) ?? [])]) resolve(event);
+  }
+
+  private startPolling(): void {
+    this.poller ??= setInterval(() => void this.poll(), POLL_INTERVAL_MS);
+  }
+
+  private stopPolling(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.waiters.size === 0) return;
+    this.polling = true;
+    try {
+      for (const job of await this.jobs.findFinished([...this.waiters.keys()])) {
+        if (job.zeroDataRetention) continue; // its result travels only in the event
+        this.deliver({ jobId: job.id, teamId: job.teamId, kind: job.kind, status: job.status, error: job.error, at: Date.now() });
+      }
+    } catch (error) {
+      this.logger.debug({ err: error }, 'job poll failed');
+    } finally {
+      this.polling = false;
+    }
   }
 }

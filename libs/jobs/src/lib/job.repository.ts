@@ -81,6 +81,13 @@ export class JobRepository {
     return row ? toRecord(row) : undefined;
   }
 
+  /** Terminal jobs among `ids` (one query for every waiting request of a gateway). */
+  async findFinished(ids: readonly string[]): Promise<JobRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.prisma.job.findMany({ where: { id: { in: [...ids] }, status: { in: [...TERMINAL] } } });
+    return rows.map(toRecord);
+  }
+
   /** A job of the team; another team's job is reported exactly like an unknown one. */
   async findForTeam(id: string, teamId: string, kind?: JobKind): Promise<JobRecord | undefined> {
     const row = await this.db.prisma.job.findFirst({ where: { id, teamId, ...(kind ? { kind } : {}) } });

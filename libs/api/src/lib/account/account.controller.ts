@@ -2,6 +2,16 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { AccountUsageService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { defineOperations } from '../openapi/openapi.registry';
+
+defineOperations(
+  { method: 'get', path: '/v2/team/credit-usage', summary: 'Remaining and plan credits', tag: 'account' },
+  { method: 'get', path: '/v2/team/credit-usage/historical', summary: 'Credits used per month (byApiKey=true: per key)', tag: 'account' },
+  { method: 'get', path: '/v2/team/token-usage', summary: 'Remaining and plan tokens', tag: 'account' },
+  { method: 'get', path: '/v2/team/token-usage/historical', summary: 'Tokens used per month', tag: 'account' },
+  { method: 'get', path: '/v2/team/queue-status', summary: 'Active and waiting jobs of the team', tag: 'account' },
+  { method: 'get', path: '/v2/concurrency-check', summary: 'Current and maximum concurrency of the team', tag: 'account' },
+);
 
 /** Usage, queue and concurrency figures of the caller's team (compat §16). */
 @Controller('v2')

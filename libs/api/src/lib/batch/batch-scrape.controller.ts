@@ -6,6 +6,14 @@ import { ZodValidationPipe } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
 import { callerOf } from '../crawl/caller.util';
 import { parsePaging } from '../crawl/paging.util';
+import { defineOperations } from '../openapi/openapi.registry';
+
+defineOperations(
+  { method: 'post', path: '/v2/batch/scrape', summary: 'Start a batch scrape', tag: 'batch', body: batchScrapeRequestSchema, statuses: [402, 404, 409] },
+  { method: 'get', path: '/v2/batch/scrape/{jobId}', summary: 'Batch status and documents (skip/limit paging, WebSocket watcher on the same path)', tag: 'batch', uuidParams: ['jobId'] },
+  { method: 'delete', path: '/v2/batch/scrape/{jobId}', summary: 'Cancel a batch scrape', tag: 'batch', uuidParams: ['jobId'], statuses: [409] },
+  { method: 'get', path: '/v2/batch/scrape/{jobId}/errors', summary: 'Failed pages of a batch scrape', tag: 'batch', uuidParams: ['jobId'] },
+);
 
 @Controller('v2/batch/scrape')
 export class BatchScrapeController {

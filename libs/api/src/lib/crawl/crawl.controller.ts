@@ -4,8 +4,19 @@ import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { ZodValidationPipe } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { defineOperations } from '../openapi/openapi.registry';
 import { callerOf } from './caller.util';
 import { parsePaging } from './paging.util';
+
+defineOperations(
+  { method: 'post', path: '/v2/crawl', summary: 'Start a crawl', tag: 'crawl', body: crawlRequestSchema, statuses: [402, 409] },
+  { method: 'post', path: '/v2/crawl/params-preview', summary: 'Crawler options a prompt would set', tag: 'crawl', body: crawlParamsPreviewSchema },
+  { method: 'get', path: '/v2/crawl/active', summary: 'Running crawls of the team', tag: 'crawl' },
+  { method: 'get', path: '/v2/crawl/ongoing', summary: 'Running crawls of the team (alias of /active)', tag: 'crawl' },
+  { method: 'get', path: '/v2/crawl/{jobId}', summary: 'Crawl status and documents (skip/limit paging, WebSocket watcher on the same path)', tag: 'crawl', uuidParams: ['jobId'] },
+  { method: 'delete', path: '/v2/crawl/{jobId}', summary: 'Cancel a crawl', tag: 'crawl', uuidParams: ['jobId'], statuses: [409] },
+  { method: 'get', path: '/v2/crawl/{jobId}/errors', summary: 'Failed and robots-blocked pages of a crawl', tag: 'crawl', uuidParams: ['jobId'] },
+);
 
 @Controller('v2/crawl')
 export class CrawlController {
@@ -31,9 +42,15 @@ export class CrawlController {
     return this.collections.previewParams(request.url, request.prompt);
   }
 
-  @Get(['active', 'ongoing'])
+  @Get('active')
   @Auth({ scope: 'crawl', rateLimit: 'status' })
   active(@CurrentAuth() auth: AuthContext) {
+    return this.collections.active(callerOf(auth));
+  }
+
+  @Get('ongoing')
+  @Auth({ scope: 'crawl', rateLimit: 'status' })
+  ongoing(@CurrentAuth() auth: AuthContext) {
     return this.collections.active(callerOf(auth));
   }
 

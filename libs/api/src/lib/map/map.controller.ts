@@ -4,6 +4,9 @@ import { MapService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { ZodValidationPipe } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { defineOperations } from '../openapi/openapi.registry';
+
+defineOperations({ method: 'post', path: '/v2/map', summary: 'URLs of a site (sitemaps, light crawl, index, web search)', tag: 'map', body: mapRequestSchema, statuses: [402, 408] });
 
 @Controller('v2/map')
 export class MapController {

@@ -3,7 +3,13 @@ import { scrapeRequestSchema, type ScrapeRequest } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { ZodValidationPipe } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { defineOperations } from '../openapi/openapi.registry';
 import { ScrapeService } from './scrape.service';
+
+defineOperations(
+  { method: 'post', path: '/v2/scrape', summary: 'Scrape one URL', tag: 'scrape', body: scrapeRequestSchema, statuses: [402, 404, 408] },
+  { method: 'get', path: '/v2/scrape/{jobId}', summary: 'A past scrape of the team', tag: 'scrape', uuidParams: ['jobId'] },
+);
 
 @Controller('v2/scrape')
 export class ScrapeController {

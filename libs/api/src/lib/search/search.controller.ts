@@ -4,7 +4,10 @@ import { SearchService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { parseOrThrow } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { defineOperations } from '../openapi/openapi.registry';
 import { ScrapeService } from '../scrape/scrape.service';
+
+defineOperations({ method: 'post', path: '/v2/search', summary: 'Web search and the team index, optionally scraping results', tag: 'search', body: searchRequestSchema, statuses: [402, 408] });
 
 /** Search answers validation failures with "Invalid request body" (compat §11) unless a key is unknown. */
 class SearchValidationPipe implements PipeTransform<unknown, SearchRequest> {

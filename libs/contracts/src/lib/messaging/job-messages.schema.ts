@@ -19,6 +19,11 @@ export const scrapeJobMessageSchema = z.object({
   /** Epoch ms after which nobody waits for the result any more. */
   deadline: z.number().int(),
   enqueuedAt: z.number().int(),
+  /**
+   * Set when the scrape is work of a parent job (an agent run) that bills its own total: the
+   * scrape records its price in `metadata.creditsUsed` but charges nothing itself.
+   */
+  parentJobId: z.uuid().optional(),
 });
 export type ScrapeJobMessage = z.output<typeof scrapeJobMessageSchema>;
 

@@ -3,12 +3,14 @@
  * defaults created at start; consumers scale up to that many instances per group.
  */
 export const TOPICS = {
-  /** One message per page to scrape: single scrapes, batch items and crawl pages. */
+  /** One message per synchronous scrape (`/v2/scrape`, search results); crawl and batch pages use crawlTasks. */
   scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
   /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
   jobEvents: { name: 'job.events', partitions: 3 },
   /** Crawl and batch work: kickoffs and frontier pages (ids only; the frontier in PostgreSQL is the truth). */
   crawlTasks: { name: 'crawl.tasks', partitions: 12 },
+  /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
+  agentWork: { name: 'agent.work', partitions: 6 },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -17,4 +19,5 @@ export type TopicKey = keyof typeof TOPICS;
 export const CONSUMER_GROUPS = {
   scrapeWorkers: 'scrape-workers',
   crawlWorkers: 'crawl-workers',
+  agentOrchestrators: 'agent-orchestrators',
 } as const;

@@ -30,6 +30,9 @@ export interface AppConfig {
   webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
   search: { providerUrl?: string; timeoutMs: number };
   map: { crawlPages: number };
+  /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
+  llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
+  agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -104,5 +107,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhooks: { secret: env.WEBHOOK_SECRET, timeoutMs: env.WEBHOOK_TIMEOUT_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: env.WEBHOOK_RETRY_BASE_MS },
     search: { providerUrl: env.SEARCH_PROVIDER_URL?.replace(/\/+$/, ''), timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS },
     map: { crawlPages: env.MAP_CRAWL_PAGES },
+    llm: {
+      baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxAttempts: env.LLM_MAX_ATTEMPTS,
+      maxOutputTokens: env.LLM_MAX_OUTPUT_TOKENS,
+      maxInputChars: env.LLM_MAX_INPUT_CHARS,
+    },
+    agent: {
+      maxPages: env.AGENT_MAX_PAGES,
+      concurrency: env.AGENT_CONCURRENCY,
+      leaseMs: env.AGENT_LEASE_MS,
+      sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,
+      scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
+    },
   };
 }

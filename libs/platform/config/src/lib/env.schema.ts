@@ -97,6 +97,20 @@ export const envSchema = z.object({
   SEARCH_PROVIDER_URL: url('SEARCH_PROVIDER_URL'),
   SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
   MAP_CRAWL_PAGES: int(25, 0, 1_000),
+
+  LLM_BASE_URL: url('LLM_BASE_URL'),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: int(60_000, 100, 600_000),
+  LLM_MAX_ATTEMPTS: int(5, 1, 10),
+  LLM_MAX_OUTPUT_TOKENS: int(4_096, 16, 1_000_000),
+  LLM_MAX_INPUT_CHARS: int(100_000, 1_000, 10_000_000),
+
+  AGENT_MAX_PAGES: int(20, 1, 1_000),
+  AGENT_CONCURRENCY: int(8, 1, 256),
+  AGENT_LEASE_MS: int(30_000, 1_000, 3_600_000),
+  AGENT_SWEEP_INTERVAL_MS: int(5_000, 100, 600_000),
+  AGENT_SCRAPE_TIMEOUT_MS: int(30_000, 1_000, 300_000),
 });
 
 export type Env = z.output<typeof envSchema>;

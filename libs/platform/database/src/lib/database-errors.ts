@@ -6,6 +6,8 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   '57P01', // admin_shutdown
+  '55000', // object_not_in_prerequisite_state: database not accepting connections
+  '3D000', // invalid_catalog_name: database does not exist (yet)
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '08000',
@@ -26,6 +28,8 @@ const UNAVAILABLE_MESSAGES = [
   /server closed the connection/i,
   /timeout exceeded when trying to connect/i,
   /database system is (shutting down|starting up)/i,
+  /is not currently accepting connections/i,
+  /terminating connection due to administrator command/i,
   /DatabaseNotReachable/i,
   /Connection(Closed|Refused)/i,
 ];

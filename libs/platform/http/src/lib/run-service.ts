@@ -12,6 +12,8 @@ export interface ServiceDefinition {
   /** Whether this service applies migrations at start (when DATABASE_MIGRATE_ON_START allows). */
   migrates: boolean;
   configureHttp?: (fastify: FastifyInstance, runtime: PlatformRuntime) => Promise<void> | void;
+  /** Called once the server listens, with its actual address (PORT may be 0). */
+  afterListen?: (url: string, runtime: PlatformRuntime) => Promise<void> | void;
 }
 
 export interface RunningService {
@@ -32,8 +34,9 @@ export async function runService(definition: ServiceDefinition, config?: AppConf
   });
   await app.listen(resolved.service.port, resolved.service.host);
   runtime.health.markStarted();
-  const url = await app.getUrl();
-  runtime.logger.info({ url: url.replace('[::1]', 'localhost'), publicUrl: resolved.service.publicUrl }, `${resolved.service.name} listening`);
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  await definition.afterListen?.(url, runtime);
+  runtime.logger.info({ url, publicUrl: resolved.service.publicUrl }, `${resolved.service.name} listening`);
   return { runtime, url, close: () => app.close() };
 }
 

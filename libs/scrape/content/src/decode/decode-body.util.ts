@@ -13,7 +13,7 @@ const LABEL_ALIASES: Readonly<Record<string, string>> = {
   'iso-8859-1': 'windows-1252',
   'iso8859-1': 'windows-1252',
   latin1: 'windows-1252',
-  'l1': 'windows-1252',
+  l1: 'windows-1252',
   'us-ascii': 'windows-1252',
   ascii: 'windows-1252',
   'ansi_x3.4-1968': 'windows-1252',
@@ -26,12 +26,12 @@ const LABEL_ALIASES: Readonly<Record<string, string>> = {
   'x-gbk': 'gbk',
   'x-sjis': 'shift_jis',
   sjis: 'shift_jis',
-  'ms_kanji': 'shift_jis',
+  ms_kanji: 'shift_jis',
   'windows-31j': 'shift_jis',
   'x-euc-jp': 'euc-jp',
   'ks_c_5601-1987': 'euc-kr',
   'iso-8859-8-i': 'iso-8859-8',
-  'utf8': 'utf-8',
+  utf8: 'utf-8',
   'unicode-1-1-utf-8': 'utf-8',
   'x-unicode20utf8': 'utf-8',
   unicode: 'utf-16le',
@@ -41,7 +41,10 @@ const LABEL_ALIASES: Readonly<Record<string, string>> = {
 /** Canonical charset for a label, or undefined when the label is unknown. */
 export function normalizeCharset(label: string | undefined): string | undefined {
   if (!label) return undefined;
-  const cleaned = label.trim().replace(/^["']|["']$/g, '').toLowerCase();
+  const cleaned = label
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
   if (!cleaned) return undefined;
   const name = LABEL_ALIASES[cleaned] ?? cleaned;
   return name === 'utf-8' || encodingExists(name) ? name : undefined;

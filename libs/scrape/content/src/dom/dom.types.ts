@@ -7,6 +7,7 @@ export interface DomNode {
   readonly nodeType: number;
   readonly nodeName: string;
   readonly parentNode: DomParent | null;
+  readonly ownerDocument: DomDocument | null;
   readonly firstChild: DomNode | null;
   readonly lastChild: DomNode | null;
   readonly nextSibling: DomNode | null;

@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import type { DomDocument } from './dom.types';
+import { limitDepth } from './limit-depth.util';
 
 const HEAD_ONLY_TAG = /^<(?:!doctype|!--|\/?html|\/?head|title|meta|link|base|style|script)\b/i;
 const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
@@ -44,9 +45,19 @@ function implicitBodyStart(html: string): number {
   return i;
 }
 
+const SCRIPT_OPEN = /<script\b/gi;
+const SCRIPT_CLOSE = /<\/script/gi;
+
+/** Offset of the last match of `re` that starts before `index`, or -1. */
+function lastMatchBefore(html: string, re: RegExp, index: number): number {
+  let last = -1;
+  re.lastIndex = 0;
+  for (let m = re.exec(html); m && m.index < index; m = re.exec(html)) last = m.index;
+  return last;
+}
+
 function insideScript(html: string, index: number): boolean {
-  const before = html.slice(0, index);
-  return before.toLowerCase().lastIndexOf('<script') > before.toLowerCase().lastIndexOf('</script');
+  return lastMatchBefore(html, SCRIPT_OPEN, index) > lastMatchBefore(html, SCRIPT_CLOSE, index);
 }
 
 /** First match of a global regex at or after `from` that is not inside a `<script>` element. */
@@ -101,7 +112,9 @@ export function normalizeDocumentShell(html: string): string {
 
 /** Parses an HTML string into a linkedom document that always has a head and a body. */
 export function parseDocument(html: string): DomDocument {
-  const { document } = parseHTML(normalizeDocumentShell(dropHtmlCdata(html)));
+  const { document: parsed } = parseHTML(normalizeDocumentShell(dropHtmlCdata(html)));
   // linkedom's typings describe a browser Window; the structural subset in dom.types is what it provides.
-  return document as unknown as DomDocument;
+  const document = parsed as unknown as DomDocument;
+  if (document.body) limitDepth(document.body);
+  return document;
 }

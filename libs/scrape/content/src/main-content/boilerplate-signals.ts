@@ -6,6 +6,7 @@ export type ChromeKind =
   | 'header'
   | 'footer'
   | 'aside'
+  | 'consent'
   | 'overlay'
   | 'social'
   | 'ad'
@@ -33,7 +34,6 @@ const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
   menu: 'navigation',
   menubar: 'navigation',
   toolbar: 'navigation',
-  tablist: 'navigation',
   dialog: 'overlay',
   alertdialog: 'overlay',
 };
@@ -44,22 +44,54 @@ const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
  * (widget, overlay, header, ad, share) only match as a whole token or token prefix.
  */
 const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
-  [/(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi|popup|pop-up|modal|lightbox|interstitial|paywall|agegate|age-gate)(?:$|[-_])|^(?:overlay|announcement-bar|notification-bar|alert-bar|promo-bar)$/, 'overlay'],
-  [/(?:^|[-_])(?:nav|navbar|navigation|menu|menubar|megamenu|mega-menu|mainmenu|submenu|breadcrumb|breadcrumbs|skip-link|skiplink|skip-links|pagination|pager)(?:$|[-_])|^(?:crumbs|dropdown|dropdown-menu|tabs-nav)$/, 'navigation'],
-  [/^(?:header|site-header|siteheader|global-header|globalheader|masthead|top-bar|topbar|top-nav|topnav|utility-bar|header-wrapper|header-container|header-top|header-bottom|site-branding|page-header-nav)$/, 'header'],
-  [/^(?:footer|site-footer|sitefooter|global-footer|globalfooter|page-footer|footer-wrapper|footer-container|footer-top|footer-bottom|colophon|copyright)$|(?:^|[-_])footer(?:$|[-_])/, 'footer'],
-  [/(?:^|[-_])(?:sidebar|side-bar|sidebars)(?:$|[-_])|^(?:aside|rail|right-rail|left-rail|side-rail|widget|widgets|widget-area|secondary|widget_[a-z0-9_-]+)$/, 'aside'],
-  [/(?:^|[-_])(?:sharing|social|socials|sharebar|addthis|sharethis|newsletter|subscribe|signup|sign-up|mailing-list|optin|opt-in)(?:$|[-_])|^(?:share|share-buttons|share-links|follow-us|subscription)$/, 'social'],
-  [/(?:^|[-_])(?:advert|adverts|advertisement|advertising|adslot|ad-slot|adsbygoogle|dfp|gpt-ad|taboola|outbrain)(?:$|[-_])|^(?:ad|ads|ad-container|ad-wrapper|sponsor|sponsored|promo|promotion)$/, 'ad'],
-  [/(?:^|[-_])(?:comments|comment-list|commentlist|comment-respond|comments-area|comment-form|disqus)(?:$|[-_])|^respond$/, 'comments'],
-  [/(?:^|[-_])(?:author-box|authorbox|about-author|author-bio|author-info|post-author|entry-meta|post-meta|article-meta|byline|post-tags|entry-tags|tags-links|cat-links|post-categories|post-navigation|nav-links|adjacent-posts)(?:$|[-_])/, 'meta'],
-  [/(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/, 'related'],
+  [/(?:^|[-_])(?:cookie|cookies|consent|gdpr|onetrust|cookiebot|didomi)(?:$|[-_])/, 'consent'],
+  [
+    /(?:^|[-_])(?:popup|pop-up|modal|lightbox|interstitial|paywall|agegate|age-gate)(?:$|[-_])|^(?:overlay|announcement-bar|notification-bar|alert-bar|promo-bar)$/,
+    'overlay',
+  ],
+  [
+    /(?:^|[-_])(?:nav|navbar|navigation|menu|menubar|megamenu|mega-menu|mainmenu|submenu|breadcrumb|breadcrumbs|skip-link|skiplink|skip-links|pagination|pager)(?:$|[-_])|^(?:crumbs|dropdown|dropdown-menu|tabs-nav)$/,
+    'navigation',
+  ],
+  [
+    /^(?:header|site-header|siteheader|global-header|globalheader|masthead|top-bar|topbar|top-nav|topnav|utility-bar|header-wrapper|header-container|header-top|header-bottom|site-branding|page-header-nav)$/,
+    'header',
+  ],
+  [
+    /^(?:footer|site-footer|sitefooter|global-footer|globalfooter|page-footer|footer-wrapper|footer-container|footer-top|footer-bottom|colophon|copyright)$|(?:^|[-_])footer(?:$|[-_])/,
+    'footer',
+  ],
+  [
+    /(?:^|[-_])(?:sidebar|side-bar|sidebars)(?:$|[-_])|^(?:aside|rail|right-rail|left-rail|side-rail|widget|widgets|widget-area|secondary|widget_[a-z0-9_-]+)$/,
+    'aside',
+  ],
+  [
+    /(?:^|[-_])(?:sharing|social|socials|sharebar|addthis|sharethis|newsletter|subscribe|signup|sign-up|mailing-list|optin|opt-in)(?:$|[-_])|^(?:share|share-buttons|share-links|follow-us|subscription)$/,
+    'social',
+  ],
+  [
+    /(?:^|[-_])(?:advert|adverts|advertisement|advertising|adslot|ad-slot|adsbygoogle|dfp|gpt-ad|taboola|outbrain)(?:$|[-_])|^(?:ad|ads|ad-container|ad-wrapper|sponsor|sponsored|promo|promotion)$/,
+    'ad',
+  ],
+  [
+    /(?:^|[-_])(?:comments|comment-list|commentlist|comment-respond|comments-area|comment-form|disqus)(?:$|[-_])|^respond$/,
+    'comments',
+  ],
+  [
+    /(?:^|[-_])(?:author-box|authorbox|about-author|author-bio|author-info|post-author|entry-meta|post-meta|article-meta|byline|post-tags|entry-tags|tags-links|cat-links|post-categories|post-navigation|nav-links|adjacent-posts)(?:$|[-_])/,
+    'meta',
+  ],
+  [
+    /(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/,
+    'related',
+  ],
 ];
 
 function inSectioningContent(element: DomElement): boolean {
   for (let p = element.parentElement; p; p = p.parentElement) {
     const tag = p.localName.toLowerCase();
-    if (tag === 'article' || tag === 'section' || tag === 'main' || p.getAttribute('role') === 'main') return true;
+    if (tag === 'article' || tag === 'section' || tag === 'main' || p.getAttribute('role') === 'main')
+      return true;
   }
   return false;
 }
@@ -101,7 +133,8 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
 }
 
 /** Elements whose class/id say "this is the content". */
-export const CONTENT_NAME = /(?:^|[-_\s])(?:content|main|article|post|entry|story|body|text|prose|markdown|rich-?text|blog|product|description|thread|topic|question|answer|message)(?:$|[-_\s])/;
+export const CONTENT_NAME =
+  /(?:^|[-_\s])(?:content|main|article|post|entry|story|body|text|prose|markdown|rich-?text|blog|product|description|thread|topic|question|answer|message)(?:$|[-_\s])/;
 
 export function hasContentName(element: DomElement): boolean {
   const sig = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`.toLowerCase();

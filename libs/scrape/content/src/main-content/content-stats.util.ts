@@ -23,7 +23,8 @@ export interface ElementStats {
 
 export type StatsMap = Map<DomElement, ElementStats>;
 
-const LONG_ANCHOR = Number(process.env.LONG_ANCHOR ?? 100);
+/** Anchors with this much text are cards or teasers, counted as content rather than as links. */
+const LONG_ANCHOR = 100;
 
 function visibleChars(data: string): number {
   let n = 0;
@@ -40,9 +41,22 @@ export function computeStats(root: DomElement): StatsMap {
   const visit = (element: DomElement, inLink: boolean): ElementStats => {
     const tag = tagOf(element);
     // A card or teaser wrapped in one anchor is content; navigation anchors are short labels.
-    const isLink = tag === 'a' && element.hasAttribute('href') && visibleChars(element.textContent ?? '') < LONG_ANCHOR;
-    const stats: ElementStats = { tag, text: 0, link: 0, links: isLink ? 1 : 0, good: 0, ownGood: 0, maxLink: 0, kind: chromeSignalOf(element, tag) };
+    const isLink =
+      !inLink &&
+      tag === 'a' &&
+      element.hasAttribute('href') &&
+      visibleChars(element.textContent ?? '') < LONG_ANCHOR;
     const linked = inLink || isLink;
+    const stats: ElementStats = {
+      tag,
+      text: 0,
+      link: 0,
+      links: isLink ? 1 : 0,
+      good: 0,
+      ownGood: 0,
+      maxLink: 0,
+      kind: chromeSignalOf(element, tag),
+    };
     for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) {
       if (isText(child)) {
         const n = visibleChars(child.data);

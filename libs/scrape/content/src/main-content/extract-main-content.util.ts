@@ -1,124 +1,48 @@
 import type { DomElement } from '../dom/dom.types';
-import { computeStats, refreshGood, type ElementStats, type StatsMap } from './content-stats.util';
+import { flagBoilerplateSections, flagSecondaryTeasers, unflagContentHolders } from './chrome-flags.util';
+import { computeStats, type StatsMap } from './content-stats.util';
+import { removeDuplicateBlocks } from './remove-duplicates.util';
 import { removeHidden } from './remove-hidden.util';
+import { removeSignupBlocks } from './remove-signups.util';
 import { removeWidgets } from './remove-widgets.util';
-import { findTeaserGroups } from './teaser-groups.util';
+import { prunableElements, selectContainer } from './select-container.util';
 
-const PROTECTING = 'main, [role="main"], article, #main, #content, #main-content, [itemprop="articleBody"]';
-const COVERAGE = Number(process.env.COV ?? 0.8);
 /** Less than this is no main content: the caller falls back to the whole cleaned page. */
 const MIN_MAIN_CHARS = 25;
-const PROSE_ELSEWHERE = Number(process.env.PE ?? 400);
-const CONTENT_LIKE_CHARS = Number(process.env.CLC ?? 400);
-const CONTENT_LIKE_LINK_DENSITY = Number(process.env.CLD ?? 0.3);
 
-/** Text outside elements with semantic chrome signals (nav, header, footer, aside tags and roles). */
-function nonSemanticChromeText(root: DomElement, stats: StatsMap): number {
-  const visit = (element: DomElement): number => {
-    const s = stats.get(element);
-    if (!s) return 0;
-    if (s.kind?.semantic && element !== root) return 0;
-    let inside = 0;
-    let childText = 0;
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-      childText += stats.get(child)?.text ?? 0;
-      inside += visit(child);
-    }
-    return s.text - childText + inside;
-  };
-  return visit(root);
-}
-
-/**
- * Chrome signals on elements that hold the content are wrong (a `has-sidebar` layout wrapper): an
- * element wrapping a main/article landmark is not chrome; nor, for class/id signals, is one holding
- * half of the text outside semantic chrome, or one that reads like prose (long, few links).
- */
-function unflagContentHolders(root: DomElement, stats: StatsMap): boolean {
-  const total = nonSemanticChromeText(root, stats);
-  let changed = false;
-  for (const [element, s] of stats) {
-    if (!s.kind || element === root) continue;
-    const own = s.text - s.link;
-    const contentLike = own >= CONTENT_LIKE_CHARS && s.link <= CONTENT_LIKE_LINK_DENSITY * s.text;
-    const weak = !s.kind.semantic && s.kind.kind !== 'overlay' && s.kind.kind !== 'comments';
-    const proseCanSave = s.kind.kind !== 'teasers' && s.kind.kind !== 'meta';
-    if ((weak && (s.text >= 0.5 * total || (contentLike && proseCanSave))) || (own > 0 && element.querySelector(PROTECTING))) {
-      s.kind = undefined;
-      changed = true;
-    }
-  }
-  return changed;
-}
-
-/** Deepest element holding at least `COVERAGE` of the page's good text. */
-function selectContainer(root: DomElement, stats: StatsMap): DomElement {
-  const total = stats.get(root)?.good ?? 0;
-  let current = root;
-  for (;;) {
-    let next: DomElement | undefined;
-    for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
-      const s = stats.get(child);
-      if (s && !s.kind && s.good >= COVERAGE * total) {
-        next = child;
-        break;
-      }
-    }
-    if (!next) return current;
-    current = next;
-  }
-}
-
-interface PruneContext {
-  /** Text of the container: a link block holding half of it is the page's list, not navigation. */
-  text: number;
-  /** Prose of the container: with enough prose elsewhere, even a large link list is secondary. */
-  good: number;
-}
-
-function isLinkBlock(s: ElementStats, ctx: PruneContext): boolean {
-  if (s.links < 3 || s.link <= 0.6 * s.text || s.good >= 200) return false;
-  return s.text < 0.5 * ctx.text || ctx.good - s.good >= PROSE_ELSEWHERE;
-}
-
-function collectPrunable(element: DomElement, stats: StatsMap, ctx: PruneContext, out: DomElement[]): void {
-  for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-    const s = stats.get(child);
-    if (!s) continue;
-    if (s.kind || isLinkBlock(s, ctx)) out.push(child);
-    else collectPrunable(child, stats, ctx, out);
-  }
-}
-
-/**
- * Narrows a cleaned page to its main content, in place: hidden elements and page chrome go, the
- * container that holds most of the remaining text is kept, and link-dense blocks inside it are pruned.
- * Returns undefined (the page left unpruned) when that would leave next to nothing.
- */
+/** Removes what a reader never sees or cannot read, then computes text statistics and chrome flags. */
 export function analyzeContent(root: DomElement): StatsMap {
   removeHidden(root);
-  if (process.env.NOWIDGET !== '1') removeWidgets(root);
+  removeSignupBlocks(root);
+  removeWidgets(root);
   const stats = computeStats(root);
-  if (process.env.NOTEASER !== '1') {
-    for (const group of findTeaserGroups(root, stats)) {
-      const s = stats.get(group);
-      if (s && !s.kind) s.kind = { kind: 'teasers', semantic: false };
-    }
-    refreshGood(root, stats);
-  }
-  if (unflagContentHolders(root, stats)) refreshGood(root, stats);
+  flagSecondaryTeasers(root, stats);
+  flagBoilerplateSections(root, stats);
+  unflagContentHolders(root, stats);
   return stats;
 }
 
+/**
+ * Narrows a cleaned page to its main content, in place: hidden elements, widgets and page chrome go,
+ * the container that holds most of the remaining text is kept, link-dense blocks and repeated blocks
+ * inside it are pruned. Returns undefined (the page otherwise untouched) when that would leave next
+ * to nothing.
+ */
 export function extractMainContent(root: DomElement): DomElement | undefined {
   const stats = analyzeContent(root);
-  const container = selectContainer(root, stats);
-  const cs = stats.get(container);
-  if (!cs) return undefined;
-  const prunable: DomElement[] = [];
-  collectPrunable(container, stats, { text: cs.text, good: cs.good }, prunable);
-  const kept = cs.text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
+  const { container, lead } = selectContainer(root, stats);
+  const text = stats.get(container)?.text ?? 0;
+  const prunable = prunableElements(container, stats);
+  const kept = text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
   if (kept < MIN_MAIN_CHARS) return undefined;
+  for (const block of lead) prunable.push(...prunableElements(block, stats));
   for (const element of prunable) element.remove();
-  return container;
+  let main = container;
+  if (lead.length > 0 && root.ownerDocument) {
+    main = root.ownerDocument.createElement('div');
+    for (const block of lead) main.appendChild(block);
+    main.appendChild(container);
+  }
+  removeDuplicateBlocks(main);
+  return main;
 }

@@ -2,9 +2,11 @@ import type { DomElement } from '../dom/dom.types';
 import { isElement } from '../dom/dom.types';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)/i;
-const HIDDEN_CLASS = /^(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|a11y-hidden|hide-text|is-hidden|u-hidden|hidden|d-none|hide|invisible|offscreen)$/;
+const HIDDEN_CLASS =
+  /(?:^|[-_])visibility[-_]hidden$|^(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|a11y-hidden|hide-text|is-hidden|u-hidden|hidden|d-none|hide|invisible|offscreen)$/;
 // A responsive class that shows the element again at some breakpoint (`hidden md:block`, `d-none d-lg-flex`).
-const SHOWN_AGAIN = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?:block|flex|grid|inline|inline-block|table))$/;
+const SHOWN_AGAIN =
+  /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?:block|flex|grid|inline|inline-block|table))$/;
 
 function isHidden(element: DomElement): boolean {
   if (element.hasAttribute('hidden')) return element.getAttribute('hidden') !== 'until-found';

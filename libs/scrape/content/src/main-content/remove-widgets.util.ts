@@ -1,11 +1,39 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, tagOf } from '../dom/dom.types';
 
-const CONTROL_TAGS = new Set(['button', 'select', 'input', 'textarea', 'label', 'output', 'progress', 'meter']);
-const CONTROL_ROLES = new Set(['button', 'switch', 'slider', 'spinbutton', 'checkbox', 'radio', 'combobox', 'listbox', 'option']);
+const CONTROL_TAGS = new Set([
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'label',
+  'output',
+  'progress',
+  'meter',
+]);
+const CONTROL_ROLES = new Set([
+  'button',
+  'switch',
+  'slider',
+  'spinbutton',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'option',
+]);
 const FORM_TEXT_LIMIT = 300;
 // Longer "buttons" are clickable cards (a teaser with role=button), which are content.
 const CONTROL_TEXT_LIMIT = 80;
+
+/** A disclosure toggle (accordion question, tab label) names the content it reveals. */
+function isDisclosure(element: DomElement): boolean {
+  return (
+    element.hasAttribute('aria-expanded') ||
+    element.hasAttribute('aria-controls') ||
+    element.getAttribute('role') === 'tab'
+  );
+}
 
 function visibleLength(element: DomElement): number {
   return (element.textContent ?? '').replace(/\s+/g, '').length;
@@ -30,6 +58,7 @@ export function removeWidgets(root: DomElement): void {
       const role = child.getAttribute('role');
       if (
         ((CONTROL_TAGS.has(tag) || (role !== null && CONTROL_ROLES.has(role))) &&
+          !isDisclosure(child) &&
           (tag === 'select' || visibleLength(child) < CONTROL_TEXT_LIMIT)) ||
         (tag === 'form' && visibleLength(child) < FORM_TEXT_LIMIT) ||
         (tag === 'a' && isScriptAnchor(child))

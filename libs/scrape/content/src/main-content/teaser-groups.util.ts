@@ -10,6 +10,12 @@ function signature(element: DomElement): string {
   return `${element.localName}.${cls.replace(/\d+/g, '')}`;
 }
 
+/** A short block led by a title: a long link that is a heading, an image card, or most of the text. */
+function isTeaser(item: DomElement, text: number, maxLink: number): boolean {
+  if (text === 0 || text > MAX_ITEM_CHARS || maxLink < MIN_TITLE_LINK_CHARS) return false;
+  return maxLink >= 0.4 * text || item.querySelector('h1, h2, h3, h4, h5, h6, img, picture') !== null;
+}
+
 /**
  * Elements whose children are a run of similar teasers: each a short block led by a title link
  * (a card in a "related posts" row, a product tile, a news list entry). Whether such a group is the
@@ -38,7 +44,7 @@ export function findTeaserGroups(root: DomElement, stats: StatsMap): DomElement[
           const s = stats.get(item);
           if (!s) continue;
           text += s.text;
-          if (s.text > 0 && s.text <= MAX_ITEM_CHARS && s.maxLink >= MIN_TITLE_LINK_CHARS) teasers++;
+          if (isTeaser(item, s.text, s.maxLink)) teasers++;
         }
         if (teasers >= MIN_ITEMS && teasers >= 0.7 * items.length && text >= 0.6 * own.text) {
           groups.push(element);

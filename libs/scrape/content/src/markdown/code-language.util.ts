@@ -2,7 +2,15 @@ import type { DomElement } from '../dom/dom.types';
 import { isElement } from '../dom/dom.types';
 
 const CLASS_LANGUAGE = /(?:^|\s)(?:language|lang|highlight-source|highlight|brush:?)-?\s*([a-z0-9_+#.-]+)/i;
-const NOT_A_LANGUAGE = new Set(['none', 'plaintext', 'text', 'nohighlight', 'no-highlight', 'undefined', 'null']);
+const NOT_A_LANGUAGE = new Set([
+  'none',
+  'plaintext',
+  'text',
+  'nohighlight',
+  'no-highlight',
+  'undefined',
+  'null',
+]);
 
 function languageOf(element: DomElement): string | undefined {
   const attr = element.getAttribute('data-lang') ?? element.getAttribute('data-language');

@@ -2,7 +2,13 @@ import type { DomElement, DomNode } from '../dom/dom.types';
 import { isElement, isText, tagOf } from '../dom/dom.types';
 import { codeLanguage } from './code-language.util';
 import { codeText } from './code-text.util';
-import { backtickFence, bracketText, escapeMarkdownText, inlineCode, markdownUrl } from './markdown-escape.util';
+import {
+  backtickFence,
+  bracketText,
+  escapeMarkdownText,
+  inlineCode,
+  markdownUrl,
+} from './markdown-escape.util';
 import { MarkdownWriter } from './markdown-writer';
 import { renderTable } from './table-to-markdown.util';
 
@@ -14,21 +20,94 @@ export interface MarkdownOptions {
 export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 
 const SKIPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'canvas', 'iframe',
-  'object', 'embed', 'input', 'select', 'option', 'textarea', 'video', 'audio', 'source', 'track', 'map',
-  'dialog', 'frame', 'frameset', 'math', 'datalist', 'param', 'slot',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'input',
+  'select',
+  'option',
+  'textarea',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'map',
+  'dialog',
+  'frame',
+  'frameset',
+  'math',
+  'datalist',
+  'param',
+  'slot',
 ]);
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'body', 'center', 'details', 'dd', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'header', 'hgroup', 'html', 'legend', 'main', 'menu', 'nav',
-  'p', 'section', 'summary', 'caption', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'search', 'picture',
+  'address',
+  'article',
+  'aside',
+  'body',
+  'center',
+  'details',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hgroup',
+  'html',
+  'legend',
+  'main',
+  'menu',
+  'nav',
+  'p',
+  'section',
+  'summary',
+  'caption',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'search',
+  'picture',
 ]);
+const BLOCK_ROLES = new Set(['tab', 'tabpanel', 'listitem', 'row', 'paragraph']);
+
+function ariaLevel(el: DomElement): number {
+  const level = Number.parseInt(el.getAttribute('aria-level') ?? '2', 10);
+  return Number.isFinite(level) ? Math.min(6, Math.max(1, level)) : 2;
+}
+
 const HEADINGS: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const EMPHASIS: Readonly<Record<string, string>> = {
-  strong: '**', b: '**', em: '*', i: '*', cite: '*', dfn: '*', del: '~~', s: '~~', strike: '~~',
+  strong: '**',
+  b: '**',
+  em: '*',
+  i: '*',
+  cite: '*',
+  dfn: '*',
+  del: '~~',
+  s: '~~',
+  strike: '~~',
 };
 const INLINE_CODE = new Set(['code', 'kbd', 'samp', 'tt', 'var']);
-const SKIP_LINK = /^(?:skip|jump)\s+(?:to|navigation)|^skip\s+(?:main\s+)?(?:content|nav)|^(?:go|back)\s+to\s+(?:main\s+)?content/i;
+const SKIP_LINK =
+  /^(?:skip|jump)\s+(?:to|navigation)|^skip\s+(?:main\s+)?(?:content|nav)|^(?:go|back)\s+to\s+(?:main\s+)?content/i;
 
 interface Context {
   inLink: boolean;
@@ -93,7 +172,10 @@ class Renderer {
       default:
         break;
     }
-    if (BLOCKS.has(tag) && !ctx.inLink) {
+    const role = el.getAttribute('role');
+    if (role === 'heading') return this.heading(el, ariaLevel(el), out, ctx);
+    // Buttons and tabs sit side by side only through layout; as inline text their labels would run together.
+    if ((BLOCKS.has(tag) || tag === 'button' || (role !== null && BLOCK_ROLES.has(role))) && !ctx.inLink) {
       out.block(2);
       this.children(el, out, ctx);
       out.block(2);
@@ -140,8 +222,10 @@ class Renderer {
   private link(el: DomElement, out: MarkdownWriter, ctx: Context): void {
     const href = (el.getAttribute('href') ?? '').trim();
     const raw = el.textContent ?? '';
-    if (href.startsWith('#') && SKIP_LINK.test(raw.trim())) return;
-    const text = this.inline(el, { ...ctx, inLink: true }).replace(/\s+/g, ' ').trim();
+    if (href.includes('#') && SKIP_LINK.test(raw.trim())) return;
+    const text = this.inline(el, { ...ctx, inLink: true })
+      .replace(/\s+/g, ' ')
+      .trim();
     if (/^\s/.test(raw)) out.space();
     if (text) {
       const usable = href !== '' && !/^(?:javascript|vbscript|data):/i.test(href) && !ctx.inLink;
@@ -154,7 +238,8 @@ class Renderer {
     const src = (el.getAttribute('src') ?? '').trim();
     if (!src) return;
     const alt = bracketText(el.getAttribute('alt') ?? '');
-    const url = /^data:/i.test(src) && this.options.removeBase64Images ? BASE64_IMAGE_PLACEHOLDER : markdownUrl(src);
+    const url =
+      /^data:/i.test(src) && this.options.removeBase64Images ? BASE64_IMAGE_PLACEHOLDER : markdownUrl(src);
     out.write(`![${alt}](${url})`);
   }
 

@@ -4,8 +4,10 @@ const LINE_START_SPECIAL = /^(\s*)(#{1,6}(?=\s|$)|>|[-+*](?=\s)|=+\s*$|(\d+)([.)
 /** Escapes the characters of a text run that markdown would otherwise read as syntax. */
 export function escapeMarkdownText(text: string): string {
   const escaped = text.replace(INLINE_SPECIAL, (ch) => (ch === '<' ? '\\<' : `\\${ch}`));
-  return escaped.replace(LINE_START_SPECIAL, (_m, lead: string, mark: string, digits?: string, dot?: string) =>
-    digits !== undefined ? `${lead}${digits}\\${dot}` : `${lead}\\${mark}`,
+  return escaped.replace(
+    LINE_START_SPECIAL,
+    (_m, lead: string, mark: string, digits?: string, dot?: string) =>
+      digits !== undefined ? `${lead}${digits}\\${dot}` : `${lead}\\${mark}`,
   );
 }
 

@@ -47,7 +47,8 @@ export class MarkdownWriter {
   pushPrefix(prefix: string, firstLineMarker?: string): void {
     this.flushBreak();
     this.prefixes.push(prefix);
-    this.marker = firstLineMarker === undefined ? undefined : { depth: this.prefixes.length - 1, text: firstLineMarker };
+    this.marker =
+      firstLineMarker === undefined ? undefined : { depth: this.prefixes.length - 1, text: firstLineMarker };
   }
 
   popPrefix(): void {
@@ -112,7 +113,8 @@ export class MarkdownWriter {
   private prefix(): string {
     if (!this.marker) return this.prefixes.join('');
     let out = '';
-    for (let i = 0; i < this.prefixes.length; i++) out += i === this.marker.depth ? this.marker.text : this.prefixes[i];
+    for (let i = 0; i < this.prefixes.length; i++)
+      out += i === this.marker.depth ? this.marker.text : this.prefixes[i];
     return out;
   }
 }
@@ -130,7 +132,8 @@ function tidy(markdown: string): string {
     const fenceMark = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
       out.push(trimmed);
-      if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = undefined;
+      if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length)
+        fence = undefined;
       continue;
     }
     if (fenceMark !== undefined) fence = fenceMark;

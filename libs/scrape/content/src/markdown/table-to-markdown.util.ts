@@ -1,7 +1,20 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
 
-const STRUCTURE = new Set(['table', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'form']);
+const STRUCTURE = new Set([
+  'table',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'form',
+]);
 const MAX_COLSPAN = 20;
 
 interface Row {

@@ -2,7 +2,10 @@ import { backtickFence } from '../markdown/markdown-escape.util';
 import type { OutputFormat, TransformResult } from './transform.types';
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch] ?? ch);
+  return text.replace(
+    /[&<>"]/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch] ?? ch,
+  );
 }
 
 /** JSON bodies become a ```json block; plain text is passed through unescaped. */

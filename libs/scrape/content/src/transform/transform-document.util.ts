@@ -17,7 +17,11 @@ function isInside(element: DomElement, ancestors: ReadonlySet<DomElement>): bool
 }
 
 /** A new `<div>` holding clones of the elements matching `includeTags` (outermost matches only). */
-function includedContent(document: DomDocument, body: DomElement, includeTags: readonly string[]): DomElement {
+function includedContent(
+  document: DomDocument,
+  body: DomElement,
+  includeTags: readonly string[],
+): DomElement {
   const container = document.createElement('div');
   const matches = selectAll(body, expandTagSelectors(includeTags));
   const chosen = new Set(matches);

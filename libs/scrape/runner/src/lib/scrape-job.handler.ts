@@ -67,7 +67,8 @@ export class ScrapeJobHandler {
         jobId: message.jobId,
         teamId: message.teamId,
         kind: 'scrape',
-        credits,
+        // Work of a parent job (agent run) is billed by the parent, once it succeeds.
+        credits: message.parentJobId ? 0 : credits,
         documents: request.zeroDataRetention
           ? []
           : [
@@ -83,7 +84,7 @@ export class ScrapeJobHandler {
       metrics.jobDuration.observe({ kind: 'scrape', engine: outcome.engine }, (Date.now() - startedAt) / 1000);
       if (stored) {
         metrics.jobsFinished.inc({ kind: 'scrape', outcome: 'completed' });
-        metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
+        if (!message.parentJobId) metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
       }
       await publishJobEvent(this.deps.bus, {
         jobId: message.jobId,

@@ -18,8 +18,9 @@ export function billingPeriod(at = new Date()): { start: Date; end: Date } {
 
 /**
  * The account routes the SDK's usage methods call (compat §16), answered from real figures: the
- * credit ledger, the team's balance, the crawl frontier and the jobs table. Billing periods are
- * calendar months (UTC); tokens are credits × TOKENS_PER_CREDIT.
+ * credit ledger, the team's balance, the language-model token ledger, the crawl frontier and the
+ * jobs table. Billing periods are calendar months (UTC); the token allowance (remaining, plan) is
+ * the credit allowance × TOKENS_PER_CREDIT, token history counts the tokens models really used.
  */
 export class AccountUsageService {
   constructor(
@@ -54,8 +55,10 @@ export class AccountUsageService {
     return { success: true, periods: (await this.history(caller.teamId, byApiKey)).map(({ used, ...period }) => ({ ...period, creditsUsed: used })) };
   }
 
+  /** Language-model tokens actually spent per month (table `llm_token_usage`), per API key of the job with `byApiKey`. */
   async tokenHistory(caller: AccountCaller, byApiKey: boolean): Promise<TokenUsageHistoricalResponse> {
-    return { success: true, periods: (await this.history(caller.teamId, byApiKey)).map(({ used, ...period }) => ({ ...period, tokensUsed: used * TOKENS_PER_CREDIT })) };
+    const usage = `SELECT u.created_at, u.total_tokens AS amount, j.api_key_id FROM llm_token_usage u LEFT JOIN jobs j ON j.id = u.job_id WHERE u.team_id = $1 AND u.created_at >= $2`;
+    return { success: true, periods: (await this.history(caller.teamId, byApiKey, usage)).map(({ used, ...period }) => ({ ...period, tokensUsed: used })) };
   }
 
   async queueStatus(caller: AccountCaller): Promise<QueueStatusResponse> {
@@ -100,14 +103,17 @@ export class AccountUsageService {
     return { remaining: num(row['credits']), plan: num(row['granted']) };
   }
 
-  /** Credits charged per calendar month over the last year (optionally per API key), oldest first. */
-  private async history(teamId: string, byApiKey: boolean): Promise<{ startDate: string; endDate: string; apiKey?: string; used: number }[]> {
+  /**
+   * Usage per calendar month over the last year (optionally per API key), oldest first. `source`
+   * selects `(created_at, amount, api_key_id)` rows of the team since $2; default: credits charged.
+   */
+  private async history(teamId: string, byApiKey: boolean, source?: string): Promise<{ startDate: string; endDate: string; apiKey?: string; used: number }[]> {
     const current = billingPeriod();
     const since = new Date(Date.UTC(current.start.getUTCFullYear(), current.start.getUTCMonth() - (HISTORY_MONTHS - 1), 1));
+    const rows_ = source ?? `SELECT created_at, -amount AS amount, api_key_id FROM credit_ledger WHERE team_id = $1 AND kind = 'charge' AND created_at >= $2`;
     const rows = await this.db.sql.query<Raw>(
-      `SELECT date_trunc('month', l.created_at AT TIME ZONE 'UTC') AS month, ${byApiKey ? 'l.api_key_id, k.name AS key_name, k.prefix,' : ''} -sum(l.amount) AS used
-       FROM credit_ledger l ${byApiKey ? 'LEFT JOIN api_keys k ON k.id = l.api_key_id' : ''}
-       WHERE l.team_id = $1 AND l.kind = 'charge' AND l.created_at >= $2
+      `SELECT date_trunc('month', l.created_at AT TIME ZONE 'UTC') AS month, ${byApiKey ? 'l.api_key_id, k.name AS key_name, k.prefix,' : ''} sum(l.amount) AS used
+       FROM (${rows_}) l ${byApiKey ? 'LEFT JOIN api_keys k ON k.id = l.api_key_id' : ''}
        GROUP BY 1${byApiKey ? ', l.api_key_id, k.name, k.prefix' : ''} ORDER BY 1`,
       [teamId, since],
     );

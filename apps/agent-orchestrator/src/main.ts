@@ -1,0 +1,8 @@
+import { main } from '@quarry/platform/http';
+import { AgentOrchestratorAppModule } from './agent-orchestrator-app.module';
+
+main({
+  name: 'agent-orchestrator',
+  migrates: false,
+  module: (runtime) => AgentOrchestratorAppModule.forRoot(runtime),
+});

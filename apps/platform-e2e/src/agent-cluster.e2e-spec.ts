@@ -1,0 +1,517 @@
+import { startFixtureServer, uniqueName, type FixtureHandler, type FixtureServer } from '@quarry/testing';
+import { call } from './support/api-client';
+import {
+  checkTraceInvariants,
+  newTeamKey,
+  sql,
+  traceOf,
+  waitForAgent,
+  waitForTrace,
+  type TraceEvent,
+} from './support/agent-support';
+import { startCluster, type Platform } from './support/platform';
+import { startService, type ServiceProcess } from './support/service-process';
+
+jest.setTimeout(300_000);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const page = (title: string, body: string, head = '') =>
+  `<!doctype html><html><head><title>${title}</title>${head}</head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const product = (name: string, price: number) =>
+  `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name, offers: { '@type': 'Offer', price: String(price), priceCurrency: 'USD' } })}</script>`;
+const slow =
+  (ms: number, body: string): FixtureHandler =>
+  async (_request, response) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  };
+const fast =
+  (body: string): FixtureHandler =>
+  (_request, response) =>
+    void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+
+/** A shop whose price sits one link away from its home page. */
+function shop(prefix: string, delayMs: number): Record<string, FixtureHandler> {
+  const handler = (body: string) => (delayMs ? slow(delayMs, body) : fast(body));
+  return {
+    [`${prefix}/`]: handler(
+      page(
+        'Acme Shop',
+        `<p>Welcome to Acme. We make project software.</p><a href="${prefix}/pricing-pro">Pro plan pricing</a> <a href="${prefix}/about-us">About us</a>`,
+      ),
+    ),
+    [`${prefix}/pricing-pro`]: handler(
+      page('Acme Pro plan', '<p>The Pro plan costs $49 per month.</p>', product('Acme Pro', 49)),
+    ),
+    [`${prefix}/about-us`]: handler(page('About Acme', '<p>Founded in 2001.</p>')),
+  };
+}
+
+const schema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, price: { type: 'number' }, currency: { type: 'string' } },
+  required: ['name', 'price'],
+};
+const prompt = 'What does the Acme Pro pricing plan cost?';
+
+describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on Kafka and PostgreSQL), no language model', () => {
+  let platform: Platform;
+  let site: FixtureServer;
+  const orchestrators: ServiceProcess[] = [];
+  let databaseUrl: string;
+  let gateway: string;
+
+  const startOrchestrator = async () => {
+    const service = await startService('agent-orchestrator', platform.env, {
+      label: `orchestrator-${orchestrators.length + 1}`,
+    });
+    orchestrators.push(service);
+    return service;
+  };
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      ...shop('/shop', 0),
+      ...shop('/slowshop', 2_500),
+      '/p/1': fast(page('Page one', '<p>First page about widgets.</p>')),
+      '/p/2': fast(page('Page two', '<p>Second page about widgets.</p>')),
+      '/p/3': fast(page('Page three', '<p>Third page about widgets.</p>')),
+      '/very-slow/1': slow(8_000, page('Slow one', '<p>Slow page.</p>')),
+      '/very-slow/2': slow(8_000, page('Slow two', '<p>Slow page.</p>')),
+    });
+    platform = await startCluster({
+      gateways: 1,
+      workers: 1,
+      env: { AGENT_LEASE_MS: '3000', AGENT_SWEEP_INTERVAL_MS: '1000', AGENT_SCRAPE_TIMEOUT_MS: '20000' },
+    });
+    databaseUrl = platform.database?.url as string;
+    gateway = platform.url();
+    await startOrchestrator();
+  });
+  afterAll(async () => {
+    await Promise.allSettled(orchestrators.map((service) => service.stop()));
+    await platform?.stop();
+    await site?.close();
+  });
+
+  it('runs the deterministic strategy end to end: index search, sub-agents, link following, extraction, billing once', async () => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('lifecycle'), { credits: 1_000 });
+    const started = await call<{ success: boolean; id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: { prompt, urls: [`${site.url}/shop/`], schema, origin: 'js-sdk@4.42.0' },
+    });
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual({ success: true, id: expect.stringMatching(UUID) });
+    const id = started.body.id;
+    const status = await waitForAgent(gateway, apiKey, id);
+    expect(status).toEqual({
+      success: true,
+      status: 'completed',
+      model: 'spark-2',
+      expiresAt: expect.any(String),
+      creditsUsed: expect.any(Number),
+      data: { name: 'Acme Pro', price: 49, currency: 'USD' },
+    });
+    const expiresIn = Date.parse(status.expiresAt) - Date.now();
+    expect(expiresIn).toBeGreaterThan(23 * 3_600_000);
+    // Two pages read (1 credit each) and the extraction surcharge.
+    expect(status.creditsUsed).toBe(2 + 4);
+
+    const events = await traceOf(gateway, apiKey, id);
+    checkTraceInvariants(events, id);
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe('run.started');
+    expect(types[types.length - 1]).toBe('run.finished');
+    expect(events[events.length - 1]).toMatchObject({ outcome: 'succeeded', error: null });
+    expect(events.find((event) => event.type === 'reasoning.summary')?.['text']).toMatch(
+      /No language model is configured .* deterministic strategy/,
+    );
+    const tools = events
+      .filter((event) => event.type === 'tool_call.started')
+      .map((event) => event['toolName']);
+    expect(tools).toEqual(['search_index', 'scrape', 'map', 'scrape', 'map', 'extract']);
+    const readers = events.filter((event) => event.agent.role === 'subagent');
+    expect(new Set(readers.map((event) => event.agent.name))).toEqual(new Set(['reader-1.1', 'reader-2.1']));
+    for (const event of readers) expect(event.agent.parentId).toBe(events[0].agent.id);
+
+    const artifacts = events.filter((event) => event.type === 'artifact.updated') as (TraceEvent & {
+      artifact: { snapshotId: string; artifactId: string };
+    })[];
+    const result = artifacts[artifacts.length - 1];
+    expect(result.artifact).toMatchObject({
+      kind: 'json',
+      artifactId: 'result',
+      change: 'update',
+      snapshotId: expect.stringMatching(UUID),
+    });
+    const snapshot = await call<{ success: boolean; id: string; snapshotId: string; snapshot: string }>(
+      gateway,
+      'GET',
+      `/v2/agent/${id}/snapshots/${result.artifact.snapshotId}`,
+      { apiKey },
+    );
+    expect(snapshot.status).toBe(200);
+    expect(snapshot.body).toEqual({
+      success: true,
+      id,
+      snapshotId: result.artifact.snapshotId,
+      snapshot: JSON.stringify(status.data),
+    });
+    const sources = await call<{ snapshot: string }>(
+      gateway,
+      'GET',
+      `/v2/agent/${id}/snapshots/${artifacts[0].artifact.snapshotId}`,
+      { apiKey },
+    );
+    expect(JSON.parse(sources.body.snapshot)).toEqual([
+      expect.objectContaining({ url: `${site.url}/shop/`, ok: true }),
+    ]);
+
+    const list = await call<{
+      success: boolean;
+      agents: { id: string; status: string; options: { prompt: string; model: string } }[];
+    }>(gateway, 'GET', '/v2/agent', { apiKey });
+    expect(list.body.agents[0]).toMatchObject({
+      id,
+      status: 'completed',
+      origin: 'js-sdk@4.42.0',
+      settings: { hidden: false, starred: false },
+      options: { prompt, model: 'spark-2' },
+    });
+
+    const ledger = await sql<{ amount: number; job_id: string }>(
+      databaseUrl,
+      `SELECT amount, job_id FROM credit_ledger WHERE kind = 'charge' AND team_id = (SELECT team_id FROM jobs WHERE id = $1)`,
+      [id],
+    );
+    // One charge for the run; the scrapes it made charged nothing themselves.
+    expect(ledger).toEqual([{ amount: -6, job_id: id }]);
+  });
+
+  it('answers every agent error of spec §7.3 with its exact message', async () => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('errors'), { credits: 1_000 });
+    const otherKey = await newTeamKey(databaseUrl, uniqueName('other'), { credits: 1_000 });
+    const unknown = '8b0c3a5e-1d2f-4a6b-9c7d-0e1f2a3b4c5d';
+    const invalidJobId = {
+      success: false,
+      error: 'Invalid job ID format. Job ID must be a valid UUID.',
+      code: 'BAD_REQUEST',
+    };
+    for (const [method, path] of [
+      ['GET', '/v2/agent/not-a-uuid'],
+      ['DELETE', '/v2/agent/not-a-uuid'],
+      ['GET', '/v2/agent/not-a-uuid/trace'],
+      ['GET', '/v2/agent/not-a-uuid/snapshots/also-bad'],
+    ]) {
+      const response = await call(gateway, method, path, { apiKey });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 400,
+        body: invalidJobId,
+      });
+    }
+    const notFound = { success: false, error: 'Agent job not found' };
+    for (const [method, path] of [
+      ['GET', `/v2/agent/${unknown}`],
+      ['DELETE', `/v2/agent/${unknown}`],
+      ['GET', `/v2/agent/${unknown}/trace`],
+      ['GET', `/v2/agent/${unknown}/snapshots/${unknown}`],
+    ]) {
+      const response = await call(gateway, method, path, { apiKey });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 404,
+        body: notFound,
+      });
+    }
+
+    const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: { prompt: 'widgets', urls: [`${site.url}/p/1`], strictConstrainToURLs: true },
+    });
+    const id = started.body.id;
+    await waitForAgent(gateway, apiKey, id);
+    // Another team's job is reported exactly like an unknown one.
+    for (const [method, path] of [
+      ['GET', `/v2/agent/${id}`],
+      ['DELETE', `/v2/agent/${id}`],
+      ['GET', `/v2/agent/${id}/trace`],
+    ]) {
+      const response = await call(gateway, method, path, { apiKey: otherKey });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 404,
+        body: notFound,
+      });
+    }
+    expect((await call(gateway, 'GET', `/v2/agent/${id}/snapshots/bad`, { apiKey })).body).toEqual({
+      success: false,
+      error: 'Invalid snapshot ID',
+      code: 'BAD_REQUEST',
+    });
+    expect(await call(gateway, 'GET', `/v2/agent/${id}/snapshots/${unknown}`, { apiKey })).toMatchObject({
+      status: 404,
+      body: { success: false, error: 'Snapshot not found' },
+    });
+    expect(await call(gateway, 'DELETE', `/v2/agent/${id}`, { apiKey })).toMatchObject({
+      status: 409,
+      body: { success: false, error: 'Agent already finished' },
+    });
+
+    // Runs of the first-generation models have no trace or snapshots.
+    const legacy = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: {
+        prompt: 'widgets',
+        urls: [`${site.url}/p/2`],
+        model: 'spark-1-pro',
+        strictConstrainToURLs: true,
+      },
+    });
+    const legacyStatus = await waitForAgent(gateway, apiKey, legacy.body.id);
+    expect(legacyStatus.model).toBe('spark-1-pro');
+    expect(await call(gateway, 'GET', `/v2/agent/${legacy.body.id}/trace`, { apiKey })).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        error: 'Traces are only available for agent jobs created with the spark-2 model.',
+      },
+    });
+    expect(
+      await call(gateway, 'GET', `/v2/agent/${legacy.body.id}/snapshots/${unknown}`, { apiKey }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        error: 'Snapshots are only available for agent jobs created with the spark-2 model.',
+      },
+    });
+
+    // Zero-data-retention teams cannot run agent jobs.
+    const zdrKey = await newTeamKey(databaseUrl, uniqueName('zdr'), {
+      credits: 1_000,
+      zeroDataRetention: true,
+    });
+    const zdr = await call(gateway, 'POST', '/v2/agent', { apiKey: zdrKey, body: { prompt: 'widgets' } });
+    expect(zdr.status).toBe(400);
+    expect(zdr.body).toMatchObject({
+      success: false,
+      error: expect.stringContaining('zero data retention enabled'),
+    });
+    expect((zdr.body as { error: string }).error).toContain('not supported on extract');
+
+    // Request validation, authentication, credits.
+    expect(
+      await call(gateway, 'POST', '/v2/agent', { apiKey, body: { urls: [`${site.url}/p/1`] } }),
+    ).toMatchObject({ status: 400, body: { success: false, code: 'BAD_REQUEST' } });
+    expect(
+      await call(gateway, 'POST', '/v2/agent', { apiKey, body: { prompt: 'x', surprise: true } }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        error: 'Unrecognized key in body -- please review the v2 API documentation for request body changes',
+      },
+    });
+    expect(
+      await call(gateway, 'POST', '/v2/agent', { apiKey, body: { prompt: 'x', model: 'spark-9' } }),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await call(gateway, 'POST', '/v2/agent', {
+        apiKey,
+        body: { prompt: 'x', schema: { type: 'object', properties: { a: { type: 'strnig' } } } },
+      }),
+    ).toMatchObject({
+      status: 422,
+      body: { success: false, error: expect.stringMatching(/^Invalid JSON schema: /) },
+    });
+    expect(await call(gateway, 'POST', '/v2/agent', { body: { prompt: 'x' } })).toMatchObject({
+      status: 401,
+      body: { success: false, error: 'Unauthorized: Invalid token' },
+    });
+    const poorKey = await newTeamKey(databaseUrl, uniqueName('poor'), { credits: 19 });
+    expect(
+      await call(gateway, 'POST', '/v2/agent', { apiKey: poorKey, body: { prompt: 'x' } }),
+    ).toMatchObject({
+      status: 402,
+      body: { success: false, error: 'Payment Required: Insufficient credits' },
+    });
+  });
+
+  it('fails a run that reaches maxCredits: no data, creditsUsed 0, trace outcome credit_limit_reached, nothing billed', async () => {
+    const team = uniqueName('capped');
+    const apiKey = await newTeamKey(databaseUrl, team, { credits: 1_000 });
+    const balance = async () =>
+      (await sql<{ credits: number }>(databaseUrl, 'SELECT credits FROM teams WHERE name = $1', [team]))[0]
+        .credits;
+    const before = await balance();
+    const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: {
+        prompt: 'widgets',
+        urls: [`${site.url}/p/1`, `${site.url}/p/2`, `${site.url}/p/3`],
+        maxCredits: 2,
+        strictConstrainToURLs: true,
+      },
+    });
+    const id = started.body.id;
+    const status = await waitForAgent(gateway, apiKey, id);
+    expect(status).toEqual({
+      success: true,
+      status: 'failed',
+      model: 'spark-2',
+      expiresAt: expect.any(String),
+      creditsUsed: 0,
+      error: expect.stringContaining('credit limit (maxCredits: 2)'),
+    });
+    expect(status).not.toHaveProperty('data');
+    const events = await traceOf(gateway, apiKey, id);
+    checkTraceInvariants(events, id);
+    const finished = events[events.length - 1];
+    expect(finished).toMatchObject({
+      type: 'run.finished',
+      outcome: 'credit_limit_reached',
+      error: { code: 'credit_limit_reached', source: 'billing', retryable: false },
+    });
+    expect(
+      events.some(
+        (event) =>
+          event.type === 'error.occurred' &&
+          (event['error'] as { code: string }).code === 'credit_limit_reached',
+      ),
+    ).toBe(true);
+    // It read what the cap allowed (2 pages), then stopped.
+    expect(
+      events.filter((event) => event.type === 'tool_call.started' && event['toolName'] === 'scrape'),
+    ).toHaveLength(2);
+    expect(await balance()).toBe(before);
+    expect(await sql(databaseUrl, `SELECT 1 FROM credit_ledger WHERE job_id = $1`, [id])).toEqual([]);
+    expect((await call(gateway, 'GET', `/v2/agent/${id}/trace`, { apiKey })).body).toMatchObject({
+      creditsUsed: 0,
+    });
+  });
+
+  it('cancels a running run: cancelling, then failed with a cancel message; concurrent cancels get one 409; sub-agents stop with parent_finished', async () => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('cancel'), { credits: 1_000 });
+    const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: {
+        prompt: 'slow pages',
+        urls: [`${site.url}/very-slow/1`, `${site.url}/very-slow/2`],
+        strictConstrainToURLs: true,
+      },
+    });
+    const id = started.body.id;
+    await waitForTrace(gateway, apiKey, id, (events) =>
+      events.some((event) => event.type === 'tool_call.started' && event['toolName'] === 'scrape'),
+    );
+    const [first, second] = await Promise.all([
+      call(gateway, 'DELETE', `/v2/agent/${id}`, { apiKey }),
+      call(gateway, 'DELETE', `/v2/agent/${id}`, { apiKey }),
+    ]);
+    const answers = [first, second].sort((a, b) => a.status - b.status);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 409]);
+    expect(answers[0].body).toEqual({ success: true });
+    expect(answers[1].body).toEqual({ success: false, error: 'Agent is already cancelled' });
+    const status = await waitForAgent(gateway, apiKey, id, { timeoutMs: 30_000 });
+    expect(status).toMatchObject({ status: 'failed', creditsUsed: 0, error: 'The agent run was cancelled.' });
+    expect(status).not.toHaveProperty('data');
+    expect(await call(gateway, 'DELETE', `/v2/agent/${id}`, { apiKey })).toMatchObject({
+      status: 409,
+      body: { success: false, error: 'Agent already finished' },
+    });
+    const events = await traceOf(gateway, apiKey, id);
+    checkTraceInvariants(events, id);
+    const types = events.map((event) => event.type);
+    expect(types.filter((type) => type === 'run.cancel_requested')).toHaveLength(1);
+    expect(types.indexOf('run.cancel_requested')).toBeLessThan(types.indexOf('run.finished'));
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'run.finished',
+      outcome: 'cancelled',
+      error: { code: 'cancelled', retryable: false },
+    });
+    const stopped = events.filter(
+      (event) => event.type === 'agent.finished' && event.agent.role === 'subagent',
+    );
+    expect(stopped.length).toBe(2);
+    for (const event of stopped)
+      expect(event).toMatchObject({
+        outcome: 'cancelled',
+        error: { code: 'parent_finished', source: 'system', retryable: false },
+      });
+    expect(await sql(databaseUrl, `SELECT 1 FROM credit_ledger WHERE job_id = $1`, [id])).toEqual([]);
+  });
+
+  it('settles cancel-versus-completion races consistently: either cancelled and unbilled, or completed, billed and 409', async () => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('race'), { credits: 1_000 });
+    const outcomes: string[] = [];
+    for (const delayMs of [0, 150, 400, 900, 1_600]) {
+      const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+        apiKey,
+        body: { prompt: 'widgets', urls: [`${site.url}/p/3`], strictConstrainToURLs: true },
+      });
+      const id = started.body.id;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const cancel = await call(gateway, 'DELETE', `/v2/agent/${id}`, { apiKey });
+      const status = await waitForAgent(gateway, apiKey, id, { timeoutMs: 30_000 });
+      const charged = await sql(databaseUrl, `SELECT 1 FROM credit_ledger WHERE job_id = $1`, [id]);
+      if (cancel.status === 200) {
+        expect(status).toMatchObject({
+          status: 'failed',
+          creditsUsed: 0,
+          error: 'The agent run was cancelled.',
+        });
+        expect(charged).toEqual([]);
+        outcomes.push('cancelled');
+      } else {
+        expect(cancel).toMatchObject({ status: 409, body: { error: 'Agent already finished' } });
+        expect(status).toMatchObject({ status: 'completed', creditsUsed: 5 });
+        expect(charged).toHaveLength(1);
+        outcomes.push('completed');
+      }
+      checkTraceInvariants(await traceOf(gateway, apiKey, id), id);
+    }
+    expect(outcomes).toContain('cancelled');
+  });
+
+  it('continues a run from its last recorded step after the orchestrator is killed (SIGKILL) and another one starts', async () => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('restart'), { credits: 1_000 });
+    const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: { prompt, urls: [`${site.url}/slowshop/`], schema },
+    });
+    const id = started.body.id;
+    // Kill it while the second round's sub-agent waits for its (slow) page.
+    await waitForTrace(
+      gateway,
+      apiKey,
+      id,
+      (events) => events.some((event) => event.type === 'agent.started' && event.agent.name === 'reader-2.1'),
+      90_000,
+    );
+    const victim = orchestrators.shift() as ServiceProcess;
+    await victim.kill();
+    const midway = await call<{ status: string }>(gateway, 'GET', `/v2/agent/${id}`, { apiKey });
+    expect(midway.body.status).toBe('processing');
+    await startOrchestrator();
+    const status = await waitForAgent(gateway, apiKey, id, { timeoutMs: 90_000 });
+    expect(status).toMatchObject({
+      status: 'completed',
+      data: { name: 'Acme Pro', price: 49, currency: 'USD' },
+      creditsUsed: 6,
+    });
+    const events = await traceOf(gateway, apiKey, id);
+    checkTraceInvariants(events, id);
+    const count = (predicate: (event: TraceEvent) => boolean) => events.filter(predicate).length;
+    expect(count((event) => event.type === 'run.finished')).toBe(1);
+    expect(count((event) => event.type === 'agent.started' && event.agent.name === 'reader-1.1')).toBe(1);
+    expect(count((event) => event.type === 'agent.started' && event.agent.name === 'reader-2.1')).toBe(1);
+    expect(count((event) => event.type === 'tool_call.finished' && event['toolName'] === 'scrape')).toBe(2);
+    // The page being read when the orchestrator died was fetched once: the new orchestrator found its scrape job.
+    expect(site.hits.get('/slowshop/pricing-pro')).toBe(1);
+    expect(site.hits.get('/slowshop/')).toBe(1);
+    expect(await sql(databaseUrl, `SELECT amount FROM credit_ledger WHERE job_id = $1`, [id])).toEqual([
+      { amount: -6 },
+    ]);
+  });
+});

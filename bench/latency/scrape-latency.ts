@@ -1,0 +1,85 @@
+/**
+ * End-to-end scrape latency through Kafka (gateway → scrape.jobs → worker → PostgreSQL → job.events
+ * → gateway) and through the one-process mode (in-memory bus, PGlite), against the baseline of
+ * calling the same pipeline in-process, on the same fixture page, in the same run.
+ *
+ *   make build infra-up && node -r @swc-node/register bench/latency/scrape-latency.ts [requests=200]
+ */
+import { performance } from 'node:perf_hooks';
+import { BASIC_SITE, startBasicSite } from '@quarry/testing';
+import { scrapeRequestSchema } from '@quarry/contracts';
+import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
+import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
+import { startCluster, startStandalone, type Platform } from '../../apps/platform-e2e/src/support/platform';
+
+const requests = Number(process.argv[2] ?? 200);
+
+function summary(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+async function viaHttp(platform: Platform, url: string): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < requests + 10; i += 1) {
+    const started = performance.now();
+    const response = await fetch(`${platform.url()}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, maxAge: 0 }),
+    });
+    const body = (await response.json()) as { data?: { markdown?: string } };
+    if (!body.data?.markdown?.includes(BASIC_SITE.articleMarker)) throw new Error(`unexpected response ${JSON.stringify(body).slice(0, 300)}`);
+    if (i >= 10) samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+async function inProcess(url: string): Promise<number[]> {
+  const client = new GuardedHttpClient(new AddressPolicy(true), { userAgent: 'bench', maxBytes: 25 * 1024 * 1024 });
+  const pipeline = new ScrapePipeline(new HttpEngine(client), new PipelineExtensions());
+  const request = scrapeRequestSchema.parse({ url });
+  const samples: number[] = [];
+  for (let i = 0; i < requests + 10; i += 1) {
+    const started = performance.now();
+    const outcome = await pipeline.run(request, { jobId: 'bench', teamId: 'bench', signal: new AbortController().signal, timeoutMs: 30_000 });
+    if (!outcome.document.markdown?.includes(BASIC_SITE.articleMarker)) throw new Error('unexpected document');
+    if (i >= 10) samples.push(performance.now() - started);
+  }
+  await client.close();
+  return samples;
+}
+
+async function main() {
+  const site = await startBasicSite();
+  const url = `${site.url}/article`;
+  const rows: [string, ReturnType<typeof summary>][] = [];
+  rows.push(['in-process pipeline (baseline)', summary(await inProcess(url))]);
+  const cluster = await startCluster({ gateways: 1, workers: 1 });
+  try {
+    rows.push(['cluster: gateway → Kafka → worker → PostgreSQL', summary(await viaHttp(cluster, url))]);
+  } finally {
+    await cluster.stop();
+  }
+  const standalone = await startStandalone();
+  try {
+    rows.push(['one process: memory bus + PGlite', summary(await viaHttp(standalone, url))]);
+  } finally {
+    await standalone.stop();
+  }
+  await site.close();
+  const base = rows[0][1];
+  console.log(`\n${requests} sequential scrapes of ${url} (after 10 warm-up requests)\n`);
+  console.log('| path | mean ms | p50 ms | p95 ms | p99 ms | p50 vs in-process |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, s] of rows) {
+    console.log(`| ${name} | ${s.mean.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} | ${(s.p50 / base.p50).toFixed(2)}× |`);
+  }
+  process.exit(0);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

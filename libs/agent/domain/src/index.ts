@@ -1,0 +1,5 @@
+export * from './lib/run-state';
+export * from './lib/keys';
+export * from './lib/trace';
+export * from './lib/planner';
+export * from './lib/model-planner';

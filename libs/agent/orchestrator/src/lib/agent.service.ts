@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import {
+  initialMemory,
+  orchestrator,
+  publicStatus,
+  requestCancel,
+  type PendingEvent,
+} from '@quarry/agent/domain';
+import { CreditsService } from '@quarry/billing';
+import {
+  AGENT_LIMITS,
+  AppError,
+  TRACED_AGENT_MODEL,
+  type AgentListResponse,
+  type AgentModel,
+  type AgentRequest,
+  type AgentSnapshotResponse,
+  type AgentStartResponse,
+  type AgentStatusResponse,
+  type AgentTraceResponse,
+  type AgentWorkMessage,
+} from '@quarry/contracts';
+import type { AuthContext } from '@quarry/identity';
+import { checkJsonSchema } from '@quarry/llm';
+import type { MessageBus } from '@quarry/platform/bus';
+import type { AppConfig } from '@quarry/platform/config';
+import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+import type { AgentRunRecord, AgentRunRepository } from './agent-run.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Messages of spec §7.3, word for word where the spec gives them. */
+export const AGENT_MESSAGES = {
+  notFound: 'Agent job not found',
+  snapshotNotFound: 'Snapshot not found',
+  invalidSnapshotId: 'Invalid snapshot ID',
+  alreadyFinished: 'Agent already finished',
+  alreadyCancelled: 'Agent is already cancelled',
+  passthroughFailed: 'Failed to passthrough agent request.',
+  zeroDataRetention:
+    'Your team has zero data retention enabled. This is not supported on extract, which includes agent jobs.',
+  traceModel: `Traces are only available for agent jobs created with the ${TRACED_AGENT_MODEL} model.`,
+  snapshotModel: `Snapshots are only available for agent jobs created with the ${TRACED_AGENT_MODEL} model.`,
+} as const;
+
+export interface AgentServiceDeps {
+  runs: AgentRunRepository;
+  credits: CreditsService;
+  bus: MessageBus;
+  config: AppConfig;
+  metrics: PlatformMetrics;
+  logger: Logger;
+}
+
+/** The agent API (spec §4.3, compat §13): create, poll, trace, snapshot, cancel and list runs. */
+export class AgentService {
+  constructor(private readonly deps: AgentServiceDeps) {}
+
+  async start(auth: AuthContext, request: AgentRequest): Promise<AgentStartResponse> {
+    this.assertAllowed(auth);
+    if (request.schema) {
+      const check = checkJsonSchema(request.schema);
+      if (!check.valid) throw new AppError('UNPROCESSABLE_ENTITY', { message: check.message });
+    }
+    await this.deps.credits.ensureAvailable(auth.teamId, AGENT_LIMITS.minimumCredits);
+    const id = randomUUID();
+    const strategy = this.deps.config.llm.baseUrl ? 'model' : 'deterministic';
+    await this.deps.runs.create({
+      id,
+      teamId: auth.teamId,
+      apiKeyId: auth.apiKeyId,
+      request,
+      memory: initialMemory(request.urls ?? [], strategy),
+      expiresAt: new Date(Date.now() + AGENT_LIMITS.retentionHours * 3_600_000),
+      // The trace opens when the run is accepted, whatever happens to it next (even a cancel before it is picked up).
+      events: [{ key: 'start:run', agent: orchestrator(id), body: { type: 'run.started' } }],
+    });
+    const message: AgentWorkMessage = { type: 'advance', runId: id, teamId: auth.teamId };
+    try {
+      await this.deps.bus.publish('agentWork', message, { key: id });
+    } catch (error) {
+      this.deps.logger.error(
+        { err: error, runId: id },
+        'agent run could not be submitted to the orchestrators',
+      );
+      await this.deps.runs
+        .finish(id, {
+          whenState: ['queued'],
+          state: 'failed',
+          outcome: 'failed',
+          error: {
+            code: 'internal',
+            source: 'system',
+            retryable: true,
+            message: AGENT_MESSAGES.passthroughFailed,
+          },
+          credits: 0,
+          events: [],
+          stoppedTaskEvents: () => [],
+        })
+        .catch(() => undefined);
+      throw new AppError('UNKNOWN_ERROR', { message: AGENT_MESSAGES.passthroughFailed, cause: error });
+    }
+    this.deps.metrics.jobsQueued.inc({ kind: 'agent' });
+    return { success: true, id };
+  }
+
+  async status(auth: AuthContext, jobId: string): Promise<AgentStatusResponse> {
+    const run = await this.find(auth, jobId);
+    const status = publicStatus(run.state);
+    const response: AgentStatusResponse = {
+      success: true,
+      status,
+      model: run.model as AgentModel,
+      expiresAt: run.expiresAt.toISOString(),
+      creditsUsed: status === 'failed' ? 0 : run.creditsSpent,
+    };
+    if (run.request.effort) response.effort = run.request.effort;
+    if (status === 'failed') response.error = run.errorMessage ?? 'The agent run failed.';
+    if (status === 'completed') response.data = run.data;
+    return response;
+  }
+
+  async trace(auth: AuthContext, jobId: string, liveView = false): Promise<AgentTraceResponse> {
+    const run = await this.find(auth, jobId);
+    if (run.model !== TRACED_AGENT_MODEL)
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.traceModel });
+    const response: AgentTraceResponse = {
+      success: true,
+      id: run.id,
+      events: await this.deps.runs.events(run.id),
+      creditsUsed: publicStatus(run.state) === 'failed' ? 0 : run.creditsSpent,
+    };
+    // Runs read pages through the scrape workers; there is no live browser session to show.
+    if (liveView) response.activeBrowserSessions = [];
+    return response;
+  }
+
+  async snapshot(auth: AuthContext, jobId: string, snapshotId: string): Promise<AgentSnapshotResponse> {
+    this.assertAllowed(auth);
+    if (!UUID.test(snapshotId))
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.invalidSnapshotId });
+    const run = await this.find(auth, jobId);
+    if (run.model !== TRACED_AGENT_MODEL)
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.snapshotModel });
+    const snapshot = await this.deps.runs.snapshot(run.id, snapshotId);
+    if (!snapshot) throw new AppError('NOT_FOUND', { message: AGENT_MESSAGES.snapshotNotFound });
+    return { success: true, id: run.id, snapshotId: snapshot.id, snapshot: snapshot.content };
+  }
+
+  /** Cancel (spec §3): running → cancelling, then failed; 409 when finished or already cancelling. */
+  async cancel(auth: AuthContext, jobId: string): Promise<{ success: true }> {
+    this.assertAllowed(auth);
+    const events: PendingEvent[] = [
+      {
+        key: 'cancel:requested',
+        agent: orchestrator(jobId),
+        body: { type: 'run.cancel_requested', reason: 'user' },
+      },
+    ];
+    const found = await this.deps.runs.requestCancel(
+      jobId,
+      auth.teamId,
+      (state) => requestCancel(state).ok,
+      events,
+    );
+    if (!found) throw new AppError('JOB_NOT_FOUND', { message: AGENT_MESSAGES.notFound });
+    const decision = requestCancel(found);
+    if (!decision.ok) {
+      throw new AppError('CONFLICT', {
+        message:
+          decision.reason === 'already_finished'
+            ? AGENT_MESSAGES.alreadyFinished
+            : AGENT_MESSAGES.alreadyCancelled,
+      });
+    }
+    // Wake an orchestrator so the run ends promptly; the sweeper covers a lost message.
+    await this.deps.bus
+      .publish(
+        'agentWork',
+        { type: 'advance', runId: jobId, teamId: auth.teamId } satisfies AgentWorkMessage,
+        { key: jobId },
+      )
+      .catch((error: unknown) => {
+        this.deps.logger.warn(
+          { err: error, runId: jobId },
+          'cancel notification not published; the sweeper will pick the run up',
+        );
+      });
+    return { success: true };
+  }
+
+  async list(auth: AuthContext, before?: number): Promise<AgentListResponse> {
+    this.assertAllowed(auth);
+    const limit = AGENT_LIMITS.listPageSize;
+    const runs = await this.deps.runs.listForTeam(
+      auth.teamId,
+      before === undefined ? undefined : new Date(before),
+      limit,
+    );
+    const response: AgentListResponse = {
+      success: true,
+      agents: runs.map((run) => ({
+        id: run.id,
+        createdAt: run.createdAt.toISOString(),
+        targetHint: targetHint(run),
+        origin: run.origin,
+        ...(run.integration ? { integration: run.integration } : {}),
+        settings: { hidden: false, starred: false },
+        status: publicStatus(run.state),
+        options: {
+          ...(run.request.urls ? { urls: run.request.urls } : {}),
+          prompt: run.prompt,
+          ...(run.request.schema ? { schema: run.request.schema } : {}),
+          model: run.model as AgentModel,
+          ...(run.request.effort ? { effort: run.request.effort } : {}),
+        },
+      })),
+    };
+    if (runs.length === limit)
+      response.next = `${this.deps.config.service.publicUrl}/v2/agent?before=${runs[runs.length - 1].createdAt.getTime()}`;
+    return response;
+  }
+
+  private async find(auth: AuthContext, jobId: string): Promise<AgentRunRecord> {
+    this.assertAllowed(auth);
+    const run = await this.deps.runs.findForTeam(jobId, auth.teamId);
+    if (!run) throw new AppError('JOB_NOT_FOUND', { message: AGENT_MESSAGES.notFound });
+    return run;
+  }
+
+  /** Teams with enforced zero data retention cannot run agent jobs (spec §7.3). */
+  private assertAllowed(auth: AuthContext): void {
+    if (auth.zeroDataRetention)
+      throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.zeroDataRetention });
+  }
+}
+
+function targetHint(run: AgentRunRecord): string {
+  const first = run.request.urls?.[0];
+  if (first) {
+    try {
+      return new URL(first).hostname;
+    } catch {
+      return first;
+    }
+  }
+  return run.prompt.length > 80 ? `${run.prompt.slice(0, 77)}...` : run.prompt;
+}

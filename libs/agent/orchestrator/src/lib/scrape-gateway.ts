@@ -1,0 +1,118 @@
+import { scrapeRequestSchema, type ScrapeDocument, type ScrapeJobMessage } from '@quarry/contracts';
+import {
+  isTerminal,
+  type DocumentRepository,
+  type JobOutcomeStore,
+  type JobRepository,
+  type JobWaiter,
+} from '@quarry/jobs';
+import type { MessageBus } from '@quarry/platform/bus';
+import type { PlatformMetrics } from '@quarry/platform/observability';
+
+export type AgentScrape =
+  | { status: 'completed'; document: ScrapeDocument }
+  | { status: 'failed'; error: string }
+  /** The run stopped waiting (it finished or is being cancelled). */
+  | { status: 'abandoned' };
+
+export interface AgentScrapeInput {
+  jobId: string;
+  teamId: string;
+  url: string;
+  parentJobId: string;
+  timeoutMs: number;
+  /** Checked while waiting: true stops the wait. */
+  stop: () => Promise<boolean>;
+  /** Called while waiting (lease renewal). */
+  heartbeat?: () => Promise<void>;
+}
+
+const POLL_MS = 1_000;
+const GRACE_MS = 5_000;
+
+/**
+ * The agent reads pages through the platform's scrape path: a scrape job row and a `scrape.jobs`
+ * message (billed to the run, see ScrapeJobMessage.parentJobId), executed by the scrape workers
+ * with every enricher, engine and guard they have. The job id is derived from the task, so a
+ * re-executed task finds its scrape instead of fetching the page again.
+ */
+export class ScrapeGateway {
+  constructor(
+    private readonly deps: {
+      jobs: JobRepository;
+      documents: DocumentRepository;
+      outcomes: JobOutcomeStore;
+      waiter: JobWaiter;
+      bus: MessageBus;
+      metrics: PlatformMetrics;
+      retentionHours: number;
+    },
+  ) {}
+
+  async scrape(input: AgentScrapeInput): Promise<AgentScrape> {
+    const { jobs } = this.deps;
+    const request = scrapeRequestSchema.parse({
+      url: input.url,
+      formats: ['markdown', 'rawHtml'],
+      onlyMainContent: true,
+      timeout: input.timeoutMs,
+      origin: 'agent',
+    });
+    let job = await jobs.find(input.jobId);
+    if (!job) {
+      try {
+        await jobs.create({
+          id: input.jobId,
+          teamId: input.teamId,
+          kind: 'scrape',
+          input: request,
+          zeroDataRetention: false,
+          expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
+        });
+        await this.publish(input, request);
+      } catch (error) {
+        // Another executor of the same task created it first: wait for that one.
+        job = await jobs.find(input.jobId);
+        if (!job) throw error;
+      }
+    } else if (!isTerminal(job.status) && Date.now() - job.createdAt.getTime() > input.timeoutMs + GRACE_MS) {
+      // Its message may have been lost with a crashed process: ask the workers again.
+      await this.publish(input, request);
+    }
+    const deadline = Date.now() + input.timeoutMs + GRACE_MS;
+    for (;;) {
+      const current = await jobs.find(input.jobId);
+      if (current && isTerminal(current.status))
+        return this.resultOf(input.jobId, current.status, current.error?.message);
+      if (await input.stop()) return { status: 'abandoned' };
+      if (Date.now() > deadline) {
+        await this.deps.outcomes.fail(input.jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+        return { status: 'failed', error: 'Request Timeout' };
+      }
+      await input.heartbeat?.();
+      const event = await this.deps.waiter.wait(input.jobId, POLL_MS * 2);
+      if (event) return this.resultOf(input.jobId, event.status, event.error?.message);
+    }
+  }
+
+  private async publish(input: AgentScrapeInput, request: ScrapeJobMessage['request']): Promise<void> {
+    const now = Date.now();
+    const message: ScrapeJobMessage = {
+      jobId: input.jobId,
+      teamId: input.teamId,
+      request,
+      deadline: now + input.timeoutMs,
+      enqueuedAt: now,
+      parentJobId: input.parentJobId,
+    };
+    await this.deps.bus.publish('scrapeJobs', message, { key: input.jobId });
+    this.deps.metrics.jobsQueued.inc({ kind: 'scrape' });
+  }
+
+  private async resultOf(jobId: string, status: string, error?: string): Promise<AgentScrape> {
+    if (status !== 'completed') return { status: 'failed', error: error ?? status };
+    const stored = await this.deps.documents.findByJob(jobId);
+    if (!stored) return { status: 'failed', error: 'the scrape finished without a stored document' };
+    return { status: 'completed', document: stored.document };
+  }
+}

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import type { Type } from '@nestjs/common';
+import { MODULE_METADATA, PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { AdminApiModule } from '@quarry/admin';
+import { PUBLIC_ROUTE } from '@quarry/platform/http';
+import { ApiModule } from './api.module';
+import { AUTH_REQUIREMENT } from './auth/auth.decorator';
+import { buildOpenApiDocument } from './openapi/openapi.registry';
+
+interface Route {
+  controller: string;
+  handler: string;
+  path: string;
+  auth: unknown;
+  public: boolean;
+}
+
+/** Every route of a module tree with its auth declaration. */
+function collectRoutes(module: Type<unknown>, seen = new Set<unknown>()): Route[] {
+  if (seen.has(module)) return [];
+  seen.add(module);
+  const controllers: Type<unknown>[] = Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? [];
+  const imports: unknown[] = Reflect.getMetadata(MODULE_METADATA.IMPORTS, module) ?? [];
+  const routes: Route[] = [];
+  for (const controller of controllers) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = controller.prototype[name];
+      if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+      routes.push({
+        controller: controller.name,
+        handler: name,
+        path: `/${base}/${String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1'),
+        auth: Reflect.getMetadata(AUTH_REQUIREMENT, handler) ?? Reflect.getMetadata(AUTH_REQUIREMENT, controller),
+        public: !!(Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller)),
+      });
+    }
+  }
+  for (const imported of imports) {
+    if (typeof imported === 'function') routes.push(...collectRoutes(imported as Type<unknown>, seen));
+    else if (imported && typeof imported === 'object' && 'module' in imported) routes.push(...collectRoutes((imported as { module: Type<unknown> }).module, seen));
+  }
+  return routes;
+}
+
+describe('route authentication declarations', () => {
+  const routes = [...collectRoutes(ApiModule), ...collectRoutes(AdminApiModule)];
+
+  it('finds the API routes', () => {
+    expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(['/v2/scrape', '/v2/scrape/:jobId', '/']));
+  });
+
+  it.each(routes.map((route) => [`${route.controller}.${route.handler} (${route.path})`, route] as const))(
+    '%s declares @Auth or @Public, not both',
+    (_name, route) => {
+      expect(!!route.auth !== route.public).toBe(true);
+    },
+  );
+
+  it('checks UUID job ids wherever a route takes one', () => {
+    for (const route of routes.filter((candidate) => /:jobId|:id\b/.test(candidate.path))) {
+      expect(route.auth).toMatchObject({ uuidParams: expect.arrayContaining([route.path.includes(':jobId') ? 'jobId' : 'id']) });
+    }
+  });
+
+  it('documents every public API route in the OpenAPI document', () => {
+    const documented = Object.keys((buildOpenApiDocument('http://test').paths as Record<string, unknown>) ?? {});
+    const undocumented = routes
+      .filter((route) => route.path === '/' || route.path.startsWith('/v2/'))
+      .filter((route) => !route.path.startsWith('/v2/blobs'))
+      .map((route) => route.path.replace(/:(\w+)/g, '{$1}'))
+      .filter((path) => !documented.includes(path));
+    expect(undocumented).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { LIMITS } from '../common/limits';
+import { httpUrlSchema } from '../common/url.schema';
+
+/** Agent model names (compat §13). New runs use `spark-2`; only `spark-2` runs serve traces and snapshots (spec §9.2). */
+export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
+export type AgentModel = (typeof AGENT_MODELS)[number];
+export const TRACED_AGENT_MODEL: AgentModel = 'spark-2';
+
+export const AGENT_LIMITS = {
+  /** URLs a caller may name. */
+  maxUrls: 100,
+  /** Minimum balance before a run starts (compat §2: credits ≥ 20). */
+  minimumCredits: 20,
+  /** Runs per page of `GET /v2/agent`. */
+  listPageSize: 50,
+  /** Run and trace retention after creation. */
+  retentionHours: 24,
+} as const;
+
+const AGENT_WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'] as const;
+
+export const agentWebhookSchema = z.union([
+  httpUrlSchema,
+  z.strictObject({
+    url: httpUrlSchema,
+    headers: z.record(z.string().max(1_000), z.string().max(8_192)).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    events: z.array(z.enum(AGENT_WEBHOOK_EVENTS)).optional(),
+  }),
+]);
+
+/** Body of `POST /v2/agent` (compat §13, spec §4.3). Strict: unknown keys are rejected. */
+export const agentRequestSchema = z.strictObject({
+  prompt: z.string().trim().min(1).max(LIMITS.promptMaxLength),
+  urls: z.array(httpUrlSchema).max(AGENT_LIMITS.maxUrls).optional(),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  /** Credit cap: reaching it fails the run with nothing billed (spec §3). */
+  maxCredits: z.int().min(1).max(10_000_000).optional(),
+  strictConstrainToURLs: z.boolean().optional(),
+  webhook: agentWebhookSchema.optional(),
+  model: z.enum(AGENT_MODELS).default('spark-2'),
+  effort: z.enum(['low', 'medium', 'high']).optional(),
+  threadId: z.string().max(256).optional(),
+  mode: z.enum(['extract', 'chat']).optional(),
+  exchange: z.record(z.string(), z.unknown()).optional(),
+  overrideWhitelist: z.string().max(10_000).optional(),
+  threatProtection: z.record(z.string(), z.unknown()).optional(),
+  auditMetadata: z.record(z.string(), z.unknown()).optional(),
+  origin: z.string().max(256).default('api'),
+  integration: z.string().max(256).optional(),
+});
+
+export type AgentRequestInput = z.input<typeof agentRequestSchema>;
+export type AgentRequest = z.output<typeof agentRequestSchema>;
+
+/** `GET /v2/agent?before=<unix ms>`. */
+export const agentListQuerySchema = z.object({
+  before: z.coerce.number().int().min(0).optional(),
+});

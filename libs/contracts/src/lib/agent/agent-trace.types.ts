@@ -1,0 +1,119 @@
+/** Response shapes of the agent routes and its trace events (compat §13). Plain types: responses are not validated. */
+import type { AgentModel } from './agent-request.schema';
+
+export type AgentRunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
+export type AgentErrorCode =
+  'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal';
+export type AgentErrorSource = 'agent' | 'tool' | 'billing' | 'system';
+export type AgentRole = 'orchestrator' | 'subagent' | 'browser' | 'system';
+
+export interface AgentTraceError {
+  code: AgentErrorCode;
+  source: AgentErrorSource;
+  retryable: boolean;
+  message: string;
+}
+
+export interface AgentIdentity {
+  id: string;
+  role: AgentRole;
+  name: string;
+  parentId?: string;
+}
+
+export interface AgentArtifactChange {
+  kind: 'json' | 'markdown' | 'html' | 'screenshot' | 'text';
+  artifactId: string;
+  path?: string;
+  snapshotId: string;
+  change: 'init' | 'partial' | 'append' | 'modify' | 'update';
+  changedFields?: string[];
+  itemCount?: number;
+  sourceToolCallId?: string;
+}
+
+/** Fields every trace event carries (schemaVersion 1). */
+export interface AgentTraceEventBase {
+  schemaVersion: 1;
+  eventId: string;
+  runId: string;
+  occurredAt: string;
+  producerSequence: number;
+  agent: AgentIdentity;
+}
+
+/** The type-specific part of a trace event. */
+export type AgentTraceEventBody =
+  | { type: 'run.started' }
+  | { type: 'run.cancel_requested'; reason: 'user' }
+  | { type: 'run.finished'; outcome: AgentRunOutcome; error: AgentTraceError | null }
+  | { type: 'agent.started' }
+  | {
+      type: 'agent.finished';
+      outcome: 'succeeded' | 'failed' | 'cancelled' | 'refused';
+      durationMs: number;
+      error: AgentTraceError | null;
+    }
+  | { type: 'progress.reported'; phase: 'planning' | 'working' | 'finalizing'; message: string }
+  | { type: 'reasoning.summary'; text: string }
+  | { type: 'tool_call.started'; toolCallId: string; toolName: string; parameters: unknown }
+  | { type: 'tool_call.finished'; toolCallId: string; toolName: string; result: unknown }
+  | { type: 'artifact.updated'; artifact: AgentArtifactChange }
+  | { type: 'error.occurred'; error: AgentTraceError };
+
+export type AgentTraceEventType = AgentTraceEventBody['type'];
+export type AgentTraceEvent = AgentTraceEventBase & AgentTraceEventBody;
+
+export interface AgentStartResponse {
+  success: true;
+  id: string;
+}
+
+export interface AgentStatusResponse {
+  success: true;
+  status: 'processing' | 'completed' | 'failed';
+  error?: string;
+  data?: unknown;
+  model: AgentModel;
+  effort?: 'low' | 'medium' | 'high';
+  expiresAt: string;
+  creditsUsed: number;
+}
+
+export interface AgentTraceResponse {
+  success: true;
+  id: string;
+  events: AgentTraceEvent[];
+  creditsUsed: number;
+  activeBrowserSessions?: { id: string; liveViewUrl: string; viewport: { width: number; height: number } }[];
+}
+
+export interface AgentSnapshotResponse {
+  success: true;
+  id: string;
+  snapshotId: string;
+  snapshot: string;
+}
+
+export interface AgentListItem {
+  id: string;
+  createdAt: string;
+  targetHint: string;
+  origin: string;
+  integration?: string;
+  settings: { hidden: boolean; starred: boolean; label?: string };
+  status: 'processing' | 'completed' | 'failed';
+  options?: {
+    urls?: string[];
+    prompt: string;
+    schema?: unknown;
+    model: AgentModel;
+    effort?: 'low' | 'medium' | 'high';
+  };
+}
+
+export interface AgentListResponse {
+  success: true;
+  agents: AgentListItem[];
+  next?: string;
+}

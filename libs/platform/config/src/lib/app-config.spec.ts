@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadConfig as sut } from './app-config';
+import { envSchema } from './env.schema';
+
+describe('loadConfig', () => {
+  it('builds the embedded defaults of the one-process mode', () => {
+    const config = sut({});
+    expect(config.service).toMatchObject({ port: 3002, host: '0.0.0.0', publicUrl: 'http://localhost:3002' });
+    expect(config.database.url).toBeUndefined();
+    expect(config.database.embeddedDir).toMatch(/\.data\/pglite$/);
+    expect(config.bus.driver).toBe('memory');
+    expect(config.auth).toMatchObject({ enabled: true, bootstrapCredits: 1_000_000 });
+    expect(config.net.allowPrivateNetworks).toBe(false);
+    expect(config.limits.maxBodyBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it('switches to Kafka when brokers are configured and strips a trailing slash of PUBLIC_URL', () => {
+    const config = sut({ KAFKA_BROKERS: 'a:9092, b:9092', PUBLIC_URL: 'https://api.example.com/' });
+    expect(config.bus).toMatchObject({ driver: 'kafka', brokers: ['a:9092', 'b:9092'], replicationFactor: 2 });
+    expect(config.service.publicUrl).toBe('https://api.example.com');
+  });
+
+  it('refuses to start with a clear message listing every bad variable', () => {
+    expect(() => sut({ PORT: 'eighty', ALLOW_PRIVATE_NETWORKS: 'maybe', DATABASE_URL: 'localhost/db' })).toThrow(ConfigError);
+    try {
+      sut({ PORT: 'eighty', ALLOW_PRIVATE_NETWORKS: 'maybe', DATABASE_URL: 'localhost/db' });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/PORT/);
+      expect(message).toMatch(/ALLOW_PRIVATE_NETWORKS/);
+      expect(message).toMatch(/DATABASE_URL/);
+    }
+    expect(() => sut({ BUS_DRIVER: 'kafka' })).toThrow(/KAFKA_BROKERS/);
+  });
+
+  it('documents every variable in the README configuration table', () => {
+    const readme = readFileSync(join(__dirname, '../../../../../README.md'), 'utf8');
+    const missing = Object.keys(envSchema.shape).filter((name) => !readme.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+import { normalizeDocumentShell, parseDocument } from './parse-document.util';
+
+describe('parseDocument', () => {
+  const sut = parseDocument;
+
+  it('parses fragments into a body', () => {
+    expect(sut('<p>frag <a href="x">l</a></p>').body?.innerHTML).toBe('<p>frag <a href="x">l</a></p>');
+  });
+
+  it('infers the body of a document without a <body> tag, keeping head elements in the head', () => {
+    const document = sut(
+      '<!DOCTYPE html><html lang="fr"><title>T</title><meta charset="utf-8"><p>text</p></html>',
+    );
+    expect(document.documentElement.getAttribute('lang')).toBe('fr');
+    expect(document.head?.querySelector('title')?.textContent).toBe('T');
+    expect(document.body?.innerHTML).toBe('<p>text</p>');
+  });
+
+  it('moves content after </body> into the body', () => {
+    expect(sut('<html><body><p>a</p></body></html><div>b</div>').body?.innerHTML).toBe(
+      '<p>a</p><div>b</div>',
+    );
+  });
+
+  it('keeps body attributes and ignores "<body>" inside scripts', () => {
+    const document = sut('<script>var s = "<body>";</script><body class="x"><p>y</p></body>');
+    expect(document.body?.getAttribute('class')).toBe('x');
+    expect(document.body?.querySelector('p')?.textContent).toBe('y');
+  });
+
+  it('treats <![CDATA[ in HTML as a bogus comment instead of swallowing the page', () => {
+    const document = sut(
+      '<body><![CDATA[ x ]]><div>kept</div><script>//<![CDATA[\nvar a;\n//]]></script></body>',
+    );
+    expect(document.body?.querySelector('div')?.textContent).toBe('kept');
+  });
+});
+
+describe('normalizeDocumentShell', () => {
+  it('always yields an explicit html/head/body skeleton', () => {
+    expect(normalizeDocumentShell('plain text')).toBe(
+      '<!DOCTYPE html><html><head></head><body>plain text</body></html>',
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import type { DomElement } from '../dom/dom.types';
+import type { StatsMap } from './content-stats.util';
+
+/**
+ * Headings that introduce page furniture rather than content: related/recommended items, comment
+ * sections, sharing and sign-up blocks, author boxes.
+ */
+const BOILERPLATE_HEADING = new RegExp(
+  [
+    String.raw`^(?:related|similar)\b`,
+    String.raw`^recommended\b`,
+    String.raw`^(?:suggested|trending)\b`,
+    String.raw`^(?:you|we think you) (?:may|might|will|could) (?:also )?(?:like|love|enjoy|be interested)`,
+    String.raw`^(?:customers|people|shoppers)(?: who)? (?:also )?(?:viewed|bought|purchased|searched|liked)`,
+    String.raw`^frequently bought\b`,
+    String.raw`^recently viewed\b`,
+    String.raw`^more (?:from|stories|articles|posts|news|videos|products|like this|to (?:explore|read|love|discover)|in\b|by\b|on\b)`,
+    String.raw`^(?:latest|recent|popular|top) (?:news|posts|articles|stories|products|videos|comments|reviews|topics|threads)\b`,
+    String.raw`^(?:read|up) next\b`,
+    String.raw`^(?:keep|continue) reading\b`,
+    String.raw`^(?:further|recommended|suggested) reading\b`,
+    String.raw`^(?:you may|you might) also\b`,
+    String.raw`^also (?:read|see|on|in)\b`,
+    String.raw`^(?:don'?t|do not) miss\b`,
+    String.raw`^(?:share|follow us|connect with us|stay connected|stay in touch|join our|subscribe|sign up for|get (?:our|the) newsletter|newsletter)\b`,
+    String.raw`^(?:leave|post|add|write) a (?:reply|comment|review)\b`,
+    String.raw`^(?:\d+\s+)?(?:comments?|responses?|replies|discussion)(?:\s*\(\d+\))?$`,
+    String.raw`^about the (?:author|writer)\b`,
+    String.raw`^(?:tags|categories|archives)$`,
+    String.raw`^(?:ähnliche|das könnte (?:sie|dich) auch)`,
+    String.raw`^(?:articles? similaires|vous (?:aimerez|pourriez) aussi|à lire aussi)`,
+    String.raw`^(?:artículos relacionados|también te puede)`,
+  ].join('|'),
+  'i',
+);
+
+const HEADING_SELECTOR = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
+const MAX_HEADING_CHARS = 60;
+
+/**
+ * Sections introduced by a boilerplate heading: for each such heading, the smallest ancestor that
+ * holds more than the heading itself (the heading with its list, carousel or form).
+ */
+export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomElement[] {
+  const headings = Array.from(root.querySelectorAll(HEADING_SELECTOR));
+  const rank = (h: DomElement) => /^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2';
+  const sections: DomElement[] = [];
+  for (const heading of headings) {
+    const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (!text || text.length > MAX_HEADING_CHARS || !BOILERPLATE_HEADING.test(text)) continue;
+    // A heading that is (or sits in) a link is a teaser's title: "Sign up for …" can be a headline.
+    if (isLinkTitle(heading)) continue;
+    const headingChars = stats.get(heading)?.text ?? text.length;
+    const level = rank(heading);
+    // Climb to the block that holds the heading and its furniture, but never to one that holds a
+    // peer heading: that is the enclosing page section, not the furniture block.
+    // Teaser titles (headings that are links) inside the section are its items, not peers.
+    const holdsPeer = (el: DomElement) =>
+      headings.some((h) => h !== heading && rank(h) <= level && contains(el, h) && !isLinkTitle(h));
+    let section: DomElement | null = heading.parentElement;
+    while (section && section !== root && (stats.get(section)?.text ?? 0) <= headingChars + 10) {
+      if (holdsPeer(section)) break;
+      section = section.parentElement;
+    }
+    if (section && section !== root && !holdsPeer(section)) sections.push(section);
+  }
+  return sections;
+}
+
+function isLinkTitle(heading: DomElement): boolean {
+  return heading.querySelector('a[href]') !== null || insideLink(heading);
+}
+
+function insideLink(element: DomElement): boolean {
+  for (let p = element.parentElement; p; p = p.parentElement) if (p.localName === 'a') return true;
+  return false;
+}
+
+function contains(ancestor: DomElement, node: DomElement): boolean {
+  for (let p = node.parentElement; p; p = p.parentElement) if (p === ancestor) return true;
+  return false;
+}

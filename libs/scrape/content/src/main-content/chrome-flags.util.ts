@@ -1,0 +1,121 @@
+import type { DomElement } from '../dom/dom.types';
+import { findBoilerplateSections } from './boilerplate-headings.util';
+import { refreshGood, type StatsMap } from './content-stats.util';
+import { findTeaserGroups } from './teaser-groups.util';
+
+const PROTECTING = 'main, [role="main"], #main, #content, #main-content, [itemprop="articleBody"]';
+/** An `<article>` this large (share of the page) marks its ancestors as content holders. */
+const ARTICLE_SHARE = 0.3;
+/** A class/id-flagged element with this share of the page's (non-landmark) text is a wrapper. */
+const WRAPPER_SHARE = 0.5;
+/** Prose: at least this many characters outside links… */
+const PROSE_CHARS = 400;
+/** Prose needed to clear an overlay-like name. */
+const LONG_PROSE_CHARS = 1200;
+/** …and at most this link density. */
+const PROSE_LINK_DENSITY = 0.3;
+/** A teaser run next to this much prose in the same parent is part of that text (a listicle). */
+const TEASER_SIBLING_PROSE = 200;
+
+/** Text outside elements with semantic chrome signals (nav, header, footer, aside tags and roles). */
+function textOutsideLandmarks(root: DomElement, stats: StatsMap): number {
+  const visit = (element: DomElement): number => {
+    const s = stats.get(element);
+    if (!s) return 0;
+    if (s.kind?.semantic && element !== root) return 0;
+    let inside = 0;
+    let childText = 0;
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      childText += stats.get(child)?.text ?? 0;
+      inside += visit(child);
+    }
+    return s.text - childText + inside;
+  };
+  return visit(root);
+}
+
+function holdsMainContent(element: DomElement, stats: StatsMap, total: number): boolean {
+  if (element.querySelector(PROTECTING)) return true;
+  for (const article of Array.from(element.querySelectorAll('article'))) {
+    if ((stats.get(article)?.text ?? 0) >= ARTICLE_SHARE * total) return true;
+  }
+  return false;
+}
+
+/**
+ * Chrome signals on elements that hold the content are wrong (a `has-sidebar` layout wrapper): an
+ * element wrapping a main landmark or a large article is not chrome; nor, for class/id signals, is
+ * one holding half of the text outside landmarks, or one that reads like prose (long, few links).
+ * Consent banners and comment sections stay flagged whatever their length; teasers, related items and
+ * post metadata are not rescued by being wordy.
+ */
+export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
+  const total = textOutsideLandmarks(root, stats);
+  let changed = false;
+  for (const [element, s] of stats) {
+    if (!s.kind || element === root) continue;
+    const kind = s.kind.kind;
+    const weak = !s.kind.semantic && kind !== 'consent' && kind !== 'comments';
+    const proseCanSave = kind !== 'teasers' && kind !== 'meta' && kind !== 'related';
+    // A visible "modal" with pages of prose is a content section with an unlucky name; real pop-ups
+    // are hidden, or short.
+    const proseChars = kind === 'overlay' ? LONG_PROSE_CHARS : PROSE_CHARS;
+    const prose = s.text - s.link >= proseChars && s.link <= PROSE_LINK_DENSITY * s.text;
+    if (
+      (weak && (s.text >= WRAPPER_SHARE * total || (prose && proseCanSave))) ||
+      holdsMainContent(element, stats, total)
+    ) {
+      s.kind = undefined;
+      changed = true;
+    }
+  }
+  if (changed) refreshGood(root, stats);
+}
+
+/** Sections under a "Related posts"-style heading, unless they are half of the page. */
+export function flagBoilerplateSections(root: DomElement, stats: StatsMap): void {
+  const total = stats.get(root)?.text ?? 0;
+  let changed = false;
+  for (const section of findBoilerplateSections(root, stats)) {
+    const s = stats.get(section);
+    if (s && !s.kind && s.text < WRAPPER_SHARE * total) {
+      s.kind = { kind: 'related', semantic: false };
+      changed = true;
+    }
+  }
+  if (changed) refreshGood(root, stats);
+}
+
+function siblingProse(element: DomElement, stats: StatsMap): number {
+  const parent = element.parentElement;
+  if (!parent) return 0;
+  let prose = 0;
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    if (sibling !== element) prose += stats.get(sibling)?.good ?? 0;
+  }
+  return prose;
+}
+
+/**
+ * Teaser groups (cards, tiles, entries) are the content of a listing and secondary on an article or
+ * product page: they are flagged only when the prose outside them outweighs them all together. A
+ * teaser run set among the paragraphs of a text (a listicle) is part of that text.
+ */
+export function flagSecondaryTeasers(root: DomElement, stats: StatsMap): void {
+  const groups = findTeaserGroups(root, stats).filter(
+    (g) => !stats.get(g)?.kind && siblingProse(g, stats) < TEASER_SIBLING_PROSE,
+  );
+  if (groups.length === 0) return;
+  const teaserText = groups.reduce((sum, g) => sum + (stats.get(g)?.text ?? 0), 0);
+  for (const group of groups) {
+    const s = stats.get(group);
+    if (s) s.kind = { kind: 'teasers', semantic: false };
+  }
+  refreshGood(root, stats);
+  if ((stats.get(root)?.good ?? 0) >= teaserText) return;
+  for (const group of groups) {
+    const s = stats.get(group);
+    if (s) s.kind = undefined;
+  }
+  refreshGood(root, stats);
+}

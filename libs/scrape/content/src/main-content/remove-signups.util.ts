@@ -1,0 +1,32 @@
+import type { DomElement } from '../dom/dom.types';
+
+const EMAIL_FIELD = 'input[type="email" i], input[name*="email" i], input[placeholder*="email" i]';
+/** A sign-up block is a few sentences around the form; anything longer is the page itself. */
+const MAX_SIGNUP_CHARS = 600;
+/** A block holding these is the page (a sign-up page), not a sign-up box on it. */
+const PAGE = 'h1, main, article';
+
+function visibleLength(element: DomElement): number {
+  return (element.textContent ?? '').replace(/\s+/g, '').length;
+}
+
+/**
+ * Removes newsletter and sign-up blocks: the largest short block around an e-mail field, with its
+ * pitch ("Subscribe to our free daily newsletter…") and legal small print. Runs before form controls
+ * are removed, since the e-mail field is what identifies the block.
+ */
+export function removeSignupBlocks(root: DomElement): void {
+  const blocks = new Set<DomElement>();
+  const holdsPage = (el: DomElement) =>
+    /^(?:main|article|body)$/i.test(el.localName) || el.querySelector(PAGE) !== null;
+  for (const field of Array.from(root.querySelectorAll(EMAIL_FIELD))) {
+    let block: DomElement | null = field.parentElement;
+    if (!block || block === root || holdsPage(block)) continue;
+    for (let up = block.parentElement; up && up !== root; up = up.parentElement) {
+      if (visibleLength(up) > MAX_SIGNUP_CHARS || holdsPage(up)) break;
+      block = up;
+    }
+    if (visibleLength(block) <= MAX_SIGNUP_CHARS) blocks.add(block);
+  }
+  for (const block of blocks) block.remove();
+}

@@ -1,0 +1,112 @@
+import type { DomElement } from '../dom/dom.types';
+import type { ElementStats, StatsMap } from './content-stats.util';
+
+/**
+ * The container descends while one child holds this share of the page's good text; each step may
+ * shed the rest, so the share bounds what the container can lose.
+ */
+const COVERAGE = 0.8;
+/** The title and lead blocks may hold at most this share of the container's text. */
+const LEAD_SHARE = 0.25;
+/** Characters of lead text, besides the title, that make the title block worth adding. */
+const MIN_LEAD = 150;
+/** A link block holding half the container's text is the page's list, not navigation… */
+const LIST_SHARE = 0.5;
+/** …unless the container has this much prose besides it. */
+const PROSE_ELSEWHERE = 400;
+
+/** Deepest element holding at least `COVERAGE` of the page's good text (outside chrome and links). */
+function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
+  const total = stats.get(root)?.good ?? 0;
+  let current = root;
+  for (;;) {
+    let next: DomElement | undefined;
+    for (let child = current.firstElementChild; child && !next; child = child.nextElementSibling) {
+      const s = stats.get(child);
+      if (s && !s.kind && s.good >= COVERAGE * total) next = child;
+    }
+    if (!next) return current;
+    current = next;
+  }
+}
+
+function isFlagged(element: DomElement, root: DomElement, stats: StatsMap): boolean {
+  for (let e: DomElement | null = element; e && e !== root; e = e.parentElement)
+    if (stats.get(e)?.kind) return true;
+  return false;
+}
+
+/** The page's title heading: its first `<h1>` outside chrome. */
+function titleHeading(root: DomElement, stats: StatsMap): DomElement | undefined {
+  return Array.from(root.querySelectorAll('h1')).find((h) => !isFlagged(h, root, stats));
+}
+
+function commonAncestor(a: DomElement, b: DomElement): DomElement | undefined {
+  const chain = new Set<DomElement>();
+  for (let e: DomElement | null = a; e; e = e.parentElement) chain.add(e);
+  for (let e: DomElement | null = b; e; e = e.parentElement) if (chain.has(e)) return e;
+  return undefined;
+}
+
+export interface MainRegion {
+  container: DomElement;
+  /** Blocks before the container, from the one holding the page's title heading: title and lead. */
+  lead: DomElement[];
+}
+
+/**
+ * The main content: the coverage container, plus the blocks from the page's title heading down to
+ * the container when the container missed them (a docs page whose h1 and lead paragraph sit above
+ * the text), provided they are small and carry a lead paragraph besides the title.
+ */
+export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
+  const container = coverageContainer(root, stats);
+  const title = titleHeading(root, stats);
+  const ancestor = title ? commonAncestor(container, title) : undefined;
+  if (!title || !ancestor || ancestor === container) return { container, lead: [] };
+  let first: DomElement = title;
+  while (first.parentElement && first.parentElement !== ancestor) first = first.parentElement;
+  let side: DomElement = container;
+  while (side.parentElement && side.parentElement !== ancestor) side = side.parentElement;
+  const lead: DomElement[] = [];
+  for (let e: DomElement | null = first; e && e !== side; e = e.nextElementSibling) lead.push(e);
+  if (lead.length === 0 || lead[lead.length - 1].nextElementSibling !== side) return { container, lead: [] };
+  let text = 0;
+  let link = 0;
+  let good = 0;
+  for (const e of lead) {
+    const s = stats.get(e);
+    if (!s || s.kind) continue;
+    text += s.text;
+    link += s.link;
+    good += s.good;
+  }
+  const cs = stats.get(container);
+  const leadProse = good - (stats.get(title)?.good ?? 0);
+  const small = cs !== undefined && text <= LEAD_SHARE * cs.text && link <= 0.5 * text;
+  return small && leadProse >= MIN_LEAD
+    ? { container, lead: lead.filter((e) => !stats.get(e)?.kind) }
+    : { container, lead: [] };
+}
+
+function isLinkBlock(s: ElementStats, container: ElementStats): boolean {
+  if (s.links < 3 || s.link <= 0.6 * s.text || s.good >= 200) return false;
+  return s.text < LIST_SHARE * container.text || container.good - s.good >= PROSE_ELSEWHERE;
+}
+
+/** Elements inside the container to remove: flagged chrome and navigation-like link blocks. */
+export function prunableElements(container: DomElement, stats: StatsMap): DomElement[] {
+  const own = stats.get(container);
+  const out: DomElement[] = [];
+  if (!own) return out;
+  const visit = (element: DomElement): void => {
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      const s = stats.get(child);
+      if (!s) continue;
+      if (s.kind || isLinkBlock(s, own)) out.push(child);
+      else visit(child);
+    }
+  };
+  visit(container);
+  return out;
+}

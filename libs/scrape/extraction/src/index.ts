@@ -1,0 +1,14 @@
+export * from './lib/extraction.service';
+export { detectPii, applyRedaction } from './lib/pii/pii-detector.util';
+export type { PiiEntity, PiiMode, PiiSpan, ReplaceStyle } from './lib/pii/pii-detector.util';
+export { extractiveSummary } from './lib/summary/extractive-summary.util';
+export { extractiveAnswer, extractiveHighlights, rankPassages } from './lib/answer/passage-ranking.util';
+export { readStructuredData } from './lib/structured/structured-data.util';
+export type { StructuredEntity } from './lib/structured/structured-data.util';
+export { fillSchema } from './lib/structured/schema-fill.util';
+export { removeBoilerplate } from './lib/clean/boilerplate-filter.util';
+export { findPromptInjection } from './lib/injection/prompt-injection.util';
+export { splitPassages } from './lib/text/passages.util';
+export { terms, sentences, words } from './lib/text/tokens.util';
+export { Bm25 } from './lib/text/bm25.util';
+export * from './lib/extraction.module';

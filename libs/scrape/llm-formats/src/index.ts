@@ -1,0 +1,2 @@
+export * from './lib/llm-formats.enricher';
+export * from './lib/llm-formats.module';
