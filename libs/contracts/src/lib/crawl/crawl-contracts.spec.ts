@@ -34,6 +34,15 @@ describe('crawl request (compat §8.1)', () => {
     expect(failure(crawlRequestSchema, { url: 'https://example.com', includePaths: ['[unclosed'] }).message).toMatch(/^Invalid regular expression in \[unclosed/);
   });
 
+  it('refuses patterns with nested quantifiers, keeps ordinary ones', () => {
+    for (const pattern of ['(a+)+$', '^/(x*y)*z', '(\\d+){2,}']) {
+      expect(failure(crawlRequestSchema, { url: 'https://example.com', excludePaths: [pattern] }).message).toMatch(/nests quantifiers/);
+    }
+    for (const pattern of ['^/blog/.*', '^/docs/(v\\d+)?/api', '^/(en|de)/[a-z-]+$', '/page-\\d{1,3}$']) {
+      expect(crawlRequestSchema.safeParse({ url: 'https://example.com', includePaths: [pattern] }).success).toBe(true);
+    }
+  });
+
   it('accepts the SDK envelope inside scrapeOptions and rejects unknown keys', () => {
     expect(crawlRequestSchema.safeParse({ url: 'https://example.com', scrapeOptions: { origin: 'js-sdk@4.42.0', integration: 'x', toolDetail: 'compact' } }).success).toBe(true);
     expect(failure(crawlRequestSchema, { url: 'https://example.com', maxDepth: 2 }).message).toBe(UNRECOGNIZED_KEY_MESSAGE);

@@ -7,7 +7,14 @@ import { webhookSchema } from './webhook.schema';
 export const SITEMAP_MODES = ['skip', 'include', 'only'] as const;
 export type SitemapMode = (typeof SITEMAP_MODES)[number];
 
-/** `includePaths`/`excludePaths`: regular expressions, each compiled here so a bad one is a 400 naming its error. */
+/** A quantified group that itself contains a quantifier, e.g. `(a+)+` or `(x*y){2,}`: exponential backtracking on some inputs. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
+
+/**
+ * `includePaths`/`excludePaths`: regular expressions, each compiled here so a bad one is a 400 naming
+ * its error. Patterns with nested quantifiers are refused: workers match them against every
+ * discovered URL, and JavaScript regular expressions cannot be time-limited.
+ */
 export const pathPatternsSchema = z
   .array(z.string().min(1).max(LIMITS.crawl.maxPatternLength))
   .max(LIMITS.crawl.maxPatterns)
@@ -18,6 +25,10 @@ export const pathPatternsSchema = z
         new RegExp(pattern);
       } catch (error) {
         ctx.addIssue({ code: 'custom', message: `Invalid regular expression in ${pattern}: ${(error as Error).message}`, path: [index] });
+        return;
+      }
+      if (NESTED_QUANTIFIER.test(pattern)) {
+        ctx.addIssue({ code: 'custom', message: `Regular expression ${pattern} nests quantifiers (catastrophic backtracking); rewrite it without a repeated group of repetitions`, path: [index] });
       }
     });
   });
