@@ -28,7 +28,9 @@ function cpuSecondsOf(pid: number): number {
 }
 
 async function start(app: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/apps', app, 'main.js')], {
+  // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of every service process (node --cpu-prof).
+  const profile = process.env['BENCH_PROFILE_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROFILE_DIR']}`] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, 'dist/apps', app, 'main.js')], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     // BENCH_LOG=<file> keeps the services' logs for diagnosis.
@@ -129,10 +131,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ status: status.status, pages: status.completed, seconds, cpuSeconds, postgresCpuSeconds, markdownPages })}\n`);
   } finally {
     await Promise.all(processes.map(stop));
-    const cleanup = new Client({ connectionString: DATABASE });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
+    if (process.env['BENCH_KEEP_DB']) process.stderr.write(`kept database ${name}\n`);
+    else {
+      const cleanup = new Client({ connectionString: DATABASE });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    }
   }
 }
 
