@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
+import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { PdfScrapeModule } from '@quarry/documents/service';
@@ -8,7 +9,7 @@ import { ScrapeFormatsModule } from '@quarry/scrape/formats';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 
-/** The scrape worker: consumes scrape jobs; serves only probes and metrics over HTTP. */
+/** The scrape worker: consumes scrape jobs and crawl/batch tasks; serves only probes and metrics over HTTP. */
 @Module({})
 export class ScrapeWorkerAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
@@ -23,6 +24,7 @@ export class ScrapeWorkerAppModule {
         ScrapeFormatsModule,
         LlmFormatsModule,
         PdfScrapeModule,
+        CrawlRunnerModule,
       ],
       controllers: [HealthController],
     };

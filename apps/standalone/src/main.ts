@@ -1,5 +1,5 @@
 import { publishAdminHandle } from '@quarry/admin';
-import { registerParseUploads } from '@quarry/api';
+import { configureApiHttp } from '@quarry/api';
 import { main } from '@quarry/platform/http';
 import { StandaloneModule } from './standalone.module';
 
@@ -7,6 +7,6 @@ main({
   name: 'standalone',
   migrates: true,
   module: (runtime) => StandaloneModule.forRoot(runtime),
-  configureHttp: (fastify, runtime) => registerParseUploads(fastify, runtime),
+  configureHttp: configureApiHttp,
   afterListen: (url, runtime) => publishAdminHandle(runtime.config.dataDir, url),
 });

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
 import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
+import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
@@ -24,6 +25,7 @@ export class StandaloneModule {
         LlmFormatsModule,
         PdfScrapeModule,
         DocParserModule,
+        CrawlRunnerModule,
         AgentOrchestratorModule,
         AdminApiModule,
       ],

@@ -4,5 +4,6 @@ export * from './lib/basic-site';
 export * from './lib/scrape-site';
 export * from './lib/network-fixtures';
 export * from './lib/promql';
+export * from './lib/crawl-site';
 export * from './lib/fake-llm-server';
 export * from './lib/scripted-llm';

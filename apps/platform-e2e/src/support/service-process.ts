@@ -72,7 +72,9 @@ export async function startService(app: AppName, env: Record<string, string>, op
     logs,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 30_000)))]);
+      clearTimeout(timer);
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },

@@ -7,16 +7,23 @@ import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { HealthController } from '@quarry/platform/http';
 import { Database } from '@quarry/platform/database';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { CrawlModule } from '@quarry/crawl';
 import { ScrapeCache } from '@quarry/scrape/cache';
 import { ProfileRepository } from '@quarry/scrape/state';
+import { AccountController } from './account/account.controller';
 import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
+import { BatchScrapeController } from './batch/batch-scrape.controller';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
+import { CrawlController } from './crawl/crawl.controller';
+import { MapController } from './map/map.controller';
 import { RootController } from './root/root.controller';
 import { ParseController } from './parse/parse.controller';
 import { ParseUploadsService } from './parse/parse-uploads.service';
 import { ParseService } from './parse/parse.service';
+import { SearchController } from './search/search.controller';
+import { CollectionWatcher } from './watcher/collection-watcher';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
 
@@ -40,10 +47,23 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule, AgentApiModule],
-  controllers: [RootController, HealthController, ScrapeController, BlobsController, AgentController, ParseController],
+  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule, AgentApiModule],
+  controllers: [
+    RootController,
+    HealthController,
+    ScrapeController,
+    BlobsController,
+    CrawlController,
+    BatchScrapeController,
+    MapController,
+    SearchController,
+    AccountController,
+    AgentController,
+    ParseController,
+  ],
   providers: [
     ApiAuthGuard,
+    CollectionWatcher,
     ScrapeService,
     { provide: ScrapeCache, useFactory: (db: Database) => new ScrapeCache(db), inject: [Database] },
     { provide: ProfileRepository, useFactory: (db: Database) => new ProfileRepository(db), inject: [Database] },

@@ -15,4 +15,19 @@ export const LIMITS = {
   screenshotLifetimeMs: 24 * 60 * 60 * 1000,
   signedUrlLifetimeMs: 60 * 60 * 1000,
   jsonBodyBytes: 10 * 1024 * 1024,
+  crawl: {
+    defaultLimit: 10_000,
+    maxLimit: 1_000_000,
+    maxDepth: 1_000,
+    maxPatterns: 1_000,
+    maxPatternLength: 2_000,
+    maxDelaySeconds: 60,
+    maxConcurrency: 1_000,
+    /** Status pages: default size and the JSON size at which a page is cut. */
+    statusPageSize: 100,
+    statusPageBytes: 10 * 1024 * 1024,
+  },
+  batch: { maxUrls: 10_000 },
+  map: { defaultLimit: 5_000, maxLimit: 100_000 },
+  search: { defaultLimit: 10, maxLimit: 100, maxQueryLength: 2_000 },
 } as const;

@@ -3,7 +3,7 @@
  * defaults created at start; consumers scale up to that many instances per group.
  */
 export const TOPICS = {
-  /** One message per page to scrape: single scrapes, batch items and crawl pages. */
+  /** One message per synchronous scrape (`/v2/scrape`, search results); crawl and batch pages use crawlTasks. */
   scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
   /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
   jobEvents: { name: 'job.events', partitions: 3 },
@@ -11,6 +11,8 @@ export const TOPICS = {
   documentParseJobs: { name: 'document.parse.jobs', partitions: 6 },
   /** Parsed-content announcements for the scrape workers waiting on a PDF they fetched. */
   documentParseResults: { name: 'document.parse.results', partitions: 3 },
+  /** Crawl and batch work: kickoffs and frontier pages (ids only; the frontier in PostgreSQL is the truth). */
+  crawlTasks: { name: 'crawl.tasks', partitions: 12 },
   /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
   agentWork: { name: 'agent.work', partitions: 6 },
 } as const;
@@ -21,5 +23,6 @@ export type TopicKey = keyof typeof TOPICS;
 export const CONSUMER_GROUPS = {
   scrapeWorkers: 'scrape-workers',
   docParsers: 'doc-parsers',
+  crawlWorkers: 'crawl-workers',
   agentOrchestrators: 'agent-orchestrators',
 } as const;

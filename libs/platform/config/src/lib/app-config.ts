@@ -29,6 +29,19 @@ export interface AppConfig {
   jobs: { retentionHours: number };
   /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set. */
   tracing: { endpoint?: string; headers: Record<string, string>; sampleRatio: number };
+  crawl: {
+    workerConcurrency: number;
+    robotsUserAgent: string;
+    trapMaxRun: number;
+    maxFrontier: number;
+    pageLeaseMs: number;
+    pageMaxAttempts: number;
+    sweepIntervalMs: number;
+    sitemapTimeoutMs: number;
+  };
+  webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  search: { providerUrl?: string; timeoutMs: number };
+  map: { crawlPages: number };
   /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
   llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
   agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
@@ -126,6 +139,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ghostscriptPath: env.GHOSTSCRIPT_PATH.trim() || undefined,
     },
     tracing: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, headers: env.OTEL_EXPORTER_OTLP_HEADERS, sampleRatio: env.OTEL_TRACES_SAMPLER_ARG },
+    crawl: {
+      workerConcurrency: env.CRAWL_WORKER_CONCURRENCY,
+      robotsUserAgent: env.CRAWL_ROBOTS_USER_AGENT,
+      trapMaxRun: env.CRAWL_TRAP_MAX_RUN,
+      maxFrontier: env.CRAWL_MAX_FRONTIER,
+      pageLeaseMs: env.CRAWL_PAGE_LEASE_MS,
+      pageMaxAttempts: env.CRAWL_PAGE_MAX_ATTEMPTS,
+      sweepIntervalMs: env.CRAWL_SWEEP_INTERVAL_MS,
+      sitemapTimeoutMs: env.CRAWL_SITEMAP_TIMEOUT_MS,
+    },
+    webhooks: { secret: env.WEBHOOK_SECRET, timeoutMs: env.WEBHOOK_TIMEOUT_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: env.WEBHOOK_RETRY_BASE_MS },
+    search: { providerUrl: env.SEARCH_PROVIDER_URL?.replace(/\/+$/, ''), timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS },
+    map: { crawlPages: env.MAP_CRAWL_PAGES },
     llm: {
       baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
       apiKey: env.LLM_API_KEY,

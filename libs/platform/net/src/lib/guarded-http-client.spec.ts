@@ -34,6 +34,13 @@ describe('GuardedHttpClient', () => {
   };
   const client = (policy = fixtureOnly(), maxBytes = 1_000_000) => new GuardedHttpClient(policy, { userAgent: 'test', maxBytes }, lookup);
 
+  it('resolves names under .localhost to loopback (RFC 6761) and still applies the policy to them', async () => {
+    const system = (policy: AddressPolicy) => new GuardedHttpClient(policy, { userAgent: 'test', maxBytes: 1_000_000 });
+    const response = await system(fixtureOnly()).fetch({ url: `http://sub.localhost:${site.port}/page`, timeoutMs: 5_000 });
+    expect(response.status).toBe(200);
+    await expect(system(new AddressPolicy(false)).fetch({ url: `http://sub.localhost:${site.port}/page`, timeoutMs: 5_000 })).rejects.toBeInstanceOf(BlockedAddressError);
+  });
+
   it('fetches a page and reports the final URL after redirects', async () => {
     const sut = client();
     const response = await sut.fetch({ url: `${site.url}/redirect`, timeoutMs: 5_000 });

@@ -1,0 +1,220 @@
+import Firecrawl, { type Document } from '@mendable/firecrawl-js';
+import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
+import { call } from './support/api-client';
+import { createTeamKey, eventually, query, startCrawlCluster, startFakeSearxng, type CrawlCluster, type FakeSearchResult, type FakeSearxng } from './support/crawl-support';
+
+const general: FakeSearchResult[] = Array.from({ length: 25 }, (_, index) => ({
+  url: `https://site${index % 3}.example.com/result-${index + 1}`,
+  title: `Result ${index + 1}`,
+  content: `Snippet of result ${index + 1}`,
+}));
+const news: FakeSearchResult[] = Array.from({ length: 4 }, (_, index) => ({
+  url: `https://news.example.com/story-${index + 1}`,
+  title: `Story ${index + 1}`,
+  content: `News snippet ${index + 1}`,
+  publishedDate: `2026-11-0${index + 1}T08:00:00Z`,
+  thumbnail_src: `https://news.example.com/thumb-${index + 1}.jpg`,
+}));
+const images: FakeSearchResult[] = Array.from({ length: 3 }, (_, index) => ({
+  url: `https://images.example.com/page-${index + 1}`,
+  title: `Image ${index + 1}`,
+  content: '',
+  img_src: `https://images.example.com/full-${index + 1}.png`,
+  resolution: '800x600',
+}));
+
+describe('map, search and account usage (SDK, cluster)', () => {
+  let site: CrawlSite;
+  let searxng: FakeSearxng;
+  let platform: CrawlCluster;
+  let firecrawl: Firecrawl;
+
+  beforeAll(async () => {
+    site = await startCrawlSite();
+    searxng = await startFakeSearxng({ general, news, images });
+    platform = await startCrawlCluster({ workers: 1, env: { SEARCH_PROVIDER_URL: searxng.url, MAP_CRAWL_PAGES: '3' } });
+    firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.publicUrl });
+  }, 180_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await searxng?.close();
+    await site?.close();
+  });
+
+  describe('map', () => {
+    it('unites sitemap, a light crawl and the index; never sitemap-only; titles where known', async () => {
+      // a page only the sitemap lists, scraped earlier: the index must know it even when the sitemap is skipped
+      await firecrawl.batchScrape([`${site.url}/orphan/7`], { pollInterval: 1, timeout: 60 });
+      const full = await firecrawl.map(`${site.url}/`, { limit: 1_000 });
+      const urls = full.links.map((link) => link.url);
+      expect(new Set(urls).size).toBe(urls.length);
+      expect(urls).toEqual(expect.arrayContaining([`${site.url}/`, `${site.url}/about`, `${site.url}/docs/page-300`, `${site.url}/orphan/20`, `${site.url}/blog/post-50`]));
+      expect(full.links.find((link) => link.url === `${site.url}/about`)?.title).toBe('About');
+      expect(urls.some((url) => url.includes('/private/'))).toBe(true); // map lists URLs; robots.txt governs fetching
+      expect(urls).toContain(`${site.subUrl}/`); // includeSubdomains defaults to true
+      expect(urls.some((url) => url.startsWith(site.externalUrl))).toBe(false);
+
+      const skipped = await firecrawl.map(`${site.url}/`, { sitemap: 'skip', limit: 1_000 });
+      const skippedUrls = skipped.links.map((link) => link.url);
+      expect(skippedUrls).toEqual(expect.arrayContaining([`${site.url}/about`, `${site.url}/docs/`, `${site.url}/orphan/7`]));
+      expect(skippedUrls).not.toContain(`${site.url}/orphan/8`);
+
+      const noSub = await firecrawl.map(`${site.url}/`, { sitemap: 'skip', includeSubdomains: false });
+      expect(noSub.links.some((link) => link.url.startsWith(site.subUrl))).toBe(false);
+    });
+
+    it('cuts to limit exactly, ranks by search, keeps query strings on request and times out with 408', async () => {
+      const ten = await firecrawl.map(`${site.url}/`, { sitemap: 'only', limit: 10 });
+      expect(ten.links).toHaveLength(10);
+      const ranked = await firecrawl.map(`${site.url}/`, { search: 'blog post', limit: 5 });
+      expect(ranked.links).toHaveLength(5);
+      for (const link of ranked.links) expect(link.url).toContain('/blog/');
+
+      const withQuery = await firecrawl.map(`${site.url}/`, { sitemap: 'skip', ignoreQueryParameters: false });
+      expect(withQuery.links.map((link) => link.url)).toContain(`${site.url}/search?q=start`);
+      const withoutQuery = await firecrawl.map(`${site.url}/`, { sitemap: 'skip' });
+      expect(withoutQuery.links.map((link) => link.url)).toContain(`${site.url}/search`);
+      expect(withoutQuery.links.some((link) => link.url.includes('?'))).toBe(false);
+
+      const timedOut = await call(platform.publicUrl, 'POST', '/v2/map', { apiKey: platform.apiKey, body: { url: `${site.url}/`, timeout: 1 } });
+      expect(timedOut).toMatchObject({ status: 408, body: { success: false, code: 'MAP_TIMEOUT', error: expect.stringMatching(/^The map operation timed out/) } });
+
+      const lonely = await call<{ links: unknown[]; warning?: string }>(platform.publicUrl, 'POST', '/v2/map', { apiKey: platform.apiKey, body: { url: `${site.url}/nothing-here`, sitemap: 'skip' } });
+      expect(lonely.body.links.length).toBeLessThanOrEqual(1);
+      expect(lonely.body.warning).toContain('Only');
+    });
+  });
+
+  describe('search', () => {
+    it('returns provider results in the SDK web shape, following provider pages to the limit', async () => {
+      const two = await firecrawl.search('fixture query', { limit: 2 });
+      expect(two.web).toEqual([
+        { url: general[0].url, title: general[0].title, description: general[0].content, position: 1 },
+        { url: general[1].url, title: general[1].title, description: general[1].content, position: 2 },
+      ]);
+      const before = searxng.requests.length;
+      const many = await firecrawl.search('fixture query', { limit: 21 });
+      expect(many.web).toHaveLength(21);
+      expect(searxng.requests.length - before).toBe(3);
+      expect(searxng.requests[searxng.requests.length - 1].get('pageno')).toBe('3');
+
+      const only = await firecrawl.search('fixture query', { limit: 20, includeDomains: ['site1.example.com'] });
+      expect(only.web?.length).toBeGreaterThan(0);
+      expect(only.web?.every((result) => new URL((result as { url: string }).url).hostname === 'site1.example.com')).toBe(true);
+      const except = await firecrawl.search('fixture query', { limit: 20, excludeDomains: ['site1.example.com'] });
+      expect(except.web?.some((result) => new URL((result as { url: string }).url).hostname === 'site1.example.com')).toBe(false);
+
+      const sources = await firecrawl.search('fixture query', { sources: ['news', 'images'], limit: 3 });
+      expect(sources.news?.[0]).toMatchObject({ title: 'Story 1', url: news[0].url, snippet: 'News snippet 1', date: news[0].publishedDate, imageUrl: news[0].thumbnail_src, position: 1 });
+      expect(sources.images?.[0]).toMatchObject({ title: 'Image 1', imageUrl: images[0].img_src, imageWidth: 800, imageHeight: 600, url: images[0].url, position: 1 });
+      expect(sources.web).toBeUndefined();
+
+      const raw = await call<{ creditsUsed: number; id: string }>(platform.publicUrl, 'POST', '/v2/search', { apiKey: platform.apiKey, body: { query: 'fixture', limit: 11 } });
+      expect(raw.body.creditsUsed).toBe(4);
+      expect(typeof raw.body.id).toBe('string');
+    });
+
+    it('searches the team index of stored pages with PostgreSQL full-text search and scrapes results on request', async () => {
+      await firecrawl.crawl(`${site.url}/docs/`, { limit: 60, sitemap: 'skip', pollInterval: 1, timeout: 120 });
+      const hits = await firecrawl.search(CRAWL_SITE.searchMarker, { includeDomains: ['localhost'] });
+      expect(hits.web?.[0]).toMatchObject({ url: `${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`, title: `Doc ${CRAWL_SITE.searchMarkerPage}`, position: 1 });
+      expect(hits.web).toHaveLength(1);
+      const ranked = await firecrawl.search(CRAWL_SITE.uniqueWord(17), { includeDomains: ['localhost'] });
+      expect((ranked.web?.[0] as { url: string }).url).toBe(`${site.url}/docs/page-17`);
+
+      const scraped = await firecrawl.search(CRAWL_SITE.searchMarker, { includeDomains: ['localhost'], scrapeOptions: { formats: ['markdown'] } });
+      const document = scraped.web?.[0] as Document & { url: string; title: string };
+      expect(document.markdown).toContain(CRAWL_SITE.searchMarker);
+      expect(document.metadata?.sourceURL).toBe(`${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`);
+      expect(document.title).toBe(`Doc ${CRAWL_SITE.searchMarkerPage}`);
+
+      // another team's pages are not in its index
+      const otherKey = await createTeamKey(platform, 'search-other', 100);
+      const other = await new Firecrawl({ apiKey: otherKey, apiUrl: platform.publicUrl }).search(CRAWL_SITE.searchMarker, { includeDomains: ['localhost'] });
+      expect(other.web ?? []).toEqual([]);
+    });
+
+    it('answers validation failures with "Invalid request body"', async () => {
+      const both = await call(platform.publicUrl, 'POST', '/v2/search', { apiKey: platform.apiKey, body: { query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] } });
+      expect(both).toMatchObject({ status: 400, body: { success: false, code: 'BAD_REQUEST', error: 'Invalid request body', details: expect.any(Array) } });
+      const limit = await call(platform.publicUrl, 'POST', '/v2/search', { apiKey: platform.apiKey, body: { query: 'x', limit: 0 } });
+      expect(limit).toMatchObject({ status: 400, body: { error: 'Invalid request body' } });
+    });
+  });
+
+  describe('account usage', () => {
+    it('reports credits, tokens, history, queue and concurrency from the ledger and the queues', async () => {
+      const [team] = await query<{ credits: number }>(platform, `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`);
+      const usage = await firecrawl.getCreditUsage();
+      expect(usage.remainingCredits).toBe(team.credits);
+      expect(usage.planCredits).toBe(1_000_000);
+      expect(Date.parse(String(usage.billingPeriodStart))).toBeLessThan(Date.now());
+      expect(Date.parse(String(usage.billingPeriodEnd))).toBeGreaterThan(Date.now());
+      expect((await firecrawl.getTokenUsage()).remainingTokens).toBe(team.credits * 15);
+
+      const history = await firecrawl.getCreditUsageHistorical();
+      expect(history.periods).toHaveLength(12);
+      expect(history.periods[11].creditsUsed).toBe(1_000_000 - team.credits);
+      const byKey = await firecrawl.getCreditUsageHistorical(true);
+      expect(byKey.periods.reduce((sum, period) => sum + period.creditsUsed, 0)).toBe(1_000_000 - team.credits);
+      expect(byKey.periods.every((period) => typeof period.apiKey === 'string')).toBe(true);
+      // token history counts what language models really used (llm_token_usage), per month
+      await query(platform, `INSERT INTO llm_token_usage (team_id, model, purpose, prompt_tokens, completion_tokens, total_tokens) SELECT t.id, 'm', 'summary', 1000, 234, 1234 FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`);
+      const tokens = await firecrawl.getTokenUsageHistorical();
+      expect(tokens.periods).toHaveLength(12);
+      expect(tokens.periods[11].tokensUsed).toBe(1234);
+
+      const idle = await firecrawl.getQueueStatus();
+      expect(idle).toMatchObject({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: 8 });
+      expect(Date.parse(String(idle.mostRecentSuccess))).toBeGreaterThan(Date.now() - 600_000);
+      expect(await firecrawl.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: 8 });
+
+      const started = await firecrawl.startCrawl(`${site.url}/docs/`, { limit: 40, delay: 1, sitemap: 'skip' });
+      const busy = await eventually(async () => {
+        const status = await firecrawl.getQueueStatus();
+        return status.jobsInQueue > 1 && status.activeJobsInQueue === 1 ? status : undefined;
+      });
+      expect(busy.waitingJobsInQueue).toBe(busy.jobsInQueue - 1);
+      expect((await firecrawl.getConcurrency()).concurrency).toBe(1);
+      await firecrawl.cancelCrawl(started.id);
+    });
+  });
+
+  describe('billing', () => {
+    it('lowers a crawl limit to the remaining credits, then answers 402 once they are gone', async () => {
+      const key = await createTeamKey(platform, 'poor-team', 5);
+      const poor = new Firecrawl({ apiKey: key, apiUrl: platform.publicUrl });
+      const job = await poor.crawl(`${site.url}/docs/`, { limit: 100, sitemap: 'skip', pollInterval: 1, timeout: 120 });
+      expect(job).toMatchObject({ status: 'completed', completed: 5, total: 5, creditsUsed: 5 });
+      expect((await poor.getCreditUsage()).remainingCredits).toBe(0);
+      await expect(poor.startCrawl(`${site.url}/docs/`, {})).rejects.toMatchObject({ status: 402, message: 'Payment Required: Insufficient credits' });
+      await expect(poor.startBatchScrape([`${site.url}/about`], {})).rejects.toMatchObject({ status: 402 });
+      expect(await call(platform.publicUrl, 'POST', '/v2/map', { apiKey: key, body: { url: site.url } })).toMatchObject({ status: 402 });
+    });
+
+    it('stops a crawl as failed with a clear error when credits run out, never charging past zero', async () => {
+      const key = await createTeamKey(platform, 'tight-team', 12);
+      const tight = new Firecrawl({ apiKey: key, apiUrl: platform.publicUrl });
+      const [a, b] = await Promise.all([
+        tight.startCrawl(`${site.url}/docs/`, { limit: 10, sitemap: 'skip', maxConcurrency: 1 }),
+        tight.startCrawl(`${site.url}/blog/`, { limit: 10, sitemap: 'skip', maxConcurrency: 1 }),
+      ]);
+      const finished = await Promise.all(
+        [a.id, b.id].map((id) =>
+          eventually(async () => {
+            const status = await tight.getCrawlStatus(id);
+            return status.status === 'scraping' ? undefined : status;
+          }, 120_000),
+        ),
+      );
+      const raw = await Promise.all([a.id, b.id].map((id) => call<{ status: string; error?: string; success: boolean }>(platform.publicUrl, 'GET', `/v2/crawl/${id}`, { apiKey: key })));
+      const failed = raw.filter((response) => response.body.status === 'failed');
+      expect(failed.length).toBeGreaterThanOrEqual(1);
+      for (const response of failed) expect(response.body).toMatchObject({ success: true, error: expect.stringMatching(/^Insufficient credits/) });
+      expect(finished.reduce((sum, status) => sum + status.completed, 0)).toBe(12);
+      const [team] = await query<{ credits: number }>(platform, `SELECT credits FROM teams WHERE name = 'tight-team'`);
+      expect(team.credits).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { LIMITS } from '../common/limits';
+import { httpUrlSchema } from '../common/url.schema';
+import { SITEMAP_MODES } from '../crawl/crawl-request.schema';
+import { locationSchema } from '../scrape/scrape-options.schema';
+
+/** Body of `POST /v2/map` (compat §10). */
+export const mapRequestSchema = z.strictObject({
+  url: httpUrlSchema,
+  search: z.string().max(1_000).optional(),
+  sitemap: z.enum(SITEMAP_MODES).default('include'),
+  includeSubdomains: z.boolean().default(true),
+  ignoreQueryParameters: z.boolean().default(true),
+  limit: z.int().min(1).max(LIMITS.map.maxLimit).default(LIMITS.map.defaultLimit),
+  /** Milliseconds for the whole operation; 408 MAP_TIMEOUT when exceeded. */
+  timeout: z.int().min(1).max(LIMITS.timeoutMs.max).optional(),
+  filterByPath: z.boolean().default(true),
+  useIndex: z.boolean().default(true),
+  ignoreCache: z.boolean().default(false),
+  allowExternalLinks: z.boolean().default(false),
+  location: locationSchema.optional(),
+  headers: z.record(z.string().max(1_000), z.string().max(8_192)).optional(),
+  threatProtection: z.record(z.string(), z.unknown()).optional(),
+  auditMetadata: z.record(z.string(), z.unknown()).optional(),
+  origin: z.string().max(256).default('api'),
+  integration: z.string().max(256).optional(),
+});
+
+export type MapRequest = z.output<typeof mapRequestSchema>;
+
+export interface MapLink {
+  url: string;
+  title?: string;
+  description?: string;
+}
+
+export interface MapResponse {
+  success: true;
+  id: string;
+  links: MapLink[];
+  warning?: string;
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { LIMITS } from '../common/limits';
+import type { FormatType } from '../scrape/formats.schema';
+import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
+import type { ScrapeDocument } from '../scrape/document.types';
+
+export const SEARCH_SOURCES = ['web', 'images', 'news'] as const;
+export type SearchSource = (typeof SEARCH_SOURCES)[number];
+
+const CATEGORY_ALIASES: Record<string, 'github' | 'research' | 'pdf' | 'developer'> = {
+  github: 'github',
+  research: 'research',
+  pdf: 'pdf',
+  developer: 'developer',
+  repo: 'developer',
+  repos: 'developer',
+  code: 'developer',
+  docs: 'developer',
+  documentation: 'developer',
+};
+
+/** Formats a search may scrape its results into (compat §11). */
+export const SEARCH_SCRAPE_FORMATS: readonly FormatType[] = [
+  'markdown',
+  'html',
+  'rawHtml',
+  'links',
+  'images',
+  'summary',
+  'product',
+  'menu',
+  'json',
+  'question',
+  'highlights',
+  'query',
+  'screenshot',
+];
+
+const webSourceSchema = z.strictObject({
+  type: z.literal('web'),
+  tbs: z.string().max(256).optional(),
+  filter: z.string().max(256).optional(),
+  lang: z.string().max(16).optional(),
+  country: z.string().max(16).optional(),
+  location: z.string().max(256).optional(),
+});
+
+const sourceSchema = z.union([
+  z.enum(SEARCH_SOURCES).transform((type) => ({ type })),
+  webSourceSchema,
+  z.strictObject({ type: z.literal('images') }),
+  z.strictObject({ type: z.literal('news') }),
+]);
+
+const categorySchema = z
+  .union([z.string(), z.strictObject({ type: z.string() })])
+  .transform((value, ctx) => {
+    const name = (typeof value === 'string' ? value : value.type).toLowerCase();
+    const category = CATEGORY_ALIASES[name];
+    if (!category) {
+      ctx.addIssue({ code: 'custom', message: `Unknown search category ${name}` });
+      return z.NEVER;
+    }
+    return category;
+  });
+
+const domainSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i, { error: 'Domains must be host names, e.g. example.com' });
+
+/** Body of `POST /v2/search` (compat §11). */
+export const searchRequestSchema = z
+  .strictObject({
+    query: z.string().trim().min(1).max(LIMITS.search.maxQueryLength),
+    limit: z.int().min(1).max(LIMITS.search.maxLimit).default(LIMITS.search.defaultLimit),
+    sources: z.array(sourceSchema).min(1).max(3).default(['web'].map((type) => ({ type: type as 'web' }))),
+    categories: z.array(categorySchema).max(4).optional(),
+    includeDomains: z.array(domainSchema).max(100).optional(),
+    excludeDomains: z.array(domainSchema).max(100).optional(),
+    tbs: z.string().max(256).optional(),
+    filter: z.string().max(256).optional(),
+    location: z.string().max(256).optional(),
+    lang: z.string().max(16).default('en'),
+    country: z.string().max(16).optional(),
+    safe: z.boolean().optional(),
+    highlights: z.boolean().optional(),
+    timeout: z.int().min(1).max(LIMITS.timeoutMs.max).default(LIMITS.timeoutMs.default),
+    ignoreInvalidURLs: z.boolean().default(false),
+    asyncScraping: z.boolean().default(false),
+    enterprise: z.array(z.enum(['default', 'anon', 'zdr'])).max(3).optional(),
+    scrapeOptions: scrapeOptionsSchema.optional(),
+    threatProtection: z.record(z.string(), z.unknown()).optional(),
+    origin: z.string().max(256).default('api'),
+    integration: z.string().max(256).optional(),
+    // SDK extras accepted and ignored (compat §7.1).
+    toolDetail: z.unknown().optional(),
+    domainTools: z.unknown().optional(),
+  })
+  .superRefine((request, ctx) => {
+    if (request.includeDomains?.length && request.excludeDomains?.length) {
+      ctx.addIssue({ code: 'custom', message: 'includeDomains and excludeDomains cannot both be specified', path: ['includeDomains'] });
+    }
+    const categories = request.categories ?? [];
+    if (categories.includes('developer') && categories.length > 1) {
+      ctx.addIssue({ code: 'custom', message: 'The developer category cannot be combined with other categories', path: ['categories'] });
+    }
+    for (const format of request.scrapeOptions?.formats ?? []) {
+      if (!SEARCH_SCRAPE_FORMATS.includes(format.type)) {
+        ctx.addIssue({ code: 'custom', message: `The ${format.type} format is not available in search`, path: ['scrapeOptions', 'formats'] });
+      }
+    }
+  })
+  .transform((request) => {
+    const { toolDetail: _toolDetail, domainTools: _domainTools, ...rest } = request;
+    return { ...rest, country: request.country ?? (request.location ? undefined : 'us') };
+  });
+
+export type SearchRequest = z.output<typeof searchRequestSchema>;
+export const SEARCH_VALIDATION_MESSAGE = 'Invalid request body';
+
+export type SearchWebResult = {
+  url: string;
+  title: string;
+  description: string;
+  position: number;
+  category?: string;
+} & Partial<Omit<ScrapeDocument, 'metadata'>> & { metadata?: ScrapeDocument['metadata'] };
+
+export interface SearchImageResult {
+  title: string;
+  imageUrl: string;
+  imageWidth?: number;
+  imageHeight?: number;
+  url: string;
+  position: number;
+}
+
+export interface SearchNewsResult {
+  title: string;
+  url: string;
+  snippet: string;
+  date?: string;
+  imageUrl?: string;
+  position: number;
+}
+
+export interface SearchResponse {
+  success: true;
+  data: { web?: SearchWebResult[]; images?: SearchImageResult[]; news?: SearchNewsResult[] };
+  creditsUsed: number;
+  id: string;
+  warning?: string;
+}

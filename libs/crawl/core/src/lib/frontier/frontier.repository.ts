@@ -1,0 +1,384 @@
+import { urlKey, type JobError, type ScrapeDocument } from '@quarry/contracts';
+import type { Database, SqlExecutor } from '@quarry/platform/database';
+import type { WebhookOutboxRepository, WebhookPayload } from '../webhooks/webhook-outbox.repository';
+import type { CollectionRow, NewPage, PageRow, PageStatus } from './frontier.types';
+import { COLLECTION_COLUMNS, date, num, PAGE_COLUMNS, toCollection, toPage, type Raw } from './sql-rows';
+
+/** A webhook event to write with an outcome (already filtered by the caller's `events`). */
+export interface OutcomeEvent {
+  type: string;
+  payload: WebhookPayload;
+}
+
+export interface CompletedPage {
+  page: PageRow;
+  collection: CollectionRow;
+  /** Stored unless the collection has zero data retention. */
+  document: ScrapeDocument;
+  store: boolean;
+  credits: number;
+  /** Rows the page added to the frontier (see addDiscovered), counted into the frontier size. */
+  added: number;
+  event?: OutcomeEvent;
+}
+
+export type CompletionResult = { stored: true; completedSeq: number; documentId?: string } | { stored: false; reason: 'already-handled' | 'inactive' | 'no-credits' };
+
+export interface DispatchState {
+  jobStatus: string;
+  teamId: string;
+  kickedOff: boolean;
+  pageLimit: number;
+  maxConcurrency: number;
+  delayMs: number;
+  completed: number;
+  inFlight: number;
+  queued: number;
+  teamInFlight: number;
+  /** The team's own concurrency limit, if set. */
+  teamConcurrency?: number;
+}
+
+export interface DispatchedPage {
+  id: string;
+  crawlId: string;
+  teamId: string;
+}
+
+class Rollback extends Error {
+  constructor(readonly reason: 'inactive' | 'no-credits' | 'already-handled') {
+    super(reason);
+  }
+}
+
+const firstString = (value: unknown): string | null =>
+  typeof value === 'string' ? value.slice(0, 2_000) : Array.isArray(value) && typeof value[0] === 'string' ? value[0].slice(0, 2_000) : null;
+
+/**
+ * The crawl frontier in PostgreSQL (DESIGN "Data flow" 5): one row per crawl and normalised URL,
+ * page outcomes written with their document, charge and webhook event in one transaction, so a
+ * redelivered page is never stored or charged twice.
+ */
+export class FrontierRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: WebhookOutboxRepository,
+  ) {}
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.db.sql.transaction(work);
+  }
+
+  async loadCollection(id: string, executor: SqlExecutor = this.db.sql): Promise<CollectionRow | undefined> {
+    const rows = await executor.query<Raw>(`SELECT ${COLLECTION_COLUMNS} FROM crawls c JOIN jobs j ON j.id = c.job_id WHERE c.job_id = $1`, [id]);
+    return rows[0] ? toCollection(rows[0]) : undefined;
+  }
+
+  async loadPage(id: string): Promise<PageRow | undefined> {
+    const rows = await this.db.sql.query<Raw>(`SELECT ${PAGE_COLUMNS} FROM crawl_pages p JOIN jobs j ON j.id = p.crawl_id JOIN crawls c ON c.job_id = p.crawl_id WHERE p.id = $1`, [id]);
+    return rows[0] ? toPage(rows[0]) : undefined;
+  }
+
+  /** Adds rows and counts them into the frontier size; returns how many were new. */
+  async addPagesIn(tx: SqlExecutor, crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
+    const added = await this.insertPagesIn(tx, crawlId, teamId, pages);
+    if (added > 0) await tx.query(`UPDATE crawls SET frontier_size = frontier_size + $2 WHERE job_id = $1`, [crawlId, added]);
+    return added;
+  }
+
+  /**
+   * Adds rows (first spelling of a URL wins) without touching the crawl row; returns how many were
+   * new. Rows are inserted in key order: concurrent inserts of overlapping URL sets then wait for
+   * each other in one direction only and cannot deadlock.
+   */
+  async insertPagesIn(tx: SqlExecutor, crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
+    if (pages.length === 0) return 0;
+    const rows = await tx.query(
+      `INSERT INTO crawl_pages (crawl_id, team_id, url, url_key, host, depth, trap_run, rank, status)
+       SELECT $1, $2, u.url, u.url_key, u.host, u.depth, u.trap_run, u.rank, u.status
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bigint[], $9::text[]) AS u(url, url_key, host, depth, trap_run, rank, status)
+       ORDER BY u.url_key
+       ON CONFLICT (crawl_id, url_key) DO NOTHING RETURNING id`,
+      [
+        crawlId,
+        teamId,
+        pages.map((page) => page.url),
+        pages.map((page) => page.urlKey),
+        pages.map((page) => page.origin),
+        pages.map((page) => page.depth),
+        pages.map((page) => page.trapRun),
+        pages.map((page) => page.rank),
+        pages.map((page) => page.status),
+      ],
+    );
+    return rows.length;
+  }
+
+  /**
+   * Links found on a page, added in their own short statement rather than with the page's outcome:
+   * a page redelivered after a crash finds them again, and keeping them out of the outcome
+   * transaction keeps that transaction from waiting on other pages' inserts.
+   */
+  async addDiscovered(crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
+    return this.insertPagesIn(this.db.sql, crawlId, teamId, pages);
+  }
+
+  async markKickedOffIn(tx: SqlExecutor, crawlId: string): Promise<void> {
+    await tx.query(`UPDATE crawls SET kicked_off_at = now() WHERE job_id = $1 AND kicked_off_at IS NULL`, [crawlId]);
+  }
+
+  /** Reserves a URL reached by a redirect so no other page stores it again; false when it is taken. */
+  async claimAlias(collection: CollectionRow, page: NewPage): Promise<boolean> {
+    return this.transaction(async (tx) => (await this.addPagesIn(tx, collection.id, collection.teamId, [{ ...page, status: 'alias' }])) === 1);
+  }
+
+  // --- robots.txt per crawl and origin -------------------------------------------------------
+
+  /** True when this caller is the one to fetch the origin's robots.txt. */
+  async claimRobots(crawlId: string, origin: string): Promise<boolean> {
+    const rows = await this.db.sql.query(
+      `INSERT INTO crawl_hosts (crawl_id, host, robots_state) VALUES ($1, $2, 'pending') ON CONFLICT (crawl_id, host) DO NOTHING RETURNING host`,
+      [crawlId, origin],
+    );
+    return rows.length === 1;
+  }
+
+  async saveRobots(crawlId: string, origin: string, status: number, text: string): Promise<void> {
+    await this.db.sql.query(
+      `UPDATE crawl_hosts SET robots_state = 'ready', robots_status = $3, robots_txt = $4, fetched_at = now() WHERE crawl_id = $1 AND host = $2`,
+      [crawlId, origin, status, text],
+    );
+  }
+
+  async loadRobots(crawlId: string, origin: string): Promise<{ ready: boolean; text: string } | undefined> {
+    const rows = await this.db.sql.query<Raw>(`SELECT robots_state, robots_txt FROM crawl_hosts WHERE crawl_id = $1 AND host = $2`, [crawlId, origin]);
+    const row = rows[0];
+    return row ? { ready: row['robots_state'] === 'ready', text: String(row['robots_txt'] ?? '') } : undefined;
+  }
+
+  // --- page outcomes ----------------------------------------------------------------------------
+
+  /** Ends a dispatched page without a document (failure, robots, duplicate, skipped). False when already ended. */
+  async endPage(page: PageRow, status: Extract<PageStatus, 'failed' | 'robots_blocked' | 'duplicate' | 'skipped'>, error?: JobError, event?: OutcomeEvent): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE crawl_pages SET status = $2, error_code = $3, error = $4, finished_at = now() WHERE id = $1 AND status = 'dispatched' RETURNING id`,
+        [page.id, status, error?.code ?? null, error?.message.slice(0, 4_000) ?? null],
+      );
+      if (rows.length === 0) return false;
+      if (event) await this.outbox.enqueueIn(tx, { jobId: page.crawlId, teamId: page.teamId, ...event });
+      return true;
+    });
+  }
+
+  /**
+   * Stores a scraped page: frontier row, document, discovered links, charge, job credits and the
+   * page's webhook event, in one transaction. Statements that lock shared rows (team, job, crawl)
+   * come last so they are held only until the commit.
+   */
+  async completePage(input: CompletedPage): Promise<CompletionResult> {
+    const { page, collection } = input;
+    try {
+      return await this.transaction(async (tx) => {
+        const claimed = await tx.query(`UPDATE crawl_pages SET status = 'completed', finished_at = now(), credits = $2 WHERE id = $1 AND status = 'dispatched' RETURNING id`, [
+          page.id,
+          input.credits,
+        ]);
+        if (claimed.length === 0) throw new Rollback('already-handled');
+        let documentId: string | undefined;
+        if (input.store) {
+          const metadata = input.document.metadata;
+          const inserted = await tx.query<Raw>(
+            `INSERT INTO documents (id, team_id, job_id, source_url, url, url_key, status_code, title, description, content)
+             VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+            [
+              page.teamId,
+              page.crawlId,
+              metadata.sourceURL,
+              metadata.url,
+              urlKey(metadata.url),
+              metadata.statusCode,
+              firstString(metadata.title),
+              firstString(metadata.description),
+              JSON.stringify(input.document),
+            ],
+          );
+          documentId = String(inserted[0]['id']);
+        }
+        if (input.credits > 0) {
+          const charged = await tx.query(
+            `INSERT INTO credit_ledger (team_id, amount, kind, idempotency_key, job_id, api_key_id, description)
+             VALUES ($1, $2, 'charge', $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+            [page.teamId, -input.credits, `page:${page.id}`, page.crawlId, collection.apiKeyId, collection.kind],
+          );
+          if (charged.length > 0) {
+            const team = await tx.query(`UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits`, [page.teamId, input.credits]);
+            if (team.length === 0) throw new Rollback('no-credits');
+          }
+        }
+        const job = await tx.query(
+          `UPDATE jobs SET credits_used = credits_used + $2, status = 'active', started_at = coalesce(started_at, now())
+           WHERE id = $1 AND status IN ('queued', 'active') RETURNING id`,
+          [page.crawlId, input.credits],
+        );
+        if (job.length === 0) throw new Rollback('inactive');
+        const counter = await tx.query<Raw>(`UPDATE crawls SET completed_count = completed_count + 1, frontier_size = frontier_size + $2 WHERE job_id = $1 RETURNING completed_count`,
+          [page.crawlId, input.added],
+        );
+        const completedSeq = num(counter[0]['completed_count']);
+        await tx.query(`UPDATE crawl_pages SET completed_seq = $2, document_id = $3 WHERE id = $1`, [page.id, completedSeq, documentId ?? null]);
+        if (input.event) {
+          // The page event names its document, whose id exists only now.
+          const payload = documentId ? { ...input.event.payload, documentId } : input.event.payload;
+          await this.outbox.enqueueIn(tx, { jobId: page.crawlId, teamId: page.teamId, type: input.event.type, payload });
+        }
+        return { stored: true as const, completedSeq, documentId };
+      });
+    } catch (error) {
+      if (error instanceof Rollback) return { stored: false, reason: error.reason };
+      throw error;
+    }
+  }
+
+  /** Ends a collection (completed, failed or cancelled); false when it had already ended. */
+  async finishCollectionIn(tx: SqlExecutor, collection: Pick<CollectionRow, 'id' | 'teamId'>, status: 'completed' | 'failed', error?: JobError, event?: OutcomeEvent): Promise<boolean> {
+    const rows = await tx.query(
+      `UPDATE jobs SET status = $2, finished_at = now(), error_code = $3, error = $4 WHERE id = $1 AND status IN ('queued', 'active') RETURNING id`,
+      [collection.id, status, error?.code ?? null, error?.message.slice(0, 4_000) ?? null],
+    );
+    if (rows.length === 0) return false;
+    await tx.query(`UPDATE crawl_pages SET status = 'skipped', finished_at = now() WHERE crawl_id = $1 AND status = 'queued'`, [collection.id]);
+    if (event) await this.outbox.enqueueIn(tx, { jobId: collection.id, teamId: collection.teamId, ...event });
+    return true;
+  }
+
+  // --- dispatching ------------------------------------------------------------------------------
+
+  /** Serialises dispatching of one collection across every process (transaction-scoped). */
+  async lockCollectionIn(tx: SqlExecutor, id: string): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('crawl:' || $1::text, 0))`, [id]);
+  }
+
+  /** Counters of one collection, read in a single statement (one snapshot). */
+  async dispatchStateIn(tx: SqlExecutor, id: string): Promise<DispatchState | undefined> {
+    const rows = await tx.query<Raw>(
+      `SELECT j.status, c.team_id, c.kicked_off_at, c.page_limit, c.max_concurrency, c.delay_ms, c.completed_count,
+         (SELECT count(*) FROM crawl_pages p WHERE p.crawl_id = c.job_id AND p.status = 'dispatched') AS in_flight,
+         (SELECT count(*) FROM crawl_pages p WHERE p.crawl_id = c.job_id AND p.status = 'queued') AS queued,
+         (SELECT count(*) FROM crawl_pages p WHERE p.team_id = c.team_id AND p.status = 'dispatched') AS team_in_flight,
+         (SELECT t.concurrency_limit FROM teams t WHERE t.id = c.team_id) AS team_concurrency
+       FROM crawls c JOIN jobs j ON j.id = c.job_id WHERE c.job_id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      jobStatus: String(row['status']),
+      teamId: String(row['team_id']),
+      kickedOff: row['kicked_off_at'] !== null && row['kicked_off_at'] !== undefined,
+      pageLimit: num(row['page_limit']),
+      maxConcurrency: num(row['max_concurrency']),
+      delayMs: num(row['delay_ms']),
+      completed: num(row['completed_count']),
+      inFlight: num(row['in_flight']),
+      queued: num(row['queued']),
+      teamInFlight: num(row['team_in_flight']),
+      teamConcurrency: row['team_concurrency'] === null || row['team_concurrency'] === undefined ? undefined : num(row['team_concurrency']),
+    };
+  }
+
+  /** Marks up to `count` queued pages dispatched, breadth first. */
+  async takeQueuedIn(tx: SqlExecutor, id: string, count: number): Promise<DispatchedPage[]> {
+    const rows = await tx.query<Raw>(
+      `UPDATE crawl_pages SET status = 'dispatched', dispatched_at = now(), attempts = attempts + 1
+       WHERE id IN (SELECT id FROM crawl_pages WHERE crawl_id = $1 AND status = 'queued' ORDER BY depth, rank, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, crawl_id, team_id`,
+      [id, count],
+    );
+    return rows.map((row) => ({ id: String(row['id']), crawlId: String(row['crawl_id']), teamId: String(row['team_id']) }));
+  }
+
+  /**
+   * Politeness (`delay`): at most one page in flight per origin, and an origin's next page dispatched
+   * no earlier than `delayMs` after its previous one was dispatched *and* after it finished, so two
+   * requests to an origin are always at least `delayMs` apart.
+   */
+  async takeQueuedPoliteIn(tx: SqlExecutor, id: string, count: number, delayMs: number): Promise<DispatchedPage[]> {
+    const rows = await tx.query<Raw>(
+      `WITH ready AS (
+         SELECT DISTINCT ON (p.host) p.id, p.host, p.depth, p.rank, p.seq FROM crawl_pages p
+         LEFT JOIN crawl_hosts h ON h.crawl_id = p.crawl_id AND h.host = p.host
+         WHERE p.crawl_id = $1 AND p.status = 'queued'
+           AND (h.next_dispatch_at IS NULL OR h.next_dispatch_at <= now())
+           AND NOT EXISTS (SELECT 1 FROM crawl_pages d WHERE d.crawl_id = p.crawl_id AND d.host = p.host AND d.status = 'dispatched')
+           AND NOT EXISTS (SELECT 1 FROM crawl_pages f WHERE f.crawl_id = p.crawl_id AND f.host = p.host
+                             AND f.finished_at > now() - ($3::text || ' milliseconds')::interval)
+         ORDER BY p.host, p.depth, p.rank, p.seq),
+       picked AS (SELECT id, host FROM ready ORDER BY depth, rank, seq LIMIT $2)
+       UPDATE crawl_pages SET status = 'dispatched', dispatched_at = now(), attempts = attempts + 1
+       WHERE id IN (SELECT id FROM picked) RETURNING id, crawl_id, team_id, host`,
+      [id, count, String(delayMs)],
+    );
+    for (const row of rows) {
+      await tx.query(
+        `INSERT INTO crawl_hosts (crawl_id, host, robots_state, next_dispatch_at) VALUES ($1, $2, 'pending', now() + ($3::text || ' milliseconds')::interval)
+         ON CONFLICT (crawl_id, host) DO UPDATE SET next_dispatch_at = EXCLUDED.next_dispatch_at`,
+        [id, row['host'], String(delayMs)],
+      );
+    }
+    return rows.map((row) => ({ id: String(row['id']), crawlId: String(row['crawl_id']), teamId: String(row['team_id']) }));
+  }
+
+  /** When the earliest waiting origin of a polite crawl may be served again. */
+  async nextPoliteWakeIn(tx: SqlExecutor, id: string, delayMs: number): Promise<Date | undefined> {
+    const rows = await tx.query<Raw>(
+      `SELECT min(greatest(h.next_dispatch_at, f.last_finished + ($2::text || ' milliseconds')::interval)) AS wake
+       FROM crawl_hosts h
+       LEFT JOIN LATERAL (SELECT max(finished_at) AS last_finished FROM crawl_pages x WHERE x.crawl_id = h.crawl_id AND x.host = h.host) f ON true
+       WHERE h.crawl_id = $1
+         AND greatest(h.next_dispatch_at, f.last_finished + ($2::text || ' milliseconds')::interval) > now()
+         AND EXISTS (SELECT 1 FROM crawl_pages p WHERE p.crawl_id = h.crawl_id AND p.host = h.host AND p.status = 'queued')`,
+      [id, String(delayMs)],
+    );
+    return date(rows[0]?.['wake']) ?? undefined;
+  }
+
+  /** The outcome of the start page when nothing was stored (a crawl then fails with its error). */
+  async startPageErrorIn(tx: SqlExecutor, id: string): Promise<JobError | undefined> {
+    const rows = await tx.query<Raw>(
+      `SELECT error_code, error FROM crawl_pages WHERE crawl_id = $1 AND depth = 0 AND status = 'failed' ORDER BY seq LIMIT 1`,
+      [id],
+    );
+    const row = rows[0];
+    return row ? ({ code: row['error_code'] ?? 'SCRAPE_SITE_ERROR', message: String(row['error'] ?? 'The start page could not be crawled') } as JobError) : undefined;
+  }
+
+  // --- recovery ---------------------------------------------------------------------------------
+
+  /** Dispatched pages whose message was lost or whose worker died: taken again (attempt counted). */
+  async reclaimStale(leaseMs: number, limit: number): Promise<(DispatchedPage & { attempts: number })[]> {
+    const rows = await this.db.sql.query<Raw>(
+      `UPDATE crawl_pages SET dispatched_at = now(), attempts = attempts + 1
+       WHERE id IN (SELECT id FROM crawl_pages WHERE status = 'dispatched' AND dispatched_at < now() - ($1::text || ' milliseconds')::interval
+                    ORDER BY dispatched_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, crawl_id, team_id, attempts`,
+      [String(leaseMs), limit],
+    );
+    return rows.map((row) => ({ id: String(row['id']), crawlId: String(row['crawl_id']), teamId: String(row['team_id']), attempts: num(row['attempts']) }));
+  }
+
+  /** Running collections, for the periodic sweep. */
+  async runningCollections(limit: number): Promise<{ id: string; teamId: string; kickedOff: boolean; createdAt: Date }[]> {
+    const rows = await this.db.sql.query<Raw>(
+      `SELECT c.job_id, c.team_id, c.kicked_off_at, c.created_at FROM crawls c JOIN jobs j ON j.id = c.job_id
+       WHERE j.status IN ('queued', 'active') AND j.kind IN ('crawl', 'batch_scrape') ORDER BY c.created_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => ({
+      id: String(row['job_id']),
+      teamId: String(row['team_id']),
+      kickedOff: row['kicked_off_at'] !== null && row['kicked_off_at'] !== undefined,
+      createdAt: date(row['created_at']) as Date,
+    }));
+  }
+}

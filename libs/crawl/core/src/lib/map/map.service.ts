@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { PRICES, type CreditsService } from '@quarry/billing';
+import { AppError, type MapLink, type MapRequest, type MapResponse } from '@quarry/contracts';
+import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import type { GuardedHttpClient } from '@quarry/platform/net';
+import type { Logger } from 'pino';
+import { discoverLinks } from '../links/discover-links.util';
+import type { RobotsFetcher } from '../robots/robots-fetcher';
+import { RobotsRules } from '../robots/robots-rules';
+import type { DocumentIndexRepository } from '../search/document-index.repository';
+import type { SearchProvider } from '../search/search-provider';
+import type { SitemapFetcher } from '../sitemap/sitemap-fetcher';
+import { bareHost, crawlUrlKey, parseHttpUrl } from '../url/crawl-url.util';
+import { isWithinDomain, registrableDomain } from '../url/registrable-domain.util';
+import { pageSummary } from './page-summary.util';
+import { rankByRelevance } from './relevance.util';
+
+export interface MapCaller {
+  teamId: string;
+  apiKeyId?: string;
+  zeroDataRetention: boolean;
+}
+
+export interface MapServiceDeps {
+  client: GuardedHttpClient;
+  sitemaps: SitemapFetcher;
+  robots: RobotsFetcher;
+  index: DocumentIndexRepository;
+  provider?: SearchProvider;
+  jobs: JobRepository;
+  outcomes: JobOutcomeStore;
+  credits: CreditsService;
+  logger: Logger;
+  /** Pages fetched by the light crawl after the start page. */
+  crawlPages: number;
+  retentionHours: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const CRAWL_PARALLELISM = 6;
+const PAGE_TIMEOUT_MS = 10_000;
+const PAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+interface Found {
+  url: URL;
+  title?: string;
+  description?: string;
+}
+
+/**
+ * `POST /v2/map` (compat §10): the URLs of a site from its sitemaps, a light link crawl, the team's
+ * index of earlier scrapes and (when configured) web search — never from the sitemap alone unless
+ * `sitemap:"only"` — filtered to the site, ranked by `search`, cut to `limit`.
+ */
+export class MapService {
+  constructor(private readonly deps: MapServiceDeps) {}
+
+  async map(caller: MapCaller, request: MapRequest): Promise<MapResponse> {
+    await this.deps.credits.ensureAvailable(caller.teamId, PRICES.map);
+    const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const links = await this.collect(caller, request, deadline, controller.signal);
+      if (controller.signal.aborted || Date.now() > deadline) throw new AppError('MAP_TIMEOUT');
+      const id = await this.record(caller, request);
+      const response: MapResponse = { success: true, id, links };
+      if (links.length <= 1 && request.limit !== 1) {
+        const start = new URL(request.url.trim());
+        response.warning = `Only ${links.length} result(s) found. For broader coverage, try mapping the base domain: ${start.protocol}//${start.host}`;
+      }
+      return response;
+    } catch (error) {
+      if (controller.signal.aborted) throw new AppError('MAP_TIMEOUT');
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async collect(caller: MapCaller, request: MapRequest, deadline: number, signal: AbortSignal): Promise<MapLink[]> {
+    let start = parseHttpUrl(request.url.trim()) as URL;
+    const found = new Map<string, Found>();
+    const keyOptions = { ignoreQueryParameters: request.ignoreQueryParameters, deduplicateSimilarURLs: true };
+    let scopeOf = this.scope(start, request);
+    const add = (raw: string, info: Omit<Found, 'url'> = {}) => {
+      const url = parseHttpUrl(raw);
+      if (!url || !scopeOf(url)) return;
+      if (request.ignoreQueryParameters) url.search = '';
+      const key = crawlUrlKey(url, keyOptions);
+      const known = found.get(key);
+      if (known) {
+        known.title ??= info.title;
+        known.description ??= info.description;
+      } else found.set(key, { url, ...info });
+    };
+
+    // The start page first: it tells us where the site really lives (redirects) and its links.
+    const startPage = request.sitemap === 'only' ? undefined : await this.fetchPage(start.href, request, signal, deadline);
+    if (startPage && bareHost(startPage.url.hostname) !== bareHost(start.hostname)) {
+      start = new URL(start.href);
+      start.hostname = startPage.url.hostname;
+      scopeOf = this.scope(start, request);
+    }
+
+    const sources: Promise<void>[] = [];
+    if (request.sitemap !== 'skip') {
+      sources.push(
+        (async () => {
+          const robots = await this.deps.robots.fetch(start.origin, signal);
+          const rules = RobotsRules.parse(start.origin, robots.text, '*');
+          const result = await this.deps.sitemaps.collect([...rules.sitemaps(), `${start.origin}/sitemap.xml`], { signal, deadline });
+          for (const url of result.urls) add(url);
+        })(),
+      );
+    }
+    if (request.sitemap !== 'only') {
+      if (startPage) {
+        add(startPage.url.href, startPage.summary);
+        sources.push(this.lightCrawl(startPage, request, scopeOf, add, signal, deadline));
+      }
+      if (request.useIndex && !caller.zeroDataRetention) {
+        sources.push(
+          (async () => {
+            const subdomains = request.includeSubdomains || request.allowExternalLinks;
+            const host = subdomains ? registrableDomain(bareHost(start.hostname)) : start.hostname;
+            for (const entry of await this.deps.index.urlsOnHost(caller.teamId, host, subdomains, request.limit)) {
+              add(entry.url, { title: entry.title ?? undefined, description: entry.description ?? undefined });
+            }
+          })(),
+        );
+      }
+      if (this.deps.provider) sources.push(this.fromSearch(start, request, add, signal));
+    }
+    await Promise.all(sources);
+
+    let links = [...found.values()].map((entry) => ({ url: entry.url.href, ...(entry.title ? { title: entry.title } : {}), ...(entry.description ? { description: entry.description } : {}) }));
+    if (request.search) links = rankByRelevance(links, request.search, (link) => `${safePath(link.url)} ${link.title ?? ''} ${link.description ?? ''}`);
+    return links.slice(0, request.limit);
+  }
+
+  /** Breadth-first fetches of a few pages of the site (bounded by MAP_CRAWL_PAGES and the deadline). */
+  private async lightCrawl(startPage: FetchedPage, request: MapRequest, inScope: (url: URL) => boolean, add: (url: string, info?: Omit<Found, 'url'>) => void, signal: AbortSignal, deadline: number): Promise<void> {
+    const queue: string[] = [];
+    const visited = new Set<string>([crawlUrlKey(startPage.url, { ignoreQueryParameters: true, deduplicateSimilarURLs: true })]);
+    const enqueue = (links: string[]) => {
+      for (const link of links) {
+        add(link);
+        const url = parseHttpUrl(link);
+        if (!url || !inScope(url)) continue;
+        const key = crawlUrlKey(url, { ignoreQueryParameters: true, deduplicateSimilarURLs: true });
+        if (visited.has(key)) continue;
+        visited.add(key);
+        queue.push(url.href);
+      }
+    };
+    enqueue(startPage.links);
+    let budget = this.deps.crawlPages;
+    const worker = async () => {
+      while (budget > 0 && queue.length > 0 && !signal.aborted && Date.now() < deadline - 250) {
+        budget -= 1;
+        const next = queue.shift() as string;
+        const page = await this.fetchPage(next, request, signal, deadline).catch(() => undefined);
+        if (!page) continue;
+        add(page.url.href, page.summary);
+        enqueue(page.links);
+      }
+    };
+    await Promise.all(Array.from({ length: CRAWL_PARALLELISM }, worker));
+  }
+
+  private async fromSearch(start: URL, request: MapRequest, add: (url: string, info?: Omit<Found, 'url'>) => void, signal: AbortSignal): Promise<void> {
+    const provider = this.deps.provider as SearchProvider;
+    const query = `${request.search ? `${request.search} ` : ''}site:${bareHost(start.hostname)}`;
+    try {
+      const results = await provider.search({ query, category: 'general', page: 1 }, { signal, timeoutMs: PAGE_TIMEOUT_MS });
+      for (const result of results) add(result.url, { title: result.title || undefined, description: result.content || undefined });
+    } catch (error) {
+      this.deps.logger.debug({ err: error }, 'map: search provider failed');
+    }
+  }
+
+  private async fetchPage(url: string, request: MapRequest, signal: AbortSignal, deadline: number): Promise<FetchedPage | undefined> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return undefined;
+    try {
+      const response = await this.deps.client.fetch({ url, headers: request.headers, timeoutMs: Math.min(PAGE_TIMEOUT_MS, remaining), signal, maxBytes: PAGE_MAX_BYTES });
+      const type = response.contentType ?? '';
+      if (response.status >= 400 || (type && !/html|xml/i.test(type))) return undefined;
+      const html = response.body.toString('utf8');
+      return { url: new URL(response.url), links: discoverLinks(html, response.url), summary: pageSummary(html) };
+    } catch (error) {
+      this.deps.logger.debug({ err: error, url }, 'map: page not fetched');
+      return undefined;
+    }
+  }
+
+  /** Same site rules as compat §10: same host (subdomains when allowed), the input path prefix with `filterByPath`. */
+  private scope(start: URL, request: MapRequest): (url: URL) => boolean {
+    const host = bareHost(start.hostname);
+    const domain = registrableDomain(host);
+    const prefix = start.pathname.replace(/\/+$/, '');
+    return (url) => {
+      if (request.allowExternalLinks) return true;
+      const candidate = bareHost(url.hostname);
+      const sameHost = candidate === host;
+      if (!sameHost && !(request.includeSubdomains && isWithinDomain(candidate, domain))) return false;
+      if (request.filterByPath && prefix && sameHost) return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+      return true;
+    };
+  }
+
+  private async record(caller: MapCaller, request: MapRequest): Promise<string> {
+    const id = randomUUID();
+    await this.deps.jobs.create({
+      id,
+      teamId: caller.teamId,
+      apiKeyId: caller.apiKeyId,
+      kind: 'map',
+      input: { url: request.url, search: request.search, limit: request.limit, sitemap: request.sitemap },
+      zeroDataRetention: caller.zeroDataRetention,
+      expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
+    });
+    await this.deps.outcomes.complete({ jobId: id, teamId: caller.teamId, kind: 'map', apiKeyId: caller.apiKeyId, credits: PRICES.map });
+    return id;
+  }
+}
+
+interface FetchedPage {
+  url: URL;
+  links: string[];
+  summary: { title?: string; description?: string };
+}
+
+function safePath(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname).replace(/[-_/.]+/g, ' ');
+  } catch {
+    return url;
+  }
+}
