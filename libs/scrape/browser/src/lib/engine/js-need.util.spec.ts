@@ -47,6 +47,17 @@ describe('needsJavaScript', () => {
       ),
     ).toBeUndefined();
     expect(needsJavaScript(page('<html><body><h1>Tiny</h1></body></html>'))).toBeUndefined();
+    // Structured data and JSON blocks are scripts no browser runs: a short product page stays on HTTP.
+    expect(
+      needsJavaScript(
+        page(
+          '<html><head><script type="application/ld+json">{"@type":"Product"}</script><script type=\'application/json\'>{}</script></head><body><p>The Pro plan costs $49.</p></body></html>',
+        ),
+      ),
+    ).toBeUndefined();
+    expect(
+      needsJavaScript(page('<html><body><p>Short.</p><script type="module" src="/app.js"></script></body></html>')),
+    ).toMatch(/almost no text/);
     expect(needsJavaScript(page('{"a":1}', 'application/json'))).toBeUndefined();
     expect(
       needsJavaScript(
