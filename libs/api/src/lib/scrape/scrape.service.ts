@@ -34,8 +34,14 @@ export class ScrapeService {
 
   async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
     const request: ScrapeRequest = auth.zeroDataRetention ? { ...input, zeroDataRetention: true, storeInCache: false } : input;
-    if (request.zeroDataRetention && request.profile?.saveChanges) {
-      throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'Saving a browser profile stores data and is unavailable with zero data retention; use profile.saveChanges false' });
+    // Refused before the cache or a worker is involved (a cached answer must not hide the violation).
+    if (request.zeroDataRetention || request.lockdown) {
+      if (request.profile?.saveChanges) {
+        throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'Saving a browser profile stores data and is unavailable with zero data retention; use profile.saveChanges false' });
+      }
+      if (request.onlyCleanContent) {
+        throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'onlyCleanContent is not supported with zero data retention' });
+      }
     }
     await this.credits.ensureAvailable(auth.teamId, minimumCredits());
     // Cache and index (spec §2.1): answered here, so a hit never reaches the bus or a worker.
