@@ -1,7 +1,16 @@
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
 import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { call } from './support/api-client';
-import { createTeamKey, eventually, query, startCrawlCluster, startFakeSearxng, type CrawlCluster, type FakeSearchResult, type FakeSearxng } from './support/crawl-support';
+import {
+  createTeamKey,
+  eventually,
+  query,
+  startCrawlCluster,
+  startFakeSearxng,
+  type CrawlCluster,
+  type FakeSearchResult,
+  type FakeSearxng,
+} from './support/crawl-support';
 
 const general: FakeSearchResult[] = Array.from({ length: 25 }, (_, index) => ({
   url: `https://site${index % 3}.example.com/result-${index + 1}`,
@@ -32,7 +41,10 @@ describe('map, search and account usage (SDK, cluster)', () => {
   beforeAll(async () => {
     site = await startCrawlSite();
     searxng = await startFakeSearxng({ general, news, images });
-    platform = await startCrawlCluster({ workers: 1, env: { SEARCH_PROVIDER_URL: searxng.url, MAP_CRAWL_PAGES: '3' } });
+    platform = await startCrawlCluster({
+      workers: 1,
+      env: { SEARCH_PROVIDER_URL: searxng.url, MAP_CRAWL_PAGES: '3' },
+    });
     firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.publicUrl });
   }, 180_000);
 
@@ -49,7 +61,15 @@ describe('map, search and account usage (SDK, cluster)', () => {
       const full = await firecrawl.map(`${site.url}/`, { limit: 1_000 });
       const urls = full.links.map((link) => link.url);
       expect(new Set(urls).size).toBe(urls.length);
-      expect(urls).toEqual(expect.arrayContaining([`${site.url}/`, `${site.url}/about`, `${site.url}/docs/page-300`, `${site.url}/orphan/20`, `${site.url}/blog/post-50`]));
+      expect(urls).toEqual(
+        expect.arrayContaining([
+          `${site.url}/`,
+          `${site.url}/about`,
+          `${site.url}/docs/page-300`,
+          `${site.url}/orphan/20`,
+          `${site.url}/blog/post-50`,
+        ]),
+      );
       expect(full.links.find((link) => link.url === `${site.url}/about`)?.title).toBe('About');
       expect(urls.some((url) => url.includes('/private/'))).toBe(true); // map lists URLs; robots.txt governs fetching
       expect(urls).toContain(`${site.subUrl}/`); // includeSubdomains defaults to true
@@ -57,7 +77,9 @@ describe('map, search and account usage (SDK, cluster)', () => {
 
       const skipped = await firecrawl.map(`${site.url}/`, { sitemap: 'skip', limit: 1_000 });
       const skippedUrls = skipped.links.map((link) => link.url);
-      expect(skippedUrls).toEqual(expect.arrayContaining([`${site.url}/about`, `${site.url}/docs/`, `${site.url}/orphan/7`]));
+      expect(skippedUrls).toEqual(
+        expect.arrayContaining([`${site.url}/about`, `${site.url}/docs/`, `${site.url}/orphan/7`]),
+      );
       expect(skippedUrls).not.toContain(`${site.url}/orphan/8`);
 
       const noSub = await firecrawl.map(`${site.url}/`, { sitemap: 'skip', includeSubdomains: false });
@@ -71,16 +93,34 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(ranked.links).toHaveLength(5);
       for (const link of ranked.links) expect(link.url).toContain('/blog/');
 
-      const withQuery = await firecrawl.map(`${site.url}/`, { sitemap: 'skip', ignoreQueryParameters: false });
+      const withQuery = await firecrawl.map(`${site.url}/`, {
+        sitemap: 'skip',
+        ignoreQueryParameters: false,
+      });
       expect(withQuery.links.map((link) => link.url)).toContain(`${site.url}/search?q=start`);
       const withoutQuery = await firecrawl.map(`${site.url}/`, { sitemap: 'skip' });
       expect(withoutQuery.links.map((link) => link.url)).toContain(`${site.url}/search`);
       expect(withoutQuery.links.some((link) => link.url.includes('?'))).toBe(false);
 
-      const timedOut = await call(platform.publicUrl, 'POST', '/v2/map', { apiKey: platform.apiKey, body: { url: `${site.url}/`, timeout: 1 } });
-      expect(timedOut).toMatchObject({ status: 408, body: { success: false, code: 'MAP_TIMEOUT', error: expect.stringMatching(/^The map operation timed out/) } });
+      const timedOut = await call(platform.publicUrl, 'POST', '/v2/map', {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/`, timeout: 1 },
+      });
+      expect(timedOut).toMatchObject({
+        status: 408,
+        body: {
+          success: false,
+          code: 'MAP_TIMEOUT',
+          error: expect.stringMatching(/^The map operation timed out/),
+        },
+      });
 
-      const lonely = await call<{ links: unknown[]; warning?: string }>(platform.publicUrl, 'POST', '/v2/map', { apiKey: platform.apiKey, body: { url: `${site.url}/nothing-here`, sitemap: 'skip' } });
+      const lonely = await call<{ links: unknown[]; warning?: string }>(
+        platform.publicUrl,
+        'POST',
+        '/v2/map',
+        { apiKey: platform.apiKey, body: { url: `${site.url}/nothing-here`, sitemap: 'skip' } },
+      );
       expect(lonely.body.links.length).toBeLessThanOrEqual(1);
       expect(lonely.body.warning).toContain('Only');
     });
@@ -99,31 +139,74 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(searxng.requests.length - before).toBe(3);
       expect(searxng.requests[searxng.requests.length - 1].get('pageno')).toBe('3');
 
-      const only = await firecrawl.search('fixture query', { limit: 20, includeDomains: ['site1.example.com'] });
+      const only = await firecrawl.search('fixture query', {
+        limit: 20,
+        includeDomains: ['site1.example.com'],
+      });
       expect(only.web?.length).toBeGreaterThan(0);
-      expect(only.web?.every((result) => new URL((result as { url: string }).url).hostname === 'site1.example.com')).toBe(true);
-      const except = await firecrawl.search('fixture query', { limit: 20, excludeDomains: ['site1.example.com'] });
-      expect(except.web?.some((result) => new URL((result as { url: string }).url).hostname === 'site1.example.com')).toBe(false);
+      expect(
+        only.web?.every(
+          (result) => new URL((result as { url: string }).url).hostname === 'site1.example.com',
+        ),
+      ).toBe(true);
+      const except = await firecrawl.search('fixture query', {
+        limit: 20,
+        excludeDomains: ['site1.example.com'],
+      });
+      expect(
+        except.web?.some(
+          (result) => new URL((result as { url: string }).url).hostname === 'site1.example.com',
+        ),
+      ).toBe(false);
 
       const sources = await firecrawl.search('fixture query', { sources: ['news', 'images'], limit: 3 });
-      expect(sources.news?.[0]).toMatchObject({ title: 'Story 1', url: news[0].url, snippet: 'News snippet 1', date: news[0].publishedDate, imageUrl: news[0].thumbnail_src, position: 1 });
-      expect(sources.images?.[0]).toMatchObject({ title: 'Image 1', imageUrl: images[0].img_src, imageWidth: 800, imageHeight: 600, url: images[0].url, position: 1 });
+      expect(sources.news?.[0]).toMatchObject({
+        title: 'Story 1',
+        url: news[0].url,
+        snippet: 'News snippet 1',
+        date: news[0].publishedDate,
+        imageUrl: news[0].thumbnail_src,
+        position: 1,
+      });
+      expect(sources.images?.[0]).toMatchObject({
+        title: 'Image 1',
+        imageUrl: images[0].img_src,
+        imageWidth: 800,
+        imageHeight: 600,
+        url: images[0].url,
+        position: 1,
+      });
       expect(sources.web).toBeUndefined();
 
-      const raw = await call<{ creditsUsed: number; id: string }>(platform.publicUrl, 'POST', '/v2/search', { apiKey: platform.apiKey, body: { query: 'fixture', limit: 11 } });
+      const raw = await call<{ creditsUsed: number; id: string }>(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: { query: 'fixture', limit: 11 },
+      });
       expect(raw.body.creditsUsed).toBe(4);
       expect(typeof raw.body.id).toBe('string');
     });
 
     it('searches the team index of stored pages with PostgreSQL full-text search and scrapes results on request', async () => {
-      await firecrawl.crawl(`${site.url}/docs/`, { limit: 60, sitemap: 'skip', pollInterval: 1, timeout: 120 });
+      await firecrawl.crawl(`${site.url}/docs/`, {
+        limit: 60,
+        sitemap: 'skip',
+        pollInterval: 1,
+        timeout: 120,
+      });
       const hits = await firecrawl.search(CRAWL_SITE.searchMarker, { includeDomains: ['localhost'] });
-      expect(hits.web?.[0]).toMatchObject({ url: `${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`, title: `Doc ${CRAWL_SITE.searchMarkerPage}`, position: 1 });
+      expect(hits.web?.[0]).toMatchObject({
+        url: `${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`,
+        title: `Doc ${CRAWL_SITE.searchMarkerPage}`,
+        position: 1,
+      });
       expect(hits.web).toHaveLength(1);
       const ranked = await firecrawl.search(CRAWL_SITE.uniqueWord(17), { includeDomains: ['localhost'] });
       expect((ranked.web?.[0] as { url: string }).url).toBe(`${site.url}/docs/page-17`);
 
-      const scraped = await firecrawl.search(CRAWL_SITE.searchMarker, { includeDomains: ['localhost'], scrapeOptions: { formats: ['markdown'] } });
+      const scraped = await firecrawl.search(CRAWL_SITE.searchMarker, {
+        includeDomains: ['localhost'],
+        scrapeOptions: { formats: ['markdown'] },
+      });
       const document = scraped.web?.[0] as Document & { url: string; title: string };
       expect(document.markdown).toContain(CRAWL_SITE.searchMarker);
       expect(document.metadata?.sourceURL).toBe(`${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`);
@@ -131,21 +214,41 @@ describe('map, search and account usage (SDK, cluster)', () => {
 
       // another team's pages are not in its index
       const otherKey = await createTeamKey(platform, 'search-other', 100);
-      const other = await new Firecrawl({ apiKey: otherKey, apiUrl: platform.publicUrl }).search(CRAWL_SITE.searchMarker, { includeDomains: ['localhost'] });
+      const other = await new Firecrawl({ apiKey: otherKey, apiUrl: platform.publicUrl }).search(
+        CRAWL_SITE.searchMarker,
+        { includeDomains: ['localhost'] },
+      );
       expect(other.web ?? []).toEqual([]);
     });
 
     it('answers validation failures with "Invalid request body"', async () => {
-      const both = await call(platform.publicUrl, 'POST', '/v2/search', { apiKey: platform.apiKey, body: { query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] } });
-      expect(both).toMatchObject({ status: 400, body: { success: false, code: 'BAD_REQUEST', error: 'Invalid request body', details: expect.any(Array) } });
-      const limit = await call(platform.publicUrl, 'POST', '/v2/search', { apiKey: platform.apiKey, body: { query: 'x', limit: 0 } });
+      const both = await call(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: { query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] },
+      });
+      expect(both).toMatchObject({
+        status: 400,
+        body: {
+          success: false,
+          code: 'BAD_REQUEST',
+          error: 'Invalid request body',
+          details: expect.any(Array),
+        },
+      });
+      const limit = await call(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: { query: 'x', limit: 0 },
+      });
       expect(limit).toMatchObject({ status: 400, body: { error: 'Invalid request body' } });
     });
   });
 
   describe('account usage', () => {
     it('reports credits, tokens, history, queue and concurrency from the ledger and the queues', async () => {
-      const [team] = await query<{ credits: number }>(platform, `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`);
+      const [team] = await query<{ credits: number }>(
+        platform,
+        `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`,
+      );
       const usage = await firecrawl.getCreditUsage();
       expect(usage.remainingCredits).toBe(team.credits);
       expect(usage.planCredits).toBe(1_000_000);
@@ -157,26 +260,50 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(history.periods).toHaveLength(12);
       expect(history.periods[11].creditsUsed).toBe(1_000_000 - team.credits);
       const byKey = await firecrawl.getCreditUsageHistorical(true);
-      expect(byKey.periods.reduce((sum, period) => sum + period.creditsUsed, 0)).toBe(1_000_000 - team.credits);
+      expect(byKey.periods.reduce((sum, period) => sum + period.creditsUsed, 0)).toBe(
+        1_000_000 - team.credits,
+      );
       expect(byKey.periods.every((period) => typeof period.apiKey === 'string')).toBe(true);
       // token history counts what language models really used (llm_token_usage), per month
-      await query(platform, `INSERT INTO llm_token_usage (team_id, model, purpose, prompt_tokens, completion_tokens, total_tokens) SELECT t.id, 'm', 'summary', 1000, 234, 1234 FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`);
+      await query(
+        platform,
+        `INSERT INTO llm_token_usage (team_id, model, purpose, prompt_tokens, completion_tokens, total_tokens) SELECT t.id, 'm', 'summary', 1000, 234, 1234 FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`,
+      );
       const tokens = await firecrawl.getTokenUsageHistorical();
       expect(tokens.periods).toHaveLength(12);
       expect(tokens.periods[11].tokensUsed).toBe(1234);
 
       const idle = await firecrawl.getQueueStatus();
-      expect(idle).toMatchObject({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: 8 });
+      expect(idle).toMatchObject({
+        success: true,
+        jobsInQueue: 0,
+        activeJobsInQueue: 0,
+        waitingJobsInQueue: 0,
+        maxConcurrency: 8,
+      });
       expect(Date.parse(String(idle.mostRecentSuccess))).toBeGreaterThan(Date.now() - 600_000);
       expect(await firecrawl.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: 8 });
 
-      const started = await firecrawl.startCrawl(`${site.url}/docs/`, { limit: 40, delay: 1, sitemap: 'skip' });
+      const started = await firecrawl.startCrawl(`${site.url}/docs/`, {
+        limit: 40,
+        delay: 1,
+        sitemap: 'skip',
+      });
       const busy = await eventually(async () => {
         const status = await firecrawl.getQueueStatus();
         return status.jobsInQueue > 1 && status.activeJobsInQueue === 1 ? status : undefined;
       });
       expect(busy.waitingJobsInQueue).toBe(busy.jobsInQueue - 1);
-      expect((await firecrawl.getConcurrency()).concurrency).toBe(1);
+      // With `delay: 1` the crawl alternates between one page in flight and none: sample until in flight.
+      const inFlight = await eventually(
+        async () => {
+          const check = await firecrawl.getConcurrency();
+          return check.concurrency === 1 ? check : undefined;
+        },
+        60_000,
+        20,
+      );
+      expect(inFlight).toEqual({ concurrency: 1, maxConcurrency: 8 });
       await firecrawl.cancelCrawl(started.id);
     });
   });
@@ -185,12 +312,22 @@ describe('map, search and account usage (SDK, cluster)', () => {
     it('lowers a crawl limit to the remaining credits, then answers 402 once they are gone', async () => {
       const key = await createTeamKey(platform, 'poor-team', 5);
       const poor = new Firecrawl({ apiKey: key, apiUrl: platform.publicUrl });
-      const job = await poor.crawl(`${site.url}/docs/`, { limit: 100, sitemap: 'skip', pollInterval: 1, timeout: 120 });
+      const job = await poor.crawl(`${site.url}/docs/`, {
+        limit: 100,
+        sitemap: 'skip',
+        pollInterval: 1,
+        timeout: 120,
+      });
       expect(job).toMatchObject({ status: 'completed', completed: 5, total: 5, creditsUsed: 5 });
       expect((await poor.getCreditUsage()).remainingCredits).toBe(0);
-      await expect(poor.startCrawl(`${site.url}/docs/`, {})).rejects.toMatchObject({ status: 402, message: 'Payment Required: Insufficient credits' });
+      await expect(poor.startCrawl(`${site.url}/docs/`, {})).rejects.toMatchObject({
+        status: 402,
+        message: 'Payment Required: Insufficient credits',
+      });
       await expect(poor.startBatchScrape([`${site.url}/about`], {})).rejects.toMatchObject({ status: 402 });
-      expect(await call(platform.publicUrl, 'POST', '/v2/map', { apiKey: key, body: { url: site.url } })).toMatchObject({ status: 402 });
+      expect(
+        await call(platform.publicUrl, 'POST', '/v2/map', { apiKey: key, body: { url: site.url } }),
+      ).toMatchObject({ status: 402 });
     });
 
     it('stops a crawl as failed with a clear error when credits run out, never charging past zero', async () => {
@@ -208,12 +345,28 @@ describe('map, search and account usage (SDK, cluster)', () => {
           }, 120_000),
         ),
       );
-      const raw = await Promise.all([a.id, b.id].map((id) => call<{ status: string; error?: string; success: boolean }>(platform.publicUrl, 'GET', `/v2/crawl/${id}`, { apiKey: key })));
+      const raw = await Promise.all(
+        [a.id, b.id].map((id) =>
+          call<{ status: string; error?: string; success: boolean }>(
+            platform.publicUrl,
+            'GET',
+            `/v2/crawl/${id}`,
+            { apiKey: key },
+          ),
+        ),
+      );
       const failed = raw.filter((response) => response.body.status === 'failed');
       expect(failed.length).toBeGreaterThanOrEqual(1);
-      for (const response of failed) expect(response.body).toMatchObject({ success: true, error: expect.stringMatching(/^Insufficient credits/) });
+      for (const response of failed)
+        expect(response.body).toMatchObject({
+          success: true,
+          error: expect.stringMatching(/^Insufficient credits/),
+        });
       expect(finished.reduce((sum, status) => sum + status.completed, 0)).toBe(12);
-      const [team] = await query<{ credits: number }>(platform, `SELECT credits FROM teams WHERE name = 'tight-team'`);
+      const [team] = await query<{ credits: number }>(
+        platform,
+        `SELECT credits FROM teams WHERE name = 'tight-team'`,
+      );
       expect(team.credits).toBe(0);
     });
   });
