@@ -19,9 +19,12 @@ interface GroundTruthFile {
   ground_truth: { main_content?: string; with?: string[]; without?: string[] };
 }
 
-/** The WCXB development subset kept beside the repository (`../shared/data/wcxb-dev`), if present. */
+/**
+ * The WCXB development subset: `WCXB_DIR` if set (a git worktree sits elsewhere), else the copy kept
+ * beside the repository (`../shared/data/wcxb-dev`), if present.
+ */
 export function wcxbDatasetDir(repoRoot: string): string | undefined {
-  const dir = join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
+  const dir = process.env['WCXB_DIR'] || join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
   return existsSync(join(dir, 'ground-truth')) ? dir : undefined;
 }
 
