@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import type { ElementStats, StatsMap } from './content-stats.util';
+import { holdsLinkProse, isLinkProse } from './link-prose.util';
 
 /**
  * The container descends while one child holds this share of the page's good text; each step may
@@ -94,7 +95,10 @@ function isLinkBlock(s: ElementStats, container: ElementStats): boolean {
   return s.text < LIST_SHARE * container.text || container.good - s.good >= PROSE_ELSEWHERE;
 }
 
-/** Elements inside the container to remove: flagged chrome and navigation-like link blocks. */
+/**
+ * Elements inside the container to remove: flagged chrome and navigation-like link blocks, except
+ * links set in the text (a sentence full of links, a list of links a sentence introduces).
+ */
 export function prunableElements(container: DomElement, stats: StatsMap): DomElement[] {
   const own = stats.get(container);
   const out: DomElement[] = [];
@@ -103,7 +107,8 @@ export function prunableElements(container: DomElement, stats: StatsMap): DomEle
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       const s = stats.get(child);
       if (!s) continue;
-      if (s.kind || isLinkBlock(s, own)) out.push(child);
+      const navigation = isLinkBlock(s, own) && !isLinkProse(child) && !holdsLinkProse(child);
+      if (s.kind || navigation) out.push(child);
       else visit(child);
     }
   };
