@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { tagOf } from '../dom/dom.types';
 import type { ElementStats, StatsMap } from './content-stats.util';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
 
@@ -16,6 +17,34 @@ const LIST_SHARE = 0.5;
 /** …unless the container has this much prose besides it. */
 const PROSE_ELSEWHERE = 400;
 
+/** Elements whose child sections are parts of one document, not blocks of a page layout. */
+const DOCUMENT_TAGS = new Set(['section', 'article']);
+/** Good text that makes a sibling section worth keeping. */
+const MIN_PEER_GOOD = 100;
+
+function headingLevel(element: DomElement): number | undefined {
+  const heading = element.querySelector('h1, h2, h3, h4, h5, h6');
+  return heading ? Number(tagOf(heading).slice(1)) : undefined;
+}
+
+/**
+ * Whether an element is one of several `<section>`s of a document (inside a section or an article),
+ * each under a heading of the same level (a reference page's "Available middleware" and "Middleware
+ * ordering"): descending into one would drop the others.
+ */
+function hasPeerSection(element: DomElement, stats: StatsMap): boolean {
+  const parent = element.parentElement;
+  if (tagOf(element) !== 'section' || !parent || !DOCUMENT_TAGS.has(tagOf(parent))) return false;
+  const level = headingLevel(element);
+  if (level === undefined) return false;
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    if (sibling === element || tagOf(sibling) !== 'section') continue;
+    const s = stats.get(sibling);
+    if (s && !s.kind && s.good >= MIN_PEER_GOOD && headingLevel(sibling) === level) return true;
+  }
+  return false;
+}
+
 /** Deepest element holding at least `COVERAGE` of the page's good text (outside chrome and links). */
 function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
   const total = stats.get(root)?.good ?? 0;
@@ -26,7 +55,7 @@ function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
       const s = stats.get(child);
       if (s && !s.kind && s.good >= COVERAGE * total) next = child;
     }
-    if (!next) return current;
+    if (!next || hasPeerSection(next, stats)) return current;
     current = next;
   }
 }
