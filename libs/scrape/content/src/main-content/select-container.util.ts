@@ -126,7 +126,8 @@ function isLinkBlock(s: ElementStats, container: ElementStats): boolean {
 
 /**
  * Elements inside the container to remove: flagged chrome and navigation-like link blocks, except
- * links set in the text (a sentence full of links, a list of links a sentence introduces).
+ * links set in the text (a sentence full of links, a list of links a sentence introduces, kept whole
+ * with its sublists).
  */
 export function prunableElements(container: DomElement, stats: StatsMap): DomElement[] {
   const own = stats.get(container);
@@ -136,9 +137,11 @@ export function prunableElements(container: DomElement, stats: StatsMap): DomEle
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       const s = stats.get(child);
       if (!s) continue;
-      const navigation = isLinkBlock(s, own) && !isLinkProse(child) && !holdsLinkProse(child);
-      if (s.kind || navigation) out.push(child);
-      else visit(child);
+      if (s.kind) out.push(child);
+      else if (!isLinkBlock(s, own)) visit(child);
+      else if (isLinkProse(child)) continue;
+      else if (holdsLinkProse(child)) visit(child);
+      else out.push(child);
     }
   };
   visit(container);
