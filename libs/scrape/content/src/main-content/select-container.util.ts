@@ -18,7 +18,7 @@ const LIST_SHARE = 0.5;
 const PROSE_ELSEWHERE = 400;
 
 /** Elements whose child sections are parts of one document, not blocks of a page layout. */
-const DOCUMENT_TAGS = new Set(['section', 'article']);
+const DOCUMENT_TAGS = new Set(['section', 'article', 'main']);
 /** Good text that makes a sibling section worth keeping. */
 const MIN_PEER_GOOD = 100;
 
@@ -28,7 +28,7 @@ function headingLevel(element: DomElement): number | undefined {
 }
 
 /**
- * Whether an element is one of several `<section>`s of a document (inside a section or an article),
+ * Whether an element is one of several `<section>`s of a document (inside a section, article or main),
  * each under a heading of the same level (a reference page's "Available middleware" and "Middleware
  * ordering"): descending into one would drop the others.
  */
