@@ -4,7 +4,9 @@ const doubleEncoded = (text: string) => Buffer.from(text, 'utf8').toString('lati
 
 describe('repairMojibake', () => {
   it('decodes UTF-8 read as Latin-1 back', () => {
-    expect(repairMojibake(doubleEncoded('we’ll see — 10 °C → Rust® ⭐'))).toBe('we’ll see — 10 °C → Rust® ⭐');
+    expect(repairMojibake(doubleEncoded('we’ll see — 10 °C → Rust® ⭐'))).toBe(
+      'we’ll see — 10 °C → Rust® ⭐',
+    );
   });
 
   it('leaves text without C1 control characters alone', () => {

@@ -1,7 +1,8 @@
 /** C1 control characters: next to never in real text, the trace of UTF-8 bytes read as Latin-1. */
 const C1_CONTROL = /[\u0080-\u009f]/;
 /** One UTF-8 sequence (lead byte, then its continuation bytes) read as Latin-1 characters. */
-const LATIN1_UTF8 = /[\u00c2-\u00df][\u0080-\u00bf]|[\u00e0-\u00ef][\u0080-\u00bf]{2}|[\u00f0-\u00f4][\u0080-\u00bf]{3}/g;
+const LATIN1_UTF8 =
+  /[\u00c2-\u00df][\u0080-\u00bf]|[\u00e0-\u00ef][\u0080-\u00bf]{2}|[\u00f0-\u00f4][\u0080-\u00bf]{3}/g;
 
 function redecode(sequence: string): string {
   const bytes = Uint8Array.from(sequence, (c) => c.charCodeAt(0));
