@@ -113,7 +113,7 @@ function perPageTable(type: string, tuned: Record<string, PageScore[]>): string 
 }
 
 async function main(): Promise<void> {
-  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'));
+  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'), process.env['WCXB_DIR']);
   if (!dir) throw new Error('WCXB dataset not found at ../shared/data/wcxb-dev (relative to the repo root)');
   const started = Date.now();
   const order = loadWcxbPages(dir).map((p) => p.id);

@@ -20,11 +20,11 @@ interface GroundTruthFile {
 }
 
 /**
- * The WCXB development subset: `WCXB_DIR` if set (a git worktree sits elsewhere), else the copy kept
- * beside the repository (`../shared/data/wcxb-dev`), if present.
+ * The WCXB development subset: `override` if given (callers pass `WCXB_DIR`, for a git worktree that
+ * sits elsewhere), else the copy kept beside the repository (`../shared/data/wcxb-dev`), if present.
  */
-export function wcxbDatasetDir(repoRoot: string): string | undefined {
-  const dir = process.env['WCXB_DIR'] || join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
+export function wcxbDatasetDir(repoRoot: string, override?: string): string | undefined {
+  const dir = override || join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
   return existsSync(join(dir, 'ground-truth')) ? dir : undefined;
 }
 

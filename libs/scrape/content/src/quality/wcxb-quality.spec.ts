@@ -28,7 +28,7 @@ function repoRoot(): string {
   return dir;
 }
 
-const datasetDir = wcxbDatasetDir(repoRoot());
+const datasetDir = wcxbDatasetDir(repoRoot(), process.env['WCXB_DIR']);
 if (!datasetDir) {
   console.warn(
     'WCXB dataset not found at ../shared/data/wcxb-dev (relative to the repo root): quality floors skipped.',
