@@ -220,6 +220,14 @@ describe('transformDocument: main content of documentation pages', () => {
     expect(markdown).not.toContain('Other post one');
   });
 
+  it('keeps the notes that API entries repeat', () => {
+    const entry = (name: string) =>
+      `<dt>json.${name}(obj)</dt><dd>${prose(name)}<p>Changed in version 3.6: All parameters are now keyword-only.</p></dd>`;
+    const page = docsPage(`<h1>json</h1><dl>${entry('dump')}</dl><dl>${entry('dumps')}</dl>`);
+    const markdown = sut(page, MAIN).markdown ?? '';
+    expect(markdown.split('Changed in version 3.6').length - 1).toBe(2);
+  });
+
   it('keeps closed tab panels (code samples in other languages)', () => {
     const page = docsPage(
       `<h1>Resources</h1><p>Each instance is created from a collection.</p>` +
