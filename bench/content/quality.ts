@@ -3,13 +3,17 @@
  * per page type, ours against @mozilla/readability, all pages and the held-out fifth.
  *
  *   node -r @swc-node/register bench/content/quality.ts [--linkedom] [--fallback] [--no-baseline] [--fresh] [--workers N]
+ *     [--scores FILE] [--per-page TYPE]
  *
  * --fallback adds Readability with a whole-body fallback for the pages where it returns nothing.
+ * --scores writes every page's scores per extractor as JSON (to compare two runs page by page);
+ * --per-page prints the tuning-split pages of one page type with their scores (held-out pages are
+ * never listed, so diagnosing does not look at them).
  *
  * Baseline outputs are cached under bench/content/.cache, keyed by the baseline packages' versions
  * (jsdom takes most of a second per page); --fresh recomputes them. Ours is always recomputed.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -27,6 +31,8 @@ import { EXTRACTORS, type ExtractorName } from './extractors';
 
 const args = process.argv.slice(2);
 const workersArg = args.indexOf('--workers');
+const scoresArg = args.indexOf('--scores');
+const perPageArg = args.indexOf('--per-page');
 const workers = workersArg >= 0 ? Number(args[workersArg + 1]) : Math.max(1, availableParallelism());
 const extractors: ExtractorName[] = ['quarry'];
 if (!args.includes('--no-baseline')) extractors.push('readability-jsdom');
@@ -90,8 +96,24 @@ function table(title: string, byExtractor: Record<string, PageScore[]>): string 
   return lines.join('\n');
 }
 
+/** Tuning-split pages of one type, ours against each baseline: F1 (precision / recall). */
+function perPageTable(type: string, tuned: Record<string, PageScore[]>): string {
+  const cell = (s: PageScore) => `${s.f1.toFixed(3)} (${s.precision.toFixed(3)} / ${s.recall.toFixed(3)})`;
+  const lines = [
+    `### ${type}, tuning split: F1 (precision / recall)`,
+    '',
+    `| page | ${extractors.map((e) => EXTRACTORS[e].label).join(' | ')} |`,
+    `|---|${extractors.map(() => '---:|').join('')}`,
+  ];
+  tuned.quarry.forEach((score, i) => {
+    if (score.pageType !== type) return;
+    lines.push(`| ${score.id} | ${extractors.map((e) => cell(tuned[e][i])).join(' | ')} |`);
+  });
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
-  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'));
+  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'), process.env['WCXB_DIR']);
   if (!dir) throw new Error('WCXB dataset not found at ../shared/data/wcxb-dev (relative to the repo root)');
   const started = Date.now();
   const order = loadWcxbPages(dir).map((p) => p.id);
@@ -109,6 +131,8 @@ async function main(): Promise<void> {
   console.log(table('Tuning split (4 of every 5 pages)', tuned));
   console.log('');
   console.log(table('Held-out split (every 5th page, not looked at while tuning)', heldOut));
+  if (scoresArg >= 0) writeFileSync(args[scoresArg + 1], JSON.stringify(all));
+  if (perPageArg >= 0) console.log(`\n${perPageTable(args[perPageArg + 1], tuned)}`);
   console.log(
     `\nword F1 per page averaged; with = share of "with" snippets found; without = share of "without" snippets absent.`,
   );

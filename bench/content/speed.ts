@@ -60,7 +60,7 @@ function measure(label: string, pages: Page[], run: (page: Page) => void): Timin
 }
 
 function main(): void {
-  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'));
+  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'), process.env['WCXB_DIR']);
   if (!dir) throw new Error('WCXB dataset not found at ../shared/data/wcxb-dev (relative to the repo root)');
   const all = loadWcxbPages(dir);
   const step = Math.max(1, Math.floor(all.length / wantedPages));

@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { isHeadingAnchorId } from './heading-anchor.util';
 
 /** Why an element looks like page chrome rather than content. */
 export type ChromeKind =
@@ -125,9 +126,18 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
   if (byTag) return { kind: byTag, semantic: true };
   if (role && ROLE_KIND[role]) return { kind: ROLE_KIND[role], semantic: true };
   if (element.getAttribute('aria-modal') === 'true') return { kind: 'overlay', semantic: true };
+  const id = element.getAttribute('id')?.toLowerCase();
   for (const token of nameTokens(element)) {
     if (token.length > 60) continue;
-    for (const [pattern, kind] of NAME_PATTERNS) if (pattern.test(token)) return { kind, semantic: false };
+    const match = NAME_PATTERNS.find(([pattern]) => pattern.test(token));
+    if (!match) continue;
+    // A section's id may just be its heading's anchor: "respond-to-review-comments" names a topic,
+    // and only a heading that starts with the chrome word ("Related products…") says what it is.
+    if (token === id && isHeadingAnchorId(element, token)) {
+      const lead = token.split(/[-_]/).slice(0, 2).join('-');
+      if (!match[0].test(lead)) continue;
+    }
+    return { kind: match[1], semantic: false };
   }
   return undefined;
 }

@@ -56,7 +56,8 @@ function hasBlockChild(element: DomElement): boolean {
 
 /**
  * Removes repeated copies of text blocks: sticky headers that restate the title and price, mobile and
- * desktop copies of a paragraph. Short lines that recur three times or more are left alone.
+ * desktop copies of a paragraph. Short lines that recur three times or more are left alone, and so is
+ * what definition descriptions hold.
  */
 export function removeDuplicateBlocks(root: DomElement): void {
   const seen = new Map<string, DomElement[]>();
@@ -65,6 +66,8 @@ export function removeDuplicateBlocks(root: DomElement): void {
       if (!isElement(child)) continue;
       const tag = tagOf(child);
       if (tag === 'pre' || tag === 'table' || tag === 'code') continue;
+      // API entries (definition lists) repeat their notes by design: "Changed in version 3.6: …".
+      if (tag === 'dd') continue;
       if (TEXT_BLOCKS.has(tag) && !hasBlockChild(child)) {
         const key = (child.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
         if (key.length < MIN_CHARS) continue;

@@ -9,6 +9,9 @@ const SHOWN_AGAIN =
   /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?:block|flex|grid|inline|inline-block|table))$/;
 
 function isHidden(element: DomElement): boolean {
+  // A closed tab panel (a code sample in another language, a product's specifications) is content
+  // one click away, not a hidden widget.
+  if (element.getAttribute('role') === 'tabpanel') return false;
   if (element.hasAttribute('hidden')) return element.getAttribute('hidden') !== 'until-found';
   if (element.getAttribute('aria-hidden') === 'true') return true;
   const style = element.getAttribute('style');
@@ -25,7 +28,7 @@ function textLength(element: DomElement): number {
 
 /**
  * Removes elements a reader never sees (hidden attribute, aria-hidden, inline display:none, screen-reader
- * only classes). An element holding more than half of the page's text is kept: that is a page whose
+ * only classes); tab panels stay, hidden or not. An element holding more than half of the page's text is kept: that is a page whose
  * content is revealed by script, not a hidden widget.
  */
 export function removeHidden(root: DomElement): void {

@@ -1,5 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
+import { tagOf } from '../dom/dom.types';
 import type { ElementStats, StatsMap } from './content-stats.util';
+import { holdsLinkProse, isLinkProse } from './link-prose.util';
 
 /**
  * The container descends while one child holds this share of the page's good text; each step may
@@ -15,6 +17,34 @@ const LIST_SHARE = 0.5;
 /** …unless the container has this much prose besides it. */
 const PROSE_ELSEWHERE = 400;
 
+/** Elements whose child sections are parts of one document, not blocks of a page layout. */
+const DOCUMENT_TAGS = new Set(['section', 'article', 'main']);
+/** Good text that makes a sibling section worth keeping. */
+const MIN_PEER_GOOD = 100;
+
+function headingLevel(element: DomElement): number | undefined {
+  const heading = element.querySelector('h1, h2, h3, h4, h5, h6');
+  return heading ? Number(tagOf(heading).slice(1)) : undefined;
+}
+
+/**
+ * Whether an element is one of several `<section>`s of a document (inside a section, article or main),
+ * each under a heading of the same level (a reference page's "Available middleware" and "Middleware
+ * ordering"): descending into one would drop the others.
+ */
+function hasPeerSection(element: DomElement, stats: StatsMap): boolean {
+  const parent = element.parentElement;
+  if (tagOf(element) !== 'section' || !parent || !DOCUMENT_TAGS.has(tagOf(parent))) return false;
+  const level = headingLevel(element);
+  if (level === undefined) return false;
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    if (sibling === element || tagOf(sibling) !== 'section') continue;
+    const s = stats.get(sibling);
+    if (s && !s.kind && s.good >= MIN_PEER_GOOD && headingLevel(sibling) === level) return true;
+  }
+  return false;
+}
+
 /** Deepest element holding at least `COVERAGE` of the page's good text (outside chrome and links). */
 function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
   const total = stats.get(root)?.good ?? 0;
@@ -25,7 +55,7 @@ function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
       const s = stats.get(child);
       if (s && !s.kind && s.good >= COVERAGE * total) next = child;
     }
-    if (!next) return current;
+    if (!next || hasPeerSection(next, stats)) return current;
     current = next;
   }
 }
@@ -94,7 +124,11 @@ function isLinkBlock(s: ElementStats, container: ElementStats): boolean {
   return s.text < LIST_SHARE * container.text || container.good - s.good >= PROSE_ELSEWHERE;
 }
 
-/** Elements inside the container to remove: flagged chrome and navigation-like link blocks. */
+/**
+ * Elements inside the container to remove: flagged chrome and navigation-like link blocks, except
+ * links set in the text (a sentence full of links, a list of links a sentence introduces, kept whole
+ * with its sublists).
+ */
 export function prunableElements(container: DomElement, stats: StatsMap): DomElement[] {
   const own = stats.get(container);
   const out: DomElement[] = [];
@@ -103,8 +137,11 @@ export function prunableElements(container: DomElement, stats: StatsMap): DomEle
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       const s = stats.get(child);
       if (!s) continue;
-      if (s.kind || isLinkBlock(s, own)) out.push(child);
-      else visit(child);
+      if (s.kind) out.push(child);
+      else if (!isLinkBlock(s, own)) visit(child);
+      else if (isLinkProse(child)) continue;
+      else if (holdsLinkProse(child)) visit(child);
+      else out.push(child);
     }
   };
   visit(container);

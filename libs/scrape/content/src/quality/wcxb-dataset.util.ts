@@ -19,9 +19,12 @@ interface GroundTruthFile {
   ground_truth: { main_content?: string; with?: string[]; without?: string[] };
 }
 
-/** The WCXB development subset kept beside the repository (`../shared/data/wcxb-dev`), if present. */
-export function wcxbDatasetDir(repoRoot: string): string | undefined {
-  const dir = join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
+/**
+ * The WCXB development subset: `override` if given (callers pass `WCXB_DIR`, for a git worktree that
+ * sits elsewhere), else the copy kept beside the repository (`../shared/data/wcxb-dev`), if present.
+ */
+export function wcxbDatasetDir(repoRoot: string, override?: string): string | undefined {
+  const dir = override || join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
   return existsSync(join(dir, 'ground-truth')) ? dir : undefined;
 }
 

@@ -173,6 +173,72 @@ describe('transformDocument: main content', () => {
   });
 });
 
+describe('transformDocument: main content of documentation pages', () => {
+  const prose = (topic: string) =>
+    `<p>${`The ${topic} settings decide how requests flow through the stack, which order applies and what each step may change. `.repeat(4)}</p>`;
+  const links = (n: number) =>
+    `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/ref/${i}">Reference page ${i}</a></li>`).join('')}</ul>`;
+  const docsPage = (main: string) =>
+    `<html><body><nav class="sidebar">${links(12)}</nav><main><article>${main}</article></main>
+<footer class="site-footer"><a href="/a">About</a><a href="/b">Blog</a><a href="/c">Careers</a></footer></body></html>`;
+
+  it('keeps a section whose anchor id happens to contain a chrome word', () => {
+    const page = docsPage(
+      `<h1>Submitting patches</h1>${prose('patch')}${prose('mail')}${prose('review')}` +
+        `<section id="respond-to-review-comments"><h2>Respond to review comments</h2>${prose('reply')}</section>`,
+    );
+    expect(sut(page, MAIN).markdown).toContain('Respond to review comments');
+  });
+
+  it('keeps every peer section of a document, not just the largest', () => {
+    const section = (title: string, body: string) => `<section><h2>${title}</h2>${body}</section>`;
+    const page = docsPage(
+      `<section><h1>Middleware</h1>` +
+        section('Available middleware', prose('cache').repeat(6)) +
+        section(
+          'Middleware ordering',
+          `<p>Here are some hints about ordering the classes of the stack: put security first, then sessions, then the rest in the order they depend on each other.</p>${links(5)}`,
+        ) +
+        `</section>`,
+    );
+    const markdown = sut(page, MAIN).markdown ?? '';
+    expect(markdown).toContain('Middleware ordering');
+    expect(markdown).not.toContain('Careers');
+  });
+
+  it('keeps links set in the text but drops a bold-labelled related list', () => {
+    const page = docsPage(
+      `<h1>Introduction</h1>${prose('query')}` +
+        `<p>For details, see the <a href="/x">paper</a>, <a href="/y">the site</a> and <a href="/z">the follow-up</a>.</p>` +
+        `<p>Task guidance to help if you need to do the following:</p>${links(4)}${prose('storage')}` +
+        `<p><strong>Related posts:</strong></p><ul><li><a href="/r1">Other post one</a></li>` +
+        `<li><a href="/r2">Other post two</a></li><li><a href="/r3">Other post three</a></li></ul>`,
+    );
+    const markdown = sut(page, MAIN).markdown ?? '';
+    expect(markdown).toContain('the follow-up');
+    expect(markdown).toContain('Reference page 3');
+    expect(markdown).not.toContain('Other post one');
+  });
+
+  it('keeps the notes that API entries repeat', () => {
+    const entry = (name: string) =>
+      `<dt>json.${name}(obj)</dt><dd>${prose(name)}<p>Changed in version 3.6: All parameters are now keyword-only.</p></dd>`;
+    const page = docsPage(`<h1>json</h1><dl>${entry('dump')}</dl><dl>${entry('dumps')}</dl>`);
+    const markdown = sut(page, MAIN).markdown ?? '';
+    expect(markdown.split('Changed in version 3.6').length - 1).toBe(2);
+  });
+
+  it('keeps closed tab panels (code samples in other languages)', () => {
+    const page = docsPage(
+      `<h1>Resources</h1><p>Each instance is created from a collection.</p>` +
+        `<div role="tablist"><button>Map</button><button>Set</button></div>` +
+        `<div role="tabpanel">${prose('map')}<pre><code>resource "map_example" {}</code></pre></div>` +
+        `<div role="tabpanel" aria-hidden="true">${prose('set')}<pre><code>resource "set_example" {}</code></pre></div>`,
+    );
+    expect(sut(page, MAIN).markdown).toContain('set_example');
+  });
+});
+
 describe('transformDocument: formats', () => {
   it('computes only the requested formats', () => {
     const result = sut(article, MAIN, ['links']);

@@ -1,6 +1,7 @@
 import { documentBaseUrl, resolveUrls } from '../clean/resolve-urls.util';
 import { expandTagSelectors, selectAll } from '../clean/selectors.util';
 import { stripNonContent } from '../clean/strip-non-content.util';
+import { repairMojibake } from '../decode/repair-mojibake.util';
 import type { DomDocument, DomElement } from '../dom/dom.types';
 import { parseDocument } from '../dom/parse-document.util';
 import { collectImages, collectLinks } from '../links/collect-links.util';
@@ -53,7 +54,7 @@ export function transformDocument(
   const kind = bodyKind(input.body, input.contentType);
   if (kind !== 'html') return transformNonHtml(input.body, kind, wanted);
 
-  const document = parseDocument(input.body);
+  const document = parseDocument(repairMojibake(input.body));
   const baseUrl = documentBaseUrl(document, input.url);
   const metadata = extractMetadata(document, baseUrl);
   const body = document.body ?? document.documentElement;
