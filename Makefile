@@ -76,7 +76,7 @@ dashboards: setup ## regenerate the Grafana dashboards and the chart's env wirin
 	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/grafana/generate.ts
 	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/helm/generate.ts
 
-cluster: build system-deps ## the platform as separate processes: 2 gateways behind a round-robin proxy (:3100), 3 scrape workers, 3 Kafka brokers, PostgreSQL on 55432
+cluster: build system-deps ## the platform as separate processes: 2 gateways behind a round-robin proxy (:3100), 3 scrape workers, agent orchestrator, doc-parser, 3 Kafka brokers, PostgreSQL on 55432
 	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register scripts/ops/cluster.ts
 
 cluster-down: ## stop the local cluster's Kafka brokers and PostgreSQL (never the shared test instances)

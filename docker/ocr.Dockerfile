@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1.7
-# Quarry document parser: Node.js + Tesseract OCR (English data; add languages with OCR_PACKAGES)
-# and Poppler's pdftoppm for page rendering. LibreOffice (legacy .doc/.ppt/.rtf conversion) is
-# large and optional: --build-arg WITH_LIBREOFFICE=true. Build from the repository root:
+# Quarry document parser: Node.js + Tesseract OCR (English data; add languages with OCR_PACKAGES),
+# Poppler's pdftoppm for page rendering and Ghostscript to recover damaged PDFs (GHOSTSCRIPT_PATH).
+# LibreOffice (legacy .doc/.xls/.xlsb/.ppt conversion, SOFFICE_PATH) is large and optional:
+# --build-arg WITH_LIBREOFFICE=true. Build from the repository root:
 #   docker build -f docker/ocr.Dockerfile --build-arg APP=doc-parser -t quarry/doc-parser .
-# apps:
-# pending-apps: doc-parser
+# apps: doc-parser
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 # 1. Build the service bundle (webpack → dist/apps/$APP: main.js + worker bundles, pruned package.json + lockfile).
@@ -26,14 +26,14 @@ WORKDIR /app
 COPY --from=build /src/dist/apps/${APP}/package.json /src/dist/apps/${APP}/package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 
-# 3. Runtime: Tesseract + language data, Poppler, bundle + production node_modules, non-root.
+# 3. Runtime: Tesseract + language data, Poppler, Ghostscript, bundle (main.js + parse-worker.js) + production node_modules, non-root.
 FROM ${NODE_IMAGE} AS runtime
 ARG APP=doc-parser
 ARG OCR_PACKAGES="tesseract-ocr-eng"
 ARG WITH_LIBREOFFICE=false
 LABEL org.opencontainers.image.source="https://github.com/quarry/quarry" org.opencontainers.image.title="quarry-${APP}"
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends tesseract-ocr ${OCR_PACKAGES} poppler-utils fonts-dejavu-core ca-certificates dumb-init \
+  && apt-get install -y --no-install-recommends tesseract-ocr ${OCR_PACKAGES} poppler-utils ghostscript fonts-dejavu-core ca-certificates dumb-init \
   && if [ "$WITH_LIBREOFFICE" = "true" ]; then apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui; fi \
   && rm -rf /var/lib/apt/lists/*
 # One OCR thread per process: parallelism comes from OCR_CONCURRENCY, not OpenMP (which thrashes small nodes).

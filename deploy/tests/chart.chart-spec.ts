@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOPICS } from '@quarry/contracts';
+import { envSchema } from '@quarry/platform/config';
 import { parse, stringify } from 'yaml';
 import { CHART, named, ofKind, PRODUCTION_VALUES, render, renderError, type Manifest } from './support/helm';
 import { configEnvNames, REPO_ROOT } from './support/repo';
@@ -15,11 +17,18 @@ const defaults = render();
 const production = render({ files: [PRODUCTION_VALUES] });
 const valuesYaml = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as { config: Record<string, unknown>; secrets: Record<string, unknown> };
 const envNames = configEnvNames();
-/** Components the chart deploys by default (doc-parser: pending, see values.yaml). */
-const APPS = ['agent-orchestrator', 'gateway', 'scrape-worker'];
+/** Components the chart deploys by default. */
+const APPS = ['agent-orchestrator', 'doc-parser', 'gateway', 'scrape-worker'];
 
 const container = (deployment: Manifest): Manifest => deployment['spec'].template.spec.containers[0];
 const podLabels = (deployment: Manifest): Record<string, string> => deployment['spec'].template.metadata.labels;
+/** Bytes of a Kubernetes memory quantity (`512Mi`, `3Gi`, `2G`, plain bytes). */
+function bytes(quantity: string | number): number {
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(String(quantity));
+  if (!match) throw new Error(`unreadable memory quantity ${quantity}`);
+  const units: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return Number(match[1]) * units[match[2] ?? ''];
+}
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
 
 /** Names of the variables a container receives: its env plus the keys of the ConfigMaps and Secrets it imports. */
@@ -42,7 +51,7 @@ describe.each([
 ])('workloads with %s', (_label, manifests) => {
   const deployments = ofKind(manifests, 'Deployment');
 
-  it('deploys the gateway, the scrape workers and the agent orchestrators (and no pending component)', () => {
+  it('deploys the gateway, the scrape workers, the document parsers and the agent orchestrators', () => {
     expect(deployments.map((deployment) => deployment['metadata'].labels['app.kubernetes.io/component']).sort()).toEqual(APPS);
   });
 
@@ -125,6 +134,84 @@ describe.each([
       expect(map?.['data'][file]).toBe(readFileSync(join(CHART, 'files/dashboards', file), 'utf8').trimEnd());
       expect(JSON.parse(map?.['data'][file]).uid).toBe(file.replace(/\.json$/, ''));
     }
+  });
+});
+
+describe.each([
+  ['default (evaluation) values', defaults],
+  ['production values', production],
+])('document parsers with %s', (_label, manifests) => {
+  const deployment = named(manifests, 'Deployment', 'quarry-doc-parser');
+  const spec = container(deployment);
+  const env = (name: string) => spec['env'].find((entry: Manifest) => entry['name'] === name)?.value;
+
+  it('run the doc-parser image as the doc-parser service', () => {
+    expect(spec['image']).toMatch(/^ghcr\.io\/quarry\/doc-parser:/);
+    expect(env('SERVICE_NAME')).toBe('doc-parser');
+    expect(deployment['spec'].template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(30); // the bus's grace for running handlers
+  });
+
+  it('share BLOB_DIR and the blob volume with the gateways and scrape workers (parse inputs and results travel as blobs)', () => {
+    const blobsOf = (app: string) => {
+      const component = named(manifests, 'Deployment', `quarry-${app}`);
+      const mount = container(component)['volumeMounts'].find((candidate: Manifest) => candidate['name'] === 'blobs');
+      const volume = component['spec'].template.spec.volumes.find((candidate: Manifest) => candidate['name'] === 'blobs');
+      const blobDir = container(component)['env'].find((entry: Manifest) => entry['name'] === 'BLOB_DIR').value;
+      return { blobDir, mountPath: mount.mountPath, volume };
+    };
+    const parser = blobsOf('doc-parser');
+    expect(parser.blobDir).toBe(parser.mountPath);
+    for (const app of ['gateway', 'scrape-worker']) expect(blobsOf(app)).toEqual(parser);
+  });
+
+  it('have room for their parse threads: memory limit above DOC_PARSER_CONCURRENCY × DOC_WORKER_MEMORY_MB', () => {
+    const setting = (name: 'DOC_PARSER_CONCURRENCY' | 'DOC_WORKER_MEMORY_MB'): number =>
+      Number(env(name) ?? (named(manifests, 'ConfigMap', 'quarry-config')['data'] ?? {})[name] ?? envSchema.shape[name].parse(undefined));
+    const threads = setting('DOC_PARSER_CONCURRENCY') * setting('DOC_WORKER_MEMORY_MB') * 2 ** 20;
+    expect(bytes(spec['resources'].limits.memory)).toBeGreaterThan(threads);
+    expect(bytes(spec['resources'].requests.memory)).toBeLessThanOrEqual(bytes(spec['resources'].limits.memory));
+    expect(spec['resources'].limits.cpu).toBeUndefined(); // OCR bursts; a CPU limit would throttle pages into their timeouts
+  });
+
+  it('scale no further than the document topic has partitions (idle consumers otherwise)', () => {
+    const hpa = named(manifests, 'HorizontalPodAutoscaler', 'quarry-doc-parser');
+    expect(hpa['spec'].maxReplicas).toBeLessThanOrEqual(TOPICS.documentParseJobs.partitions);
+    expect(named(manifests, 'HorizontalPodAutoscaler', 'quarry-scrape-worker')['spec'].maxReplicas).toBeLessThanOrEqual(TOPICS.scrapeJobs.partitions);
+    expect(named(manifests, 'HorizontalPodAutoscaler', 'quarry-agent-orchestrator')['spec'].maxReplicas).toBeLessThanOrEqual(TOPICS.agentWork.partitions);
+  });
+});
+
+describe('document parsers, switched and tuned', () => {
+  it('shares the persistent blob volume (ReadWriteMany) between every component when blobs.persistence is on', () => {
+    const manifests = render({ values: { blobs: { persistence: true, storageClass: 'nfs' } } });
+    const claim = named(manifests, 'PersistentVolumeClaim', 'quarry-blobs');
+    expect(claim['spec'].accessModes).toEqual(['ReadWriteMany']);
+    for (const deployment of ofKind(manifests, 'Deployment')) {
+      const volume = deployment['spec'].template.spec.volumes.find((candidate: Manifest) => candidate['name'] === 'blobs');
+      expect({ name: deployment['metadata'].name, volume }).toEqual({ name: deployment['metadata'].name, volume: { name: 'blobs', persistentVolumeClaim: { claimName: 'quarry-blobs' } } });
+    }
+    expect(ofKind(manifests, 'Deployment').map((deployment) => deployment['metadata'].name)).toContain('quarry-doc-parser');
+  });
+
+  it('passes OCR settings to the doc-parser only', () => {
+    const manifests = render({ values: { docParser: { env: { OCR_LANGUAGES: 'eng+deu', DOC_PARSER_CONCURRENCY: 4 } } } });
+    const parserEnv = container(named(manifests, 'Deployment', 'quarry-doc-parser'))['env'];
+    expect(parserEnv).toContainEqual({ name: 'OCR_LANGUAGES', value: 'eng+deu' });
+    expect(parserEnv).toContainEqual({ name: 'DOC_PARSER_CONCURRENCY', value: '4' });
+    expect(container(named(manifests, 'Deployment', 'quarry-scrape-worker'))['env'].map((entry: Manifest) => entry['name'])).not.toContain('OCR_LANGUAGES');
+  });
+
+  it('can be switched off (no Deployment, Service, HPA, PDB or monitoring target)', () => {
+    const manifests = render({ values: { docParser: { enabled: false }, metrics: { serviceMonitor: { enabled: true } } } });
+    expect(manifests.filter((manifest) => manifest['metadata']?.name === 'quarry-doc-parser')).toEqual([]);
+    const monitor = named(manifests, 'ServiceMonitor', 'quarry');
+    expect(monitor['spec'].selector.matchExpressions[0].values).not.toContain('doc-parser');
+  });
+
+  it('runs with a fixed replica count when autoscaling is off', () => {
+    const manifests = render({ values: { docParser: { autoscaling: { enabled: false }, replicaCount: 3 } } });
+    expect(named(manifests, 'Deployment', 'quarry-doc-parser')['spec'].replicas).toBe(3);
+    expect(ofKind(manifests, 'HorizontalPodAutoscaler').map((hpa) => hpa['metadata'].name)).not.toContain('quarry-doc-parser');
   });
 });
 
@@ -279,7 +366,8 @@ describe('refused values', () => {
     [{ postgresql: { bundled: { enabled: false } } }, /postgresql: enable postgresql.bundled or set postgresql.external/],
     [{ postgresql: { external: { url: 'postgresql://x@y/z' } } }, /postgresql.external.\* is set while postgresql.bundled.enabled=true/],
     [{ kafka: { bundled: { enabled: false } } }, /kafka: enable kafka.bundled or set kafka.external.brokers/],
-    [{ docParser: { enabled: true } }, /docParser[\s\S]*(const|false)/],
+    [{ docParser: { env: { BLOB_DIR: '/elsewhere' } } }, /docParser\.env\.BLOB_DIR: the chart sets BLOB_DIR itself/],
+    [{ docParser: { replicas: 2 } }, /docParser[\s\S]*replicas/],
     [{ config: { NOT_A_SETTING: 'x' } }, /NOT_A_SETTING/],
     [{ gateway: { autoscaling: { enabled: true, targetCPUUtilizationPercentage: 500 } } }, /targetCPUUtilizationPercentage/],
     [{ kafka: { bundled: { enabled: false }, external: { brokers: ['no-port'] } } }, /brokers/],

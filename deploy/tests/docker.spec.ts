@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { copies, execForm, parseDockerfile, substitute, type Dockerfile, type Stage } from './support/dockerfile';
+import { envSchema } from '@quarry/platform/config';
 import { builtApps, configEnvNames, readRepoFile, REPO_ROOT, repoPathExists } from './support/repo';
 
 /**
@@ -168,12 +169,21 @@ describe('docker/ as a whole', () => {
     expect(readRepoFile('libs/platform/config/src/lib/app-config.ts')).toContain("'/usr/bin/chromium'");
   });
 
-  it('installs Tesseract with language data and Poppler where documents are parsed', () => {
+  it('installs Tesseract with language data, Poppler and Ghostscript where documents are parsed', () => {
     const ocr = parseDockerfile(readRepoFile('docker/ocr.Dockerfile'));
     const runtime = ocr.stages[ocr.stages.length - 1];
+    expect(list(ocr.header.get('apps'))).toContain('doc-parser');
     const install = runtime.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args).join('\n');
-    expect(install).toMatch(/tesseract-ocr\b/);
+    expect(install).toMatch(/apt-get install[^&]*\btesseract-ocr\b/);
     expect(runtime.args.get('OCR_PACKAGES')).toMatch(/tesseract-ocr-eng/);
-    expect(install).toMatch(/poppler-utils/);
+    expect(install).toMatch(/apt-get install[^&]*\bpoppler-utils\b/);
+    // Damaged (e.g. truncated) PDFs are rewritten by Ghostscript before they are given up.
+    expect(install).toMatch(/apt-get install[^&]*\bghostscript\b/);
+    // LibreOffice stays optional (legacy Office formats), behind a build argument.
+    expect(runtime.args.get('WITH_LIBREOFFICE')).toBe('false');
+    expect(install).toMatch(/WITH_LIBREOFFICE[\s\S]*libreoffice-writer/);
+    // The binaries those packages put on PATH are the config's defaults, so the image needs no *_PATH settings.
+    const { TESSERACT_PATH, PDFTOPPM_PATH, GHOSTSCRIPT_PATH, SOFFICE_PATH } = envSchema.shape;
+    expect([TESSERACT_PATH, PDFTOPPM_PATH, GHOSTSCRIPT_PATH, SOFFICE_PATH].map((setting) => setting.parse(undefined))).toEqual(['tesseract', 'pdftoppm', 'gs', 'soffice']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `make cluster`: the platform as separate processes on this machine — 2 gateways behind a
- * round-robin proxy on :3100, 3 scrape workers (plus the doc-parser and agent-orchestrator when
- * built), a 3-broker Kafka cluster and its own PostgreSQL cluster (quarry-faults on 55432).
+ * round-robin proxy on :3100, 3 scrape workers, the agent orchestrator (:3121) and the doc-parser
+ * (:3122), a 3-broker Kafka cluster and its own PostgreSQL cluster (quarry-faults on 55432).
  * Runs in the foreground; Ctrl-C stops the services (`make cluster-down` stops Kafka and PostgreSQL).
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register scripts/ops/cluster.ts [gateways=2] [workers=3]
  */
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   log(`database: ${cluster.databaseUrl}`);
   log(`brokers:  ${cluster.brokers.join(',')}  (topic prefix ${cluster.env['BUS_TOPIC_PREFIX']})`);
   log(`try: curl -s -H "Authorization: Bearer ${cluster.env['BOOTSTRAP_API_KEY']}" -d '{"url":"https://example.com"}' ${cluster.url}/v2/scrape`);
+  log(`     curl -s -H "Authorization: Bearer ${cluster.env['BOOTSTRAP_API_KEY']}" -F file=@document.pdf ${cluster.url}/v2/parse`);
   log('Ctrl-C stops the services');
   let stopping = false;
   const stop = async () => {

@@ -1,22 +1,23 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { REPO_ROOT, startService, type ServiceProcess } from './service-process';
 
 /**
  * The platform as separate processes on one machine, as `make cluster` runs it and the fault tests
- * break it: N gateways behind a round-robin proxy, M scrape workers (plus the document parser and
- * the agent orchestrator when their apps exist), a 3-broker Kafka cluster and a PostgreSQL cluster of
- * its own (`quarry-faults` on 55432 by default — stopping it never touches the shared 5432).
+ * break it: N gateways behind a round-robin proxy, M scrape workers, one agent orchestrator and one
+ * document parser (sharing BLOB_DIR with the gateways and workers), a 3-broker Kafka cluster and a
+ * PostgreSQL cluster of its own (`quarry-faults` on 55432 by default — stopping it never touches the
+ * shared 5432).
  */
 export interface LocalClusterOptions {
   gateways?: number;
   workers?: number;
   /** Extra environment of every service. */
   env?: Record<string, string>;
-  /** First port: proxy = base, gateways = base+1…, workers = base+11…, other services = base+21…. */
+  /** First port: proxy = base, gateways = base+1…, workers = base+11…, agent orchestrator = base+21, doc-parser = base+22. */
   basePort?: number;
   postgres?: { cluster: string; port: number };
   /** Use this database instead of creating a fresh one. */
@@ -34,8 +35,8 @@ export interface ClusterService {
   running: boolean;
 }
 
-/** Apps started once each when they have been built (they land on main separately). */
-const OPTIONAL_APPS = ['doc-parser', 'agent-orchestrator'];
+/** Apps started once each, after the gateways and workers (ports base+21, base+22). */
+const SINGLE_APPS = ['agent-orchestrator', 'doc-parser'];
 const KAFKA_SCRIPT = join(REPO_ROOT, 'scripts/infra/kafka.sh');
 const POSTGRES_SCRIPT = join(REPO_ROOT, 'scripts/infra/postgres.sh');
 const PROXY_SCRIPT = join(REPO_ROOT, 'scripts/ops/round-robin-proxy.mjs');
@@ -117,7 +118,7 @@ export class LocalCluster {
     // The first gateway migrates the fresh database; the others and the workers start in parallel.
     for (let i = 0; i < this.options.gateways; i += 1) this.gateways.push(this.describe('gateway', `gateway-${i + 1}`, base + 1 + i));
     for (let i = 0; i < this.options.workers; i += 1) this.workers.push(this.describe('scrape-worker', `worker-${i + 1}`, base + 11 + i));
-    OPTIONAL_APPS.filter((app) => existsSync(join(REPO_ROOT, 'dist/apps', app, 'main.js'))).forEach((app, index) => this.others.push(this.describe(app, app, base + 21 + index)));
+    SINGLE_APPS.forEach((app, index) => this.others.push(this.describe(app, app, base + 21 + index)));
     await this.startService(this.gateways[0]);
     await Promise.all(this.services.slice(1).map((service) => this.startService(service)));
     const proxy = spawn(process.execPath, [PROXY_SCRIPT, '--port', String(base), ...this.gateways.flatMap((gateway) => ['--upstream', `127.0.0.1:${gateway.port}`])], {
