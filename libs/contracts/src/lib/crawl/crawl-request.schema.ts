@@ -24,11 +24,19 @@ export const pathPatternsSchema = z
       try {
         new RegExp(pattern);
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `Invalid regular expression in ${pattern}: ${(error as Error).message}`, path: [index] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Invalid regular expression in ${pattern}: ${(error as Error).message}`,
+          path: [index],
+        });
         return;
       }
       if (NESTED_QUANTIFIER.test(pattern)) {
-        ctx.addIssue({ code: 'custom', message: `Regular expression ${pattern} nests quantifiers (catastrophic backtracking); rewrite it without a repeated group of repetitions`, path: [index] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Regular expression ${pattern} nests quantifiers (catastrophic backtracking); rewrite it without a repeated group of repetitions`,
+          path: [index],
+        });
       }
     });
   });
@@ -70,7 +78,10 @@ export const crawlRequestSchema = z.strictObject({
 
 export type CrawlRequestInput = z.input<typeof crawlRequestSchema>;
 export type CrawlRequest = z.output<typeof crawlRequestSchema>;
-export type CrawlerOptions = Omit<CrawlRequest, 'url' | 'prompt' | 'webhook' | 'scrapeOptions' | 'zeroDataRetention' | 'origin' | 'integration'>;
+export type CrawlerOptions = Omit<
+  CrawlRequest,
+  'url' | 'prompt' | 'webhook' | 'scrapeOptions' | 'zeroDataRetention' | 'origin' | 'integration'
+>;
 
 /** Body of `POST /v2/crawl/params-preview` (compat §8.3; not strict in the reference). */
 export const crawlParamsPreviewSchema = z.object({

@@ -18,7 +18,11 @@ import type { DocumentIndexRepository } from './document-index.repository';
 import type { ProviderCategory, ProviderResult, SearchProvider } from './search-provider';
 
 /** Scrapes one result (the API's synchronous scrape path). */
-export type ResultScraper = (url: string, options: ScrapeOptions, timeoutMs: number) => Promise<ScrapeDocument>;
+export type ResultScraper = (
+  url: string,
+  options: ScrapeOptions,
+  timeoutMs: number,
+) => Promise<ScrapeDocument>;
 
 export interface SearchCaller {
   teamId: string;
@@ -39,7 +43,13 @@ export interface SearchServiceDeps {
 
 const MAX_PROVIDER_PAGES = 10;
 const SCRAPE_PARALLELISM = 5;
-const TIME_RANGES: Record<string, string> = { 'qdr:h': 'day', 'qdr:d': 'day', 'qdr:w': 'week', 'qdr:m': 'month', 'qdr:y': 'year' };
+const TIME_RANGES: Record<string, string> = {
+  'qdr:h': 'day',
+  'qdr:d': 'day',
+  'qdr:w': 'week',
+  'qdr:m': 'month',
+  'qdr:y': 'year',
+};
 
 /**
  * `POST /v2/search` (compat §11): the configured web search provider (SearXNG protocol) and the
@@ -58,9 +68,20 @@ export class SearchService {
       const data: SearchResponse['data'] = {};
       const types = new Set(request.sources.map((source) => source.type));
       const work: Promise<void>[] = [];
-      if (types.has('web')) work.push(this.web(caller, request, controller.signal).then((web) => void (data.web = web)));
-      if (types.has('news')) work.push(this.fromProvider(request, 'news', controller.signal).then((news) => void (data.news = news.map(toNews))));
-      if (types.has('images')) work.push(this.fromProvider(request, 'images', controller.signal).then((images) => void (data.images = images.map(toImage))));
+      if (types.has('web'))
+        work.push(this.web(caller, request, controller.signal).then((web) => void (data.web = web)));
+      if (types.has('news'))
+        work.push(
+          this.fromProvider(request, 'news', controller.signal).then(
+            (news) => void (data.news = news.map(toNews)),
+          ),
+        );
+      if (types.has('images'))
+        work.push(
+          this.fromProvider(request, 'images', controller.signal).then(
+            (images) => void (data.images = images.map(toImage)),
+          ),
+        );
       await Promise.all(work);
       if (controller.signal.aborted) throw new AppError('SCRAPE_TIMEOUT');
       const formats = request.scrapeOptions?.formats ?? [];
@@ -80,7 +101,11 @@ export class SearchService {
     }
   }
 
-  private async web(caller: SearchCaller, request: SearchRequest, signal: AbortSignal): Promise<SearchWebResult[]> {
+  private async web(
+    caller: SearchCaller,
+    request: SearchRequest,
+    signal: AbortSignal,
+  ): Promise<SearchWebResult[]> {
     const seen = new Set<string>();
     const results: SearchWebResult[] = [];
     const push = (url: string, title: string, description: string) => {
@@ -91,9 +116,14 @@ export class SearchService {
       seen.add(key);
       results.push({ url, title, description, position: results.length + 1 });
     };
-    for (const result of await this.fromProvider(request, 'general', signal)) push(result.url, result.title, result.content);
+    for (const result of await this.fromProvider(request, 'general', signal))
+      push(result.url, result.title, result.content);
     if (results.length < request.limit) {
-      const hits = await this.deps.index.search(caller.teamId, request.query, { limit: request.limit, include: request.includeDomains, exclude: request.excludeDomains });
+      const hits = await this.deps.index.search(caller.teamId, request.query, {
+        limit: request.limit,
+        include: request.includeDomains,
+        exclude: request.excludeDomains,
+      });
       for (const hit of hits) push(hit.url, hit.title ?? hit.url, hit.description ?? hit.snippet ?? '');
     }
     if (request.categories?.length) for (const result of results) result.category = request.categories[0];
@@ -101,17 +131,32 @@ export class SearchService {
   }
 
   /** Provider results for one category, following result pages until `limit` (after domain filters). */
-  private async fromProvider(request: SearchRequest, category: ProviderCategory, signal: AbortSignal): Promise<ProviderResult[]> {
+  private async fromProvider(
+    request: SearchRequest,
+    category: ProviderCategory,
+    signal: AbortSignal,
+  ): Promise<ProviderResult[]> {
     const provider = this.deps.provider;
     if (!provider) return [];
     const query = withSiteFilter(request.query, request.includeDomains);
     const out: ProviderResult[] = [];
     const seen = new Set<string>();
-    for (let page = 1; page <= MAX_PROVIDER_PAGES && out.length < request.limit && !signal.aborted; page += 1) {
+    for (
+      let page = 1;
+      page <= MAX_PROVIDER_PAGES && out.length < request.limit && !signal.aborted;
+      page += 1
+    ) {
       let batch: ProviderResult[];
       try {
         batch = await provider.search(
-          { query, category, page, language: request.lang, safe: request.safe, timeRange: request.tbs ? TIME_RANGES[request.tbs] : undefined },
+          {
+            query,
+            category,
+            page,
+            language: request.lang,
+            safe: request.safe,
+            timeRange: request.tbs ? TIME_RANGES[request.tbs] : undefined,
+          },
           { signal, timeoutMs: this.deps.providerTimeoutMs },
         );
       } catch (error) {
@@ -135,13 +180,21 @@ export class SearchService {
 
   private domainAllowed(url: URL, request: SearchRequest): boolean {
     const host = url.hostname.toLowerCase();
-    const matches = (domains: string[]) => domains.some((domain) => isWithinDomain(host, domain.toLowerCase().replace(/^\*\./, '').replace(/:\d+$/, '')));
+    const matches = (domains: string[]) =>
+      domains.some((domain) =>
+        isWithinDomain(host, domain.toLowerCase().replace(/^\*\./, '').replace(/:\d+$/, '')),
+      );
     if (request.includeDomains?.length && !matches(request.includeDomains)) return false;
     if (request.excludeDomains?.length && matches(request.excludeDomains)) return false;
     return true;
   }
 
-  private async scrapeResults(results: SearchWebResult[], options: ScrapeOptions, deadline: number, scrape: ResultScraper): Promise<SearchWebResult[]> {
+  private async scrapeResults(
+    results: SearchWebResult[],
+    options: ScrapeOptions,
+    deadline: number,
+    scrape: ResultScraper,
+  ): Promise<SearchWebResult[]> {
     const out = [...results];
     let next = 0;
     const worker = async () => {
@@ -173,7 +226,13 @@ export class SearchService {
       zeroDataRetention: zdr,
       expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
     });
-    await this.deps.outcomes.complete({ jobId: id, teamId: caller.teamId, kind: 'search', apiKeyId: caller.apiKeyId, credits });
+    await this.deps.outcomes.complete({
+      jobId: id,
+      teamId: caller.teamId,
+      kind: 'search',
+      apiKeyId: caller.apiKeyId,
+      credits,
+    });
     return id;
   }
 }
@@ -184,9 +243,23 @@ function withSiteFilter(query: string, include: string[] | undefined): string {
 }
 
 function toNews(result: ProviderResult, index: number): SearchNewsResult {
-  return { title: result.title, url: result.url, snippet: result.content, ...(result.publishedDate ? { date: result.publishedDate } : {}), ...(result.thumbnailUrl || result.imageUrl ? { imageUrl: result.thumbnailUrl ?? result.imageUrl } : {}), position: index + 1 };
+  return {
+    title: result.title,
+    url: result.url,
+    snippet: result.content,
+    ...(result.publishedDate ? { date: result.publishedDate } : {}),
+    ...(result.thumbnailUrl || result.imageUrl ? { imageUrl: result.thumbnailUrl ?? result.imageUrl } : {}),
+    position: index + 1,
+  };
 }
 
 function toImage(result: ProviderResult, index: number): SearchImageResult {
-  return { title: result.title, imageUrl: result.imageUrl ?? result.thumbnailUrl ?? result.url, imageWidth: result.width, imageHeight: result.height, url: result.url, position: index + 1 };
+  return {
+    title: result.title,
+    imageUrl: result.imageUrl ?? result.thumbnailUrl ?? result.url,
+    imageWidth: result.width,
+    imageHeight: result.height,
+    url: result.url,
+    position: index + 1,
+  };
 }
