@@ -427,7 +427,15 @@ export class CollectionService {
     if (job.status === 'failed' && job.error) body.error = job.error.message;
     const warnings: string[] = [];
     if (counts.robotsBlocked > 0) warnings.push(ROBOTS_WARNING);
-    if (collection.kind === 'crawl' && !running && completed <= 1 && collection.url) {
+    // A completed crawl that found (almost) nothing below a non-root start path (compat §8.2); not
+    // when it already crawled the entire domain, nor for failed (the error says why) or cancelled ones.
+    if (
+      collection.kind === 'crawl' &&
+      job.status === 'completed' &&
+      completed <= 1 &&
+      collection.url &&
+      !collection.options.crawler?.crawlEntireDomain
+    ) {
       const start = parseHttpUrl(collection.url);
       if (start && start.pathname !== '/' && start.pathname !== '') {
         warnings.push(

@@ -155,9 +155,7 @@ export class WebhookSender {
     error: string,
     status: number | null,
   ): Promise<void> {
-    const attempt = delivery.attempts + 1;
-    const retry =
-      attempt < this.settings.maxAttempts ? this.settings.retryBaseMs * 2 ** (attempt - 1) : undefined;
+    const retry = webhookRetryDelayMs(delivery.attempts + 1, this.settings);
     await this.outbox.markAttemptFailed(delivery.id, error, status, retry);
     this.onDelivery(retry === undefined ? 'failed' : 'retry');
     if (retry === undefined)
@@ -185,3 +183,14 @@ export class WebhookSender {
 }
 
 const isPage = (delivery: PendingDelivery) => delivery.type.endsWith('.page');
+
+/**
+ * The backoff after failed attempt number `attempt` (1-based): `retryBaseMs × 2^(attempt-1)`, or
+ * undefined when that was the last of `maxAttempts` (the event is given up).
+ */
+export function webhookRetryDelayMs(
+  attempt: number,
+  settings: Pick<WebhookSenderSettings, 'maxAttempts' | 'retryBaseMs'>,
+): number | undefined {
+  return attempt < settings.maxAttempts ? settings.retryBaseMs * 2 ** (attempt - 1) : undefined;
+}
