@@ -2,7 +2,7 @@ import { describeValidationError, UNRECOGNIZED_KEY_MESSAGE } from '../errors/err
 import { mapRequestSchema } from '../map/map-request.schema';
 import { searchRequestSchema } from '../search/search-request.schema';
 import { batchScrapeRequestSchema } from './batch-request.schema';
-import { crawlRequestSchema } from './crawl-request.schema';
+import { crawlParamsPreviewSchema, crawlRequestSchema } from './crawl-request.schema';
 
 function failure(
   schema: { safeParse(value: unknown): { success: boolean; error?: unknown } },
@@ -86,6 +86,23 @@ describe('crawl request (compat §8.1)', () => {
     ).toMatch(/reserved/);
   });
 
+  it('refuses an empty or blank prompt (invalid prompt → 400), on crawl and params-preview', () => {
+    for (const prompt of ['', '   ']) {
+      expect(failure(crawlRequestSchema, { url: 'https://example.com', prompt }).message).toBe(
+        'The prompt must not be empty',
+      );
+      expect(failure(crawlParamsPreviewSchema, { url: 'https://example.com', prompt }).message).toBe(
+        'The prompt must not be empty',
+      );
+    }
+    expect(
+      failure(crawlRequestSchema, { url: 'https://example.com', prompt: 'x'.repeat(10_001) }).message,
+    ).toBe('Bad Request');
+    expect(crawlRequestSchema.parse({ url: 'https://example.com', prompt: 'only the blog' }).prompt).toBe(
+      'only the blog',
+    );
+  });
+
   it('bounds delay, limit and concurrency', () => {
     for (const body of [
       { delay: 0 },
@@ -144,5 +161,43 @@ describe('batch, map and search requests', () => {
     ).toMatch(/not available in search/);
     expect(searchRequestSchema.parse({ query: 'q', categories: ['docs'] }).categories).toEqual(['developer']);
     expect(searchRequestSchema.safeParse({ query: 'q', limit: 101 }).success).toBe(false);
+  });
+
+  it('search: limit 1..100, source objects, developer not combinable, exclusive domain filters (compat §11)', () => {
+    for (const limit of [1, 100])
+      expect(searchRequestSchema.safeParse({ query: 'q', limit }).success).toBe(true);
+    for (const limit of [0, 101, 2.5])
+      expect(searchRequestSchema.safeParse({ query: 'q', limit }).success).toBe(false);
+    expect(
+      searchRequestSchema.parse({
+        query: 'q',
+        sources: [{ type: 'web', tbs: 'qdr:w', location: 'Berlin' }, { type: 'images' }, 'news'],
+      }).sources,
+    ).toEqual([{ type: 'web', tbs: 'qdr:w', location: 'Berlin' }, { type: 'images' }, { type: 'news' }]);
+    for (const sources of [[{ type: 'video' }], [{ type: 'images', tbs: 'qdr:d' }], ['maps'], []]) {
+      expect(searchRequestSchema.safeParse({ query: 'q', sources }).success).toBe(false);
+    }
+    expect(failure(searchRequestSchema, { query: 'q', categories: ['developer', 'github'] }).message).toBe(
+      'The developer category cannot be combined with other categories',
+    );
+    expect(failure(searchRequestSchema, { query: 'q', categories: [{ type: 'code' }, 'pdf'] }).message).toBe(
+      'The developer category cannot be combined with other categories',
+    );
+    // aliases of developer are still one category
+    expect(
+      searchRequestSchema.parse({ query: 'q', categories: ['docs', { type: 'repo' }] }).categories,
+    ).toEqual(['developer', 'developer']);
+    expect(
+      searchRequestSchema.parse({ query: 'q', categories: ['github', 'research', 'pdf'] }).categories,
+    ).toEqual(['github', 'research', 'pdf']);
+    expect(failure(searchRequestSchema, { query: 'q', categories: ['videos'] }).message).toBe(
+      'Unknown search category videos',
+    );
+    expect(
+      searchRequestSchema.safeParse({ query: 'q', includeDomains: ['a.com'], excludeDomains: [] }).success,
+    ).toBe(true);
+    expect(failure(searchRequestSchema, { query: 'q', includeDomains: ['https://a.com/x'] }).message).toBe(
+      'Bad Request',
+    );
   });
 });

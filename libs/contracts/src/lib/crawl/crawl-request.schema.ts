@@ -64,11 +64,17 @@ export const crawlerOptionsShape = {
   maxConcurrency: z.int().min(1).max(LIMITS.crawl.maxConcurrency).optional(),
 };
 
+/** Natural-language crawl instructions (compat §8.1): an empty or blank prompt is an invalid prompt (400). */
+const promptSchema = z
+  .string()
+  .max(LIMITS.promptMaxLength)
+  .refine((prompt) => prompt.trim().length > 0, { error: 'The prompt must not be empty' });
+
 /** Body of `POST /v2/crawl` (compat §8.1). Unknown keys are rejected. */
 export const crawlRequestSchema = z.strictObject({
   url: httpUrlSchema,
   ...crawlerOptionsShape,
-  prompt: z.string().max(LIMITS.promptMaxLength).optional(),
+  prompt: promptSchema.optional(),
   webhook: webhookSchema.optional(),
   scrapeOptions: scrapeOptionsSchema.prefault({}),
   zeroDataRetention: z.boolean().default(false),
@@ -86,7 +92,7 @@ export type CrawlerOptions = Omit<
 /** Body of `POST /v2/crawl/params-preview` (compat §8.3; not strict in the reference). */
 export const crawlParamsPreviewSchema = z.object({
   url: httpUrlSchema,
-  prompt: z.string().min(1).max(LIMITS.promptMaxLength),
+  prompt: promptSchema,
   origin: z.string().max(256).optional(),
   integration: z.string().max(256).optional(),
 });

@@ -111,8 +111,9 @@ export const searchRequestSchema = z
         path: ['includeDomains'],
       });
     }
-    const categories = request.categories ?? [];
-    if (categories.includes('developer') && categories.length > 1) {
+    // Aliases of one category (`docs`, `code` → developer) are one category, not a combination.
+    const categories = new Set(request.categories ?? []);
+    if (categories.has('developer') && categories.size > 1) {
       ctx.addIssue({
         code: 'custom',
         message: 'The developer category cannot be combined with other categories',
