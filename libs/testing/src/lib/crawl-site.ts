@@ -10,6 +10,8 @@ import { gzipSync } from 'node:zlib';
  * for `SpecialBot`), a sitemap index listing a plain and two gzip sitemaps (one with pages no link
  * reaches), link traps (an endless calendar and an endless query-string pagination), redirects
  * (one to a page already in the crawl, one off-site), a 404 link and links the crawler must not follow.
+ * The host name `moved.localhost` is the site's former address: every path there redirects to the
+ * same path on `localhost`.
  */
 export const CRAWL_SITE = {
   docs: 300,
@@ -27,6 +29,8 @@ export interface CrawlSite {
   url: string;
   subUrl: string;
   externalUrl: string;
+  /** `http://moved.localhost:<port>`: the site's old host name, every path redirecting (301) to `url`. */
+  movedUrl: string;
   port: number;
   /** Requests seen, by `host path?query`. */
   hits: Map<string, number>;
@@ -230,7 +234,14 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     log.push({ at: Date.now(), host, path: `${url.pathname}${url.search}` });
     let result:
       { status: number; type: string; body: string | Buffer; headers?: Record<string, string> } | undefined;
-    if (host === 'sub.localhost') {
+    if (host === 'moved.localhost') {
+      result = {
+        status: 301,
+        type: 'text/html',
+        body: '',
+        headers: { location: `${main()}${url.pathname}${url.search}` },
+      };
+    } else if (host === 'sub.localhost') {
       const body = url.pathname === '/robots.txt' ? 'User-agent: *\nAllow: /\n' : subRoutes(url.pathname);
       result =
         body === undefined
@@ -267,6 +278,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     url: main(),
     subUrl: sub(),
     externalUrl: external(),
+    movedUrl: `http://moved.localhost:${port}`,
     port,
     hits,
     log,

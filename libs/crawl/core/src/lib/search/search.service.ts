@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PRICES, type CreditsService } from '@quarry/billing';
+import { PRICES, scrapeCredits, type CreditsService } from '@quarry/billing';
 import {
   AppError,
   type ScrapeDocument,
@@ -60,7 +60,11 @@ export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
   async search(caller: SearchCaller, request: SearchRequest, scrape: ResultScraper): Promise<SearchResponse> {
-    await this.deps.credits.ensureAvailable(caller.teamId, PRICES.searchPer10Results);
+    // Our rule: the pre-check asks for the most the request can cost (402 otherwise), never fewer results.
+    await this.deps.credits.ensureAvailable(
+      caller.teamId,
+      maximumSearchCredits(request, caller.zeroDataRetention),
+    );
     const deadline = Date.now() + request.timeout;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), request.timeout);
@@ -84,15 +88,17 @@ export class SearchService {
         );
       await Promise.all(work);
       if (controller.signal.aborted) throw new AppError('SCRAPE_TIMEOUT');
-      const formats = request.scrapeOptions?.formats ?? [];
-      if (data.web?.length && request.scrapeOptions && formats.length > 0) {
-        data.web = await this.scrapeResults(data.web, request.scrapeOptions, deadline, scrape);
+      let scrapeCreditsUsed = 0;
+      if (data.web?.length && scrapesResults(request) && request.scrapeOptions) {
+        const scraped = await this.scrapeResults(data.web, request.scrapeOptions, deadline, scrape);
+        data.web = scraped.results;
+        scrapeCreditsUsed = scraped.credits;
       }
       const count = (data.web?.length ?? 0) + (data.news?.length ?? 0) + (data.images?.length ?? 0);
-      const premium = request.enterprise?.some((mode) => mode === 'zdr' || mode === 'anon') ? 5 : 1;
-      const creditsUsed = count === 0 ? 0 : Math.ceil(count / 10) * PRICES.searchPer10Results * premium;
-      const id = await this.record(caller, request, creditsUsed);
-      return { success: true, data, creditsUsed, id };
+      const searchCreditsUsed = searchCredits(count, request);
+      const id = await this.record(caller, request, searchCreditsUsed);
+      // The scrapes were charged by the scrape path (one job each): the answer reports both (compat §11).
+      return { success: true, data, creditsUsed: searchCreditsUsed + scrapeCreditsUsed, id };
     } catch (error) {
       if (controller.signal.aborted && !(error instanceof AppError)) throw new AppError('SCRAPE_TIMEOUT');
       throw error;
@@ -189,13 +195,15 @@ export class SearchService {
     return true;
   }
 
+  /** Scrapes the web results (5 at a time) into Documents; `credits` = what those scrapes were charged. */
   private async scrapeResults(
     results: SearchWebResult[],
     options: ScrapeOptions,
     deadline: number,
     scrape: ResultScraper,
-  ): Promise<SearchWebResult[]> {
+  ): Promise<{ results: SearchWebResult[]; credits: number }> {
     const out = [...results];
+    let credits = 0;
     let next = 0;
     const worker = async () => {
       while (next < out.length) {
@@ -204,6 +212,7 @@ export class SearchService {
         if (remaining < 1_000) return;
         try {
           const document = await scrape(out[index].url, options, Math.min(options.timeout, remaining));
+          credits += document.metadata.creditsUsed ?? 0;
           out[index] = { ...document, ...out[index], metadata: document.metadata };
         } catch (error) {
           this.deps.logger.debug({ err: error, url: out[index].url }, 'search result could not be scraped');
@@ -211,7 +220,7 @@ export class SearchService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, out.length) }, worker));
-    return out;
+    return { results: out, credits };
   }
 
   private async record(caller: SearchCaller, request: SearchRequest, credits: number): Promise<string> {
@@ -235,6 +244,42 @@ export class SearchService {
     });
     return id;
   }
+}
+
+/** Search credits for `results` results (compat §11): 2 per started block of 10, × 5 with enterprise `zdr`/`anon`. */
+export function searchCredits(results: number, request: Pick<SearchRequest, 'enterprise'>): number {
+  const premium = request.enterprise?.some((mode) => mode === 'zdr' || mode === 'anon') ? 5 : 1;
+  return results <= 0 ? 0 : Math.ceil(results / 10) * PRICES.searchPer10Results * premium;
+}
+
+function scrapesResults(request: SearchRequest): boolean {
+  return (
+    (request.scrapeOptions?.formats.length ?? 0) > 0 &&
+    request.sources.some((source) => source.type === 'web')
+  );
+}
+
+/**
+ * The most a search can cost: every requested source filled to `limit`, and with `scrapeOptions`
+ * formats every web result scraped at the page price of those options.
+ */
+export function maximumSearchCredits(request: SearchRequest, teamZeroDataRetention: boolean): number {
+  let credits = searchCredits(
+    request.limit * new Set(request.sources.map((source) => source.type)).size,
+    request,
+  );
+  const options = request.scrapeOptions;
+  if (options && scrapesResults(request)) {
+    const perPage = scrapeCredits({
+      formats: options.formats,
+      zeroDataRetention: teamZeroDataRetention,
+      redactPII: options.redactPII,
+      lockdown: options.lockdown,
+      cacheHit: true,
+    });
+    credits += request.limit * perPage;
+  }
+  return credits;
 }
 
 function withSiteFilter(query: string, include: string[] | undefined): string {
