@@ -353,4 +353,158 @@ describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
       }
     });
   });
+
+  describe('a crawl whose start URL fails (kickoff failure)', () => {
+    it('ends failed: status body per compat §8.2, completed webhook with success:false, watcher catchup per §18', async () => {
+      const job = await firecrawl.crawl(`${site.url}/missing-page`, {
+        sitemap: 'skip',
+        webhook: { url: receiver.url, metadata: { run: 'kickoff-failure' } },
+        pollInterval: 1,
+        timeout: 60,
+      });
+      expect(job.status).toBe('failed');
+      const status = await call<Record<string, unknown>>(platform.publicUrl, 'GET', `/v2/crawl/${job.id}`, {
+        apiKey: platform.apiKey,
+      });
+      expect(status.status).toBe(200);
+      expect(status.body).toMatchObject({
+        success: true,
+        status: 'failed',
+        error: expect.stringMatching(/^The page answered HTTP 404/),
+        completed: 0,
+        total: 0,
+        creditsUsed: 0,
+        data: [],
+      });
+      expect(Date.parse(String(status.body['expiresAt']))).toBeGreaterThan(Date.now());
+      expect(status.body['next']).toBeUndefined();
+      expect(status.body['warning']).toBeUndefined();
+      const error = String(status.body['error']);
+
+      const events = await eventually(async () => {
+        const mine = receiver.received.filter((event) => event.body.id === job.id);
+        return mine.some((event) => event.body.type === 'crawl.completed') ? mine : undefined;
+      });
+      expect(events.map((event) => event.body.type)).toEqual([
+        'crawl.started',
+        'crawl.page',
+        'crawl.completed',
+      ]);
+      expect(events[1].body).toMatchObject({ success: false, error, data: [] });
+      expect(events[2].body).toMatchObject({
+        success: false,
+        type: 'crawl.completed',
+        error,
+        data: [],
+        metadata: { run: 'kickoff-failure' },
+      });
+      expect(events[2].headers['x-firecrawl-signature']).toBe(
+        `sha256=${createHmac('sha256', SECRET).update(events[2].raw).digest('hex')}`,
+      );
+
+      const watched = await watchRaw(`${wsBase()}/v2/crawl/${job.id}`, [platform.apiKey]);
+      expect(watched.frames).toHaveLength(1);
+      expect(watched.frames[0]).toEqual({
+        type: 'catchup',
+        data: expect.objectContaining({
+          success: false,
+          error,
+          status: 'failed',
+          total: 0,
+          completed: 0,
+          creditsUsed: 0,
+          expiresAt: status.body['expiresAt'],
+          data: [],
+        }),
+      });
+      expect(watched.code).toBe(1000);
+    });
+  });
+
+  describe('zero data retention', () => {
+    it('crawl: documents travel only in webhooks, nothing is stored, each page costs 1 + 1 credits', async () => {
+      const job = await firecrawl.crawl(`${site.url}/blog/`, {
+        includePaths: ['^/blog/post-\\d$'],
+        sitemap: 'skip',
+        zeroDataRetention: true,
+        webhook: { url: receiver.url, metadata: { run: 'zdr' }, events: ['page', 'completed'] },
+        pollInterval: 1,
+        timeout: 120,
+      });
+      expect(job).toMatchObject({ status: 'completed', completed: 10, total: 10, creditsUsed: 20, data: [] });
+      const paged = await call<{ data: unknown[]; next?: string; completed: number }>(
+        platform.publicUrl,
+        'GET',
+        `/v2/crawl/${job.id}?limit=2`,
+        { apiKey: platform.apiKey },
+      );
+      expect(paged.body).toMatchObject({ completed: 10, data: [] });
+      expect(paged.body.next).toBeUndefined();
+
+      const [stored] = await query<{
+        documents: string;
+        charges: string;
+        charged: string;
+        input: unknown;
+        zdr: boolean;
+      }>(
+        platform,
+        `SELECT (SELECT count(*) FROM documents WHERE job_id = $1) AS documents,
+                (SELECT count(*) FROM credit_ledger WHERE job_id = $1) AS charges,
+                (SELECT -sum(amount) FROM credit_ledger WHERE job_id = $1) AS charged,
+                j.input, j.zero_data_retention AS zdr
+         FROM jobs j WHERE j.id = $1`,
+        [job.id],
+      );
+      expect([Number(stored.documents), Number(stored.charges), Number(stored.charged)]).toEqual([0, 10, 20]);
+      expect(stored).toMatchObject({ input: null, zdr: true });
+
+      const events = await eventually(async () => {
+        const mine = receiver.received.filter((event) => event.body.id === job.id);
+        return mine.some((event) => event.body.type === 'crawl.completed') ? mine : undefined;
+      });
+      const pages = events.filter((event) => event.body.type === 'crawl.page');
+      expect(pages).toHaveLength(10);
+      const sources = pages.map((event) => {
+        const document = event.body.data[0] as Document;
+        expect((document.markdown ?? '').length).toBeGreaterThan(0);
+        expect(document.metadata?.creditsUsed).toBe(2);
+        return document.metadata?.sourceURL;
+      });
+      const post3 = pages.find(
+        (event) => (event.body.data[0] as Document).metadata?.sourceURL === `${site.url}/blog/post-3`,
+      );
+      expect((post3?.body.data[0] as Document).markdown).toContain('Blog post 3.');
+      expect(sources.sort()).toEqual(
+        [
+          `${site.url}/blog/`,
+          ...Array.from({ length: 9 }, (_, i) => `${site.url}/blog/post-${i + 1}`),
+        ].sort(),
+      );
+      // the outbox dropped each document once it was delivered
+      const outbox = await query<{ status: string; has_document: boolean }>(
+        platform,
+        `SELECT status, payload ? 'document' AS has_document FROM webhook_deliveries WHERE job_id = $1`,
+        [job.id],
+      );
+      expect(outbox).toHaveLength(11);
+      expect(outbox.every((row) => row.status === 'delivered' && !row.has_document)).toBe(true);
+    });
+
+    it('batch: no documents stored or returned, billed like the crawl', async () => {
+      const job = await firecrawl.batchScrape([`${site.url}/about`, `${site.url}/docs/page-11`], {
+        zeroDataRetention: true,
+        pollInterval: 1,
+        timeout: 60,
+      });
+      expect(job).toMatchObject({ status: 'completed', completed: 2, total: 2, creditsUsed: 4, data: [] });
+      const [stored] = await query<{ documents: string; charged: string }>(
+        platform,
+        `SELECT (SELECT count(*) FROM documents WHERE job_id = $1) AS documents,
+                (SELECT -sum(amount) FROM credit_ledger WHERE job_id = $1) AS charged`,
+        [job.id],
+      );
+      expect([Number(stored.documents), Number(stored.charged)]).toEqual([0, 4]);
+    });
+  });
 });

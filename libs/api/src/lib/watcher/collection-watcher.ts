@@ -84,7 +84,7 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
       let lastSeq = 0;
       const first = await this.collections.status(caller, kind, id, { skip: 0, limit: 1_000 });
       lastSeq = first.data.length;
-      send({ type: 'catchup', data: withoutNext(first) });
+      send({ type: 'catchup', data: catchupOf(first) });
       if (first.status !== 'scraping')
         return close(CLOSE.done, first.status === 'completed' ? { type: 'done' } : undefined);
       while (!closed) {
@@ -131,7 +131,14 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 }
 
-function withoutNext(status: CollectionStatusResponse): Extract<WatcherFrame, { type: 'catchup' }>['data'] {
+/**
+ * The `catchup` frame's status (without `next`). A job that failed before storing anything (its
+ * start URL failed: a kickoff failure) is reported as compat §18 says, with `success:false`; the
+ * SDK's watcher reads only `status` and ends on it.
+ */
+function catchupOf(status: CollectionStatusResponse): Extract<WatcherFrame, { type: 'catchup' }>['data'] {
   const { next: _next, ...rest } = status;
+  if (status.status === 'failed' && status.completed === 0)
+    return { ...rest, success: false, total: 0, completed: 0, creditsUsed: 0, data: [] };
   return rest;
 }
