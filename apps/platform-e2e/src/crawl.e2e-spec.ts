@@ -1,7 +1,13 @@
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
 import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { call } from './support/api-client';
-import { createTeamKey, query, startCrawlCluster, type CrawlCluster } from './support/crawl-support';
+import {
+  createTeamKey,
+  eventually,
+  query,
+  startCrawlCluster,
+  type CrawlCluster,
+} from './support/crawl-support';
 
 /** Crawls of the fixture site with the unmodified SDK against gateway + workers on Kafka and PostgreSQL. */
 describe('crawl (SDK, cluster)', () => {
@@ -139,6 +145,18 @@ describe('crawl (SDK, cluster)', () => {
     const all = await firecrawl.getCrawlStatus(fullCrawlId);
     expect(all.data).toHaveLength(fullCrawlCompleted);
     expect(new Set(all.data.map(pathOf)).size).toBe(fullCrawlCompleted);
+    // documents come in finish order: the dense per-crawl sequence 1..N the outcome transactions assign
+    const finishOrder = await query<{ url: string; completed_seq: number }>(
+      platform,
+      `SELECT url, completed_seq FROM crawl_pages WHERE crawl_id = $1 AND status = 'completed' ORDER BY completed_seq`,
+      [fullCrawlId],
+    );
+    expect(finishOrder.map((row) => Number(row.completed_seq))).toEqual(
+      Array.from({ length: fullCrawlCompleted }, (_, index) => index + 1),
+    );
+    expect(all.data.map((document) => document.metadata?.sourceURL)).toEqual(
+      finishOrder.map((row) => row.url),
+    );
     expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxResults: 120 })).data).toHaveLength(120);
     expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxPages: 1 })).data).toHaveLength(200);
     const status = await firecrawl.getCrawlStatus(fullCrawlId, { autoPaginate: false });
@@ -222,6 +240,108 @@ describe('crawl (SDK, cluster)', () => {
       (document) => document.metadata?.url === `${site.externalUrl}/external/landing`,
     );
     expect(landing).toHaveLength(1);
+  });
+
+  it('scopes by start path unless crawlEntireDomain, warning with the exact text when a path crawl finds one page', async () => {
+    const narrow = await crawl('/blog/post-3', { sitemap: 'skip' });
+    expect(narrow.data.map(pathOf)).toEqual(['/blog/post-3']);
+    const status = await call<{ warning?: string }>(platform.publicUrl, 'GET', `/v2/crawl/${narrow.id}`, {
+      apiKey: platform.apiKey,
+    });
+    expect(status.body.warning).toBe(
+      `Only 1 result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a higher-level path like ${site.url}/`,
+    );
+
+    const entire = await crawl('/blog/post-3', {
+      sitemap: 'skip',
+      crawlEntireDomain: true,
+      maxDiscoveryDepth: 1,
+    });
+    expect(entire.data.map(pathOf).sort()).toEqual(
+      ['/', '/about', '/blog/', '/blog/post-3', '/docs/'].sort(),
+    );
+
+    // the checklist case: the whole domain is allowed, the pattern keeps only the start page
+    const only = await crawl('/blog', { crawlEntireDomain: true, includePaths: ['^/blog$'] });
+    expect(only.data.map(pathOf)).toEqual(['/blog']);
+    const onlyStatus = await call<{ warning?: string }>(platform.publicUrl, 'GET', `/v2/crawl/${only.id}`, {
+      apiKey: platform.apiKey,
+    });
+    expect(onlyStatus.body.warning).toBeUndefined();
+  });
+
+  it('matches include patterns on the full URL with regexOnFullURL', async () => {
+    const pattern = `^http://localhost:${site.port}/blog/post-1\\d$`;
+    const full = await crawl('/blog/', { includePaths: [pattern], regexOnFullURL: true, sitemap: 'skip' });
+    expect(full.data.map(pathOf).sort()).toEqual(
+      ['/blog/', ...Array.from({ length: 10 }, (_, i) => `/blog/post-${i + 10}`)].sort(),
+    );
+    const onPath = await crawl('/blog/', { includePaths: [pattern], sitemap: 'skip' });
+    expect(onPath.data.map(pathOf)).toEqual(['/blog/']);
+  });
+
+  it('keeps a crawl started on a subdomain on that host unless allowSubdomains', async () => {
+    const subPaths = [
+      'sub.localhost/',
+      ...Array.from({ length: CRAWL_SITE.subPages }, (_, i) => `sub.localhost/sub/${i + 1}`),
+    ];
+    const closed = await firecrawl.crawl(`${site.subUrl}/`, {
+      sitemap: 'skip',
+      pollInterval: 1,
+      timeout: 120,
+    });
+    expect(closed.data.map(pathOf).sort()).toEqual([...subPaths].sort());
+    const open = await firecrawl.crawl(`${site.subUrl}/`, {
+      sitemap: 'skip',
+      allowSubdomains: true,
+      excludePaths: ['^/(docs|blog|calendar|search|orphan|old-page|offsite|missing-page)'],
+      pollInterval: 1,
+      timeout: 120,
+    });
+    const openPaths = open.data.map(pathOf);
+    expect(openPaths).toEqual(expect.arrayContaining([...subPaths, '/', '/about']));
+    expect(openPaths.some((path) => path.startsWith('127.0.0.1'))).toBe(false);
+  });
+
+  it('lets only keys with the robots permission override robots.txt (403 otherwise)', async () => {
+    const limited = await createTeamKey(platform, 'no-robots-team', 100, ['crawl']);
+    for (const option of [{ ignoreRobotsTxt: true }, { robotsUserAgent: 'SpecialBot' }]) {
+      expect(
+        await call(platform.publicUrl, 'POST', '/v2/crawl', {
+          apiKey: limited,
+          body: { url: `${site.url}/private/`, sitemap: 'skip', ...option },
+        }),
+      ).toMatchObject({ status: 403, body: { success: false, error: 'Forbidden' } });
+    }
+    const plain = await new Firecrawl({ apiKey: limited, apiUrl: platform.publicUrl }).crawl(
+      `${site.url}/private/`,
+      {
+        sitemap: 'skip',
+        pollInterval: 1,
+        timeout: 60,
+      },
+    );
+    expect(plain.data).toEqual([]);
+    const blocked = await new Firecrawl({ apiKey: limited, apiUrl: platform.publicUrl }).getCrawlErrors(
+      plain.id,
+    );
+    expect(blocked.robotsBlocked).toEqual([`${site.url}/private/`]);
+
+    // the SDK does not send ignoreRobotsTxt (only robotsUserAgent): a raw request with the full key
+    const before = site.hits.get('localhost /private/') ?? 0;
+    const started = await call<{ id: string }>(platform.publicUrl, 'POST', '/v2/crawl', {
+      apiKey: platform.apiKey,
+      body: { url: `${site.url}/private/`, sitemap: 'skip', ignoreRobotsTxt: true },
+    });
+    expect(started.status).toBe(200);
+    const ignored = await eventually(async () => {
+      const status = await firecrawl.getCrawlStatus(started.body.id);
+      return status.status === 'scraping' ? undefined : status;
+    });
+    expect(ignored.status).toBe('completed');
+    expect(ignored.data.map(pathOf)).toEqual(['/private/']);
+    expect(site.hits.get('localhost /private/') ?? 0).toBeGreaterThan(before);
+    expect((await firecrawl.getCrawlErrors(started.body.id)).robotsBlocked).toEqual([]);
   });
 
   it('honours robotsUserAgent and records robots-blocked pages with the warning', async () => {
@@ -398,6 +518,18 @@ describe('crawl (SDK, cluster)', () => {
         })
       ).status,
     ).toBe(400);
+    // an empty prompt is an invalid prompt, not an absent one (compat §8.1)
+    for (const prompt of ['', '  ']) {
+      expect(
+        await call(platform.publicUrl, 'POST', '/v2/crawl', {
+          apiKey: platform.apiKey,
+          body: { url: `${site.url}/`, prompt },
+        }),
+      ).toMatchObject({
+        status: 400,
+        body: { success: false, code: 'BAD_REQUEST', error: 'The prompt must not be empty' },
+      });
+    }
   });
 
   it('validates crawl requests with the spec error shape', async () => {

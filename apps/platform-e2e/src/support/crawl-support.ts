@@ -49,12 +49,26 @@ export async function startCrawlCluster(
   return { ...platform, publicUrl };
 }
 
-/** Creates a team with its own key through the admin CLI (as an operator would). */
-export async function createTeamKey(platform: Platform, team: string, credits: number): Promise<string> {
+/** Creates a team with its own key through the admin CLI (as an operator would); `scopes` default to all. */
+export async function createTeamKey(
+  platform: Platform,
+  team: string,
+  credits: number,
+  scopes?: string[],
+): Promise<string> {
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [join(REPO_ROOT, 'tools/run-cli.cjs'), 'keys', 'create', '--team', team, '--credits', String(credits)],
+      [
+        join(REPO_ROOT, 'tools/run-cli.cjs'),
+        'keys',
+        'create',
+        '--team',
+        team,
+        '--credits',
+        String(credits),
+        ...(scopes ? ['--scopes', scopes.join(',')] : []),
+      ],
       {
         cwd: REPO_ROOT,
         env: {

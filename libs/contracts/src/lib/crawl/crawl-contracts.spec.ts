@@ -113,6 +113,9 @@ describe('crawl request (compat §8.1)', () => {
     ]) {
       expect(crawlRequestSchema.safeParse({ url: 'https://example.com', ...body }).success).toBe(false);
     }
+    for (const body of [{ delay: 60 }, { delay: 0.25 }, { limit: 1 }, { maxConcurrency: 1 }]) {
+      expect(crawlRequestSchema.safeParse({ url: 'https://example.com', ...body }).success).toBe(true);
+    }
   });
 });
 
