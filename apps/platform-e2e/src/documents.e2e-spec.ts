@@ -199,7 +199,9 @@ function describeDocumentParsing(
       const encrypted = await scrape({ url: `${site.url}/encrypted.pdf` });
       expect(encrypted.status).toBe(422);
       expect(encrypted.body).toMatchObject({ success: false, code: 'DOCUMENT_ENCRYPTED' });
+      // Items are objects (spec §2.1.2); the bare string "pdf" is refused (compat §21 #7).
       for (const parser of [
+        'pdf',
         'pdf:fast',
         { type: 'pdf', mode: 'turbo' },
         { type: 'pdf', maxPages: 0 },
@@ -213,7 +215,8 @@ function describeDocumentParsing(
         expect(Array.isArray(response.body.details)).toBe(true);
       }
       expect(
-        (await scrape({ url: `${site.url}/report.pdf`, parsers: ['pdf'] })).body.data.metadata.numPages,
+        (await scrape({ url: `${site.url}/report.pdf`, parsers: [{ type: 'pdf' }] })).body.data.metadata
+          .numPages,
       ).toBe(3);
     });
 
