@@ -39,6 +39,8 @@ export interface ExtractionContext {
   teamId?: string;
   jobId?: string;
   signal?: AbortSignal;
+  /** Epoch ms by which the request must be answered; model retries never wait past it. */
+  deadline?: number;
 }
 
 /** A derived value, how it was produced, and the warning to show when it came from a fallback or was skipped. */
@@ -101,6 +103,7 @@ export class ExtractionService {
           ],
           maxOutputTokens: 400,
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'summary'),
         });
         return { value: result.text.trim(), via: 'llm' };
@@ -173,6 +176,7 @@ export class ExtractionService {
           messages,
           responseSchema: { name: 'extraction', schema: normalizeSchemaForModel(schema) },
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, purpose),
         });
         answer = result.json;
@@ -260,6 +264,7 @@ export class ExtractionService {
           ],
           maxOutputTokens: 600,
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'question'),
         });
         return { value: result.text.trim(), via: 'llm' };
@@ -301,6 +306,7 @@ export class ExtractionService {
             },
           },
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'highlights'),
         });
         const quotes = ((result.json as { highlights?: unknown })?.highlights ?? []) as unknown[];
@@ -379,6 +385,7 @@ export class ExtractionService {
             { role: 'user', content: markdown },
           ],
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'clean'),
         });
         const cleaned = result.text.replace(/^```(?:markdown|md)?\s*\n([\s\S]*?)\n```\s*$/i, '$1').trim();
@@ -453,6 +460,7 @@ export class ExtractionService {
           },
         },
         signal: context.signal,
+        deadline: context.deadline,
         usage: this.usage(context, 'redactPII'),
       });
       const found = (
@@ -524,6 +532,7 @@ export class ExtractionService {
           },
         },
         signal: context.signal,
+        deadline: context.deadline,
         usage: this.usage(context, 'checkPromptInjection'),
       });
       const verdict = result.json as { injection?: unknown; evidence?: unknown };
@@ -592,6 +601,7 @@ export class ExtractionService {
           ],
           maxOutputTokens: 300,
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'changeTracking'),
         });
         return { value: result.text.trim(), via: 'llm' };

@@ -44,7 +44,12 @@ export class LlmFormatsEnricher implements DocumentEnricher {
     // Schema errors are the caller's: answer 422 before spending anything on the page.
     extraction.assertValidSchema(json?.schema);
     extraction.assertValidSchema(deterministic?.schema);
-    const ctx: ExtractionContext = { teamId: context.teamId, jobId: context.jobId, signal: context.signal };
+    const ctx: ExtractionContext = {
+      teamId: context.teamId,
+      jobId: context.jobId,
+      signal: context.signal,
+      deadline: context.deadline,
+    };
 
     let markdown = document.markdown ?? '';
     if (request.onlyCleanContent) {
