@@ -41,14 +41,14 @@ const LINK = /!?\[[^\]]*\]\((?:[^()]|\([^)]*\))*\)/g;
 const isBreadcrumb = (line: string) => {
   const links = line.match(LINK) ?? [];
   if (links.length === 0) return false;
-  const skeleton = line.replace(LINK, '\u0000').trim();
-  if (!/^(\u0000\s*[>›»/]\s*)+(\u0000|[^\u0000>›»/[\]()]{1,40})$/.test(skeleton)) return false;
+  const skeleton = line.replace(LINK, '\uE000').trim();
+  if (!/^(\uE000\s*[>›»/]\s*)+(\uE000|[^\uE000>›»/[\]()]{1,40})$/.test(skeleton)) return false;
   const tail =
     skeleton
       .split(/[>›»/]/)
       .pop()
       ?.trim() ?? '';
-  return links.length >= 2 || (tail !== '\u0000' && tail.split(/\s+/).length <= 6);
+  return links.length >= 2 || (tail !== '\uE000' && tail.split(/\s+/).length <= 6);
 };
 const isPager = (line: string) =>
   isLinkOnly(line) && /\[[^\]]*\b(previous|next|older|newer)\b[^\]]*\]/i.test(line);
