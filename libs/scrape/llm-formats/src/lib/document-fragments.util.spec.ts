@@ -37,7 +37,12 @@ function parsedPdf(): ScrapeDocument {
     markdown,
     pages: [{ pageNumber: 1, markdown }],
     blocks: [{ pageNumber: 1, width: 612, height: 792, status: 'ok', items }],
-    metadata: { contentType: 'application/pdf' },
+    metadata: {
+      contentType: 'application/pdf',
+      sourceURL: 'https://a.example/r.pdf',
+      url: 'https://a.example/r.pdf',
+      statusCode: 200,
+    },
   };
 }
 

@@ -192,7 +192,12 @@ describe('LlmFormatsEnricher in the scrape pipeline (fixture site, real HTTP eng
       const request = scrapeRequestSchema.parse({ url: `${site.url}/file.pdf`, parsers: [], ...input });
       const document = {
         markdown: base64,
-        metadata: { contentType: 'application/pdf', sourceURL: request.url, url: request.url },
+        metadata: {
+          contentType: 'application/pdf',
+          sourceURL: request.url,
+          url: request.url,
+          statusCode: 200,
+        },
       };
       expect(sut.appliesTo(request)).toBe(true);
       await sut.enrich(document, request, {
