@@ -21,6 +21,8 @@ const scopeRules = [
   // Documents reuse the scrape content pipeline (HTML → markdown) and plug a PDF handler into the scrape engine.
   { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:documents', 'scope:scrape', 'scope:core', 'scope:shared'] },
   { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:agent', 'scope:scrape', 'scope:core', 'scope:shared'] },
+  // Monitors run their checks as crawls, batches and searches, and compare pages with the scrape's change tracking.
+  { sourceTag: 'scope:monitor', onlyDependOnLibsWithTags: ['scope:monitor', 'scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'] },
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
