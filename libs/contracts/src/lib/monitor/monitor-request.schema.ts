@@ -26,13 +26,27 @@ export const MONITOR_SEARCH_WINDOWS = ['5m', '15m', '1h', '6h', '24h', '7d'] as 
 export type MonitorSearchWindow = (typeof MONITOR_SEARCH_WINDOWS)[number];
 
 /** Webhook event names of monitors (compat §17); `page`/`completed`/`failed` are accepted as their short forms. */
-export const MONITOR_WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed', 'page', 'completed', 'failed'] as const;
+export const MONITOR_WEBHOOK_EVENTS = [
+  'monitor.page',
+  'monitor.check.completed',
+  'page',
+  'completed',
+  'failed',
+] as const;
 export type MonitorWebhookEvent = (typeof MONITOR_WEBHOOK_EVENTS)[number];
 
 export const MONITOR_PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'] as const;
 export type MonitorPageStatus = (typeof MONITOR_PAGE_STATUSES)[number];
 
-export const MONITOR_CHECK_STATUSES = ['queued', 'running', 'completed', 'failed', 'partial', 'skipped_overlap', 'skipped_no_credits'] as const;
+export const MONITOR_CHECK_STATUSES = [
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'partial',
+  'skipped_overlap',
+  'skipped_no_credits',
+] as const;
 export type MonitorCheckStatus = (typeof MONITOR_CHECK_STATUSES)[number];
 
 /** `schedule`: exactly one of `cron` (5 fields) or `text` ("every hour", "daily at 9am"), and an IANA time zone. */
@@ -82,10 +96,18 @@ export const monitorSearchTargetSchema = z.strictObject({
   searchWindow: z.enum(MONITOR_SEARCH_WINDOWS).default('24h'),
   includeDomains: z.array(domainSchema).max(100).optional(),
   excludeDomains: z.array(domainSchema).max(100).optional(),
-  maxResults: z.int().min(1).max(MONITOR_LIMITS.search.maxResults).default(MONITOR_LIMITS.search.defaultMaxResults),
+  maxResults: z
+    .int()
+    .min(1)
+    .max(MONITOR_LIMITS.search.maxResults)
+    .default(MONITOR_LIMITS.search.defaultMaxResults),
 });
 
-export const monitorTargetSchema = z.discriminatedUnion('type', [monitorScrapeTargetSchema, monitorCrawlTargetSchema, monitorSearchTargetSchema]);
+export const monitorTargetSchema = z.discriminatedUnion('type', [
+  monitorScrapeTargetSchema,
+  monitorCrawlTargetSchema,
+  monitorSearchTargetSchema,
+]);
 export type MonitorTargetInput = z.input<typeof monitorTargetSchema>;
 export type MonitorTarget = z.output<typeof monitorTargetSchema>;
 
@@ -94,11 +116,18 @@ export const monitorWebhookSchema = z
     url: httpUrlSchema,
     headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
     metadata: z.record(z.string(), z.unknown()).default({}),
-    events: z.array(z.enum(MONITOR_WEBHOOK_EVENTS)).max(MONITOR_WEBHOOK_EVENTS.length).default(['monitor.page', 'monitor.check.completed']),
+    events: z
+      .array(z.enum(MONITOR_WEBHOOK_EVENTS))
+      .max(MONITOR_WEBHOOK_EVENTS.length)
+      .default(['monitor.page', 'monitor.check.completed']),
   })
   .superRefine((webhook, ctx) => {
     if (Object.keys(webhook.headers).some((name) => name.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)) {
-      ctx.addIssue({ code: 'custom', message: `The webhook header ${WEBHOOK_SIGNATURE_HEADER} is reserved for the signature`, path: ['headers'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: `The webhook header ${WEBHOOK_SIGNATURE_HEADER} is reserved for the signature`,
+        path: ['headers'],
+      });
     }
   });
 export type MonitorWebhook = z.output<typeof monitorWebhookSchema>;
@@ -122,14 +151,28 @@ export const monitorNotificationSchema = z.strictObject({
 export type MonitorNotification = z.output<typeof monitorNotificationSchema>;
 
 const nameSchema = z.string().trim().min(MONITOR_LIMITS.name.min).max(MONITOR_LIMITS.name.max);
-const retentionDaysSchema = z.int().min(MONITOR_LIMITS.retentionDays.min).max(MONITOR_LIMITS.retentionDays.max);
+const retentionDaysSchema = z
+  .int()
+  .min(MONITOR_LIMITS.retentionDays.min)
+  .max(MONITOR_LIMITS.retentionDays.max);
 const goalSchema = z.string().trim().min(1).max(MONITOR_LIMITS.goalMaxLength);
 const targetsSchema = z.array(monitorTargetSchema).min(1).max(MONITOR_LIMITS.maxTargets);
 
 /** A search target is judged against the goal: it needs one unless the judge is turned off (compat §15). */
-function checkGoal(request: { targets?: MonitorTarget[]; goal?: string | null; judgeEnabled?: boolean }, ctx: z.RefinementCtx): void {
-  if (request.targets?.some((target) => target.type === 'search') && !request.goal && request.judgeEnabled !== false) {
-    ctx.addIssue({ code: 'custom', message: 'goal is required for search targets unless judgeEnabled is false', path: ['goal'] });
+function checkGoal(
+  request: { targets?: MonitorTarget[]; goal?: string | null; judgeEnabled?: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (
+    request.targets?.some((target) => target.type === 'search') &&
+    !request.goal &&
+    request.judgeEnabled !== false
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'goal is required for search targets unless judgeEnabled is false',
+      path: ['goal'],
+    });
   }
 }
 
@@ -169,7 +212,10 @@ export const updateMonitorSchema = z
 export type UpdateMonitorRequest = z.output<typeof updateMonitorSchema>;
 
 /** Body of `POST /v2/monitor/:monitorId/run` (the SDK sends just `{origin}`). */
-export const runMonitorSchema = z.strictObject({ origin: z.string().max(256).default('api'), integration: z.string().max(256).optional() });
+export const runMonitorSchema = z.strictObject({
+  origin: z.string().max(256).default('api'),
+  integration: z.string().max(256).optional(),
+});
 
 const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -178,7 +224,9 @@ export const monitorListQuerySchema = z.object({
   limit: queryInt(1, MONITOR_LIMITS.list.maxLimit).default(MONITOR_LIMITS.list.defaultLimit),
   offset: queryInt(0, 1_000_000).default(0),
 });
-export const monitorChecksQuerySchema = monitorListQuerySchema.extend({ status: z.enum(MONITOR_CHECK_STATUSES).optional() });
+export const monitorChecksQuerySchema = monitorListQuerySchema.extend({
+  status: z.enum(MONITOR_CHECK_STATUSES).optional(),
+});
 
 /** `GET /v2/monitor/:id/checks/:checkId?limit&skip&status`. */
 export const monitorCheckDetailQuerySchema = z.object({
@@ -197,5 +245,9 @@ export const monitorEmailTokenSchema = z.strictObject({
 export type MonitorEmailTokenRequest = z.output<typeof monitorEmailTokenSchema>;
 
 /** Message of `monitor.checks`: run (or continue) one check. Idempotent: the check's stored state decides what remains. */
-export const monitorCheckMessageSchema = z.object({ checkId: z.uuid(), monitorId: z.uuid(), teamId: z.uuid() });
+export const monitorCheckMessageSchema = z.object({
+  checkId: z.uuid(),
+  monitorId: z.uuid(),
+  teamId: z.uuid(),
+});
 export type MonitorCheckMessage = z.output<typeof monitorCheckMessageSchema>;

@@ -1,4 +1,9 @@
-import type { MonitorCheckStatus, MonitorNotification, MonitorPageStatus, MonitorWebhook } from './monitor-request.schema';
+import type {
+  MonitorCheckStatus,
+  MonitorNotification,
+  MonitorPageStatus,
+  MonitorWebhook,
+} from './monitor-request.schema';
 
 /** Counts of a check's pages by status (compat §15). */
 export interface MonitorSummary {
@@ -45,7 +50,14 @@ export type MonitorBillingStatus = 'not_applicable' | 'reserved' | 'confirmed' |
 
 /** Per target: the work a check started (collections are crawls and batch scrapes of the team). */
 export type MonitorTargetResult =
-  | { targetId: string; type: 'scrape'; batchId?: string; expectedJobs?: string[]; error?: string }
+  | {
+      targetId: string;
+      type: 'scrape';
+      batchId?: string;
+      expectedJobs?: string[];
+      invalidURLs?: string[];
+      error?: string;
+    }
   | { targetId: string; type: 'crawl'; crawlId?: string; error?: string }
   | {
       targetId: string;
@@ -60,12 +72,23 @@ export type MonitorTargetResult =
       judgeCredits?: number;
       resultsJudged?: number;
       batchId?: string;
+      searchJobIds?: string[];
+      resultUrls?: string[];
+      invalidURLs?: string[];
       error?: string;
     };
 
 export interface MonitorNotificationStatus {
   webhook: 'not_configured' | 'queued' | 'no_events';
-  email: 'not_configured' | 'disabled' | 'no_confirmed_recipients' | 'no_changes' | 'smtp_not_configured' | 'pending' | 'sent' | 'failed';
+  email:
+    | 'not_configured'
+    | 'disabled'
+    | 'no_confirmed_recipients'
+    | 'no_changes'
+    | 'smtp_not_configured'
+    | 'pending'
+    | 'sent'
+    | 'failed';
   emailRecipients?: number;
   emailError?: string;
   slack?: 'not_configured' | 'not_supported';
@@ -95,7 +118,12 @@ export interface MonitorPageJudgment {
   meaningful: boolean;
   confidence: 'high' | 'medium' | 'low';
   reason: string;
-  meaningfulChanges: { type: 'added' | 'removed' | 'changed'; before: string | null; after: string | null; reason: string }[];
+  meaningfulChanges: {
+    type: 'added' | 'removed' | 'changed';
+    before: string | null;
+    after: string | null;
+    reason: string;
+  }[];
 }
 
 /** `diff` of a page: `text` (git-style) and `json` (the parsed diff, or per-field `{previous, current}` for JSON extraction). */

@@ -27,7 +27,10 @@ const NICKNAMES: Record<string, string> = {
  * Refuses unknown time zones, cron expressions croner cannot read or that are not five fields,
  * and any expression whose runs can come closer than the minimum interval (15 minutes).
  */
-export function resolveSchedule(input: { cron?: string; text?: string; timezone: string }, minIntervalMinutes: number = MONITOR_LIMITS.minIntervalMinutes): ResolvedSchedule {
+export function resolveSchedule(
+  input: { cron?: string; text?: string; timezone: string },
+  minIntervalMinutes: number = MONITOR_LIMITS.minIntervalMinutes,
+): ResolvedSchedule {
   const timezone = checkTimezone(input.timezone);
   let cron: string;
   if (input.text !== undefined) {
@@ -45,7 +48,9 @@ export function resolveSchedule(input: { cron?: string; text?: string; timezone:
   }
   const gap = minimumGapMinutes(cron, timezone);
   if (gap < minIntervalMinutes) {
-    throw new ScheduleError(`The schedule runs every ${formatMinutes(gap)}; the minimum interval between checks is ${minIntervalMinutes} minutes`);
+    throw new ScheduleError(
+      `The schedule runs every ${formatMinutes(gap)}; the minimum interval between checks is ${minIntervalMinutes} minutes`,
+    );
   }
   return { cron, timezone, ...(input.text !== undefined ? { text: input.text } : {}) };
 }
@@ -79,7 +84,9 @@ function checkTimezone(timezone: string): string {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
     return timezone;
   } catch {
-    throw new ScheduleError(`Unknown time zone "${timezone}": use an IANA name such as "UTC" or "Europe/Berlin"`);
+    throw new ScheduleError(
+      `Unknown time zone "${timezone}": use an IANA name such as "UTC" or "Europe/Berlin"`,
+    );
   }
 }
 
@@ -88,12 +95,16 @@ function normaliseCron(raw: string): string {
   const nickname = NICKNAMES[trimmed.toLowerCase()];
   if (nickname) return nickname;
   if (trimmed.split(' ').length !== 5) {
-    throw new ScheduleError(`The cron expression "${raw}" must have exactly five fields (minute hour day-of-month month day-of-week)`);
+    throw new ScheduleError(
+      `The cron expression "${raw}" must have exactly five fields (minute hour day-of-month month day-of-week)`,
+    );
   }
   try {
     new CronPattern(trimmed, undefined, { mode: '5-part' });
   } catch (error) {
-    throw new ScheduleError(`Invalid cron expression "${raw}": ${(error as Error).message.replace(/^CronPattern: /, '')}`);
+    throw new ScheduleError(
+      `Invalid cron expression "${raw}": ${(error as Error).message.replace(/^CronPattern: /, '')}`,
+    );
   }
   return trimmed;
 }

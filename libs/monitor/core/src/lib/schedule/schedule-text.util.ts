@@ -57,14 +57,18 @@ export function scheduleTextToCron(input: string): string | undefined {
   match = new RegExp(`^(?:twice (?:a|per) day|twice daily)$`).exec(text);
   if (match) return '0 0,12 * * *';
 
-  match = new RegExp(`^(?:daily|every ?day|each day|once (?:a|per) day)${AT}$`).exec(text) ?? new RegExp(`^at (${TIME})(?: every day| daily|)$`).exec(text);
+  match =
+    new RegExp(`^(?:daily|every ?day|each day|once (?:a|per) day)${AT}$`).exec(text) ??
+    new RegExp(`^at (${TIME})(?: every day| daily|)$`).exec(text);
   if (match) return dailyAt(match[1]);
   if (text === 'noon' || text === 'midnight') return dailyAt(text);
 
   match = new RegExp(`^(?:every |on )?(weekdays?|weekends?|working days|business days)${AT}$`).exec(text);
   if (match) return `${cronTime(parseTime(match[2]))} * * ${/weekend/.test(match[1]) ? '0,6' : '1-5'}`;
 
-  match = new RegExp(`^(?:weekly|every week|each week|once (?:a|per) week)(?: on (${DAY}))?${AT}$`).exec(text);
+  match = new RegExp(`^(?:weekly|every week|each week|once (?:a|per) week)(?: on (${DAY}))?${AT}$`).exec(
+    text,
+  );
   if (match) return `${cronTime(parseTime(match[2]))} * * ${match[1] ? dayNumber(match[1]) : 1}`;
 
   match = new RegExp(`^(?:every |each |on )?(${DAY}(?:(?:,? and |, | & )${DAY})*)${AT}$`).exec(text);
@@ -76,7 +80,9 @@ export function scheduleTextToCron(input: string): string | undefined {
     return `${cronTime(parseTime(match[2]))} * * ${[...new Set(days)].join(',')}`;
   }
 
-  match = new RegExp(`^(?:monthly|every month|each month|once (?:a|per) month)(?: on the (\\d{1,2})(?:st|nd|rd|th)?)?${AT}$`).exec(text);
+  match = new RegExp(
+    `^(?:monthly|every month|each month|once (?:a|per) month)(?: on the (\\d{1,2})(?:st|nd|rd|th)?)?${AT}$`,
+  ).exec(text);
   if (match) {
     const day = match[1] ? Number(match[1]) : 1;
     if (day < 1 || day > 31) throw new ScheduleError(`"${input}": the day of the month must be 1 to 31`);
@@ -96,7 +102,9 @@ function everyMinutes(minutes: number): string {
   if (minutes <= 0) throw new ScheduleError('The interval must be at least one minute');
   if (minutes % 60 === 0) return everyHours(minutes / 60);
   if (60 % minutes !== 0) {
-    throw new ScheduleError(`Every ${minutes} minutes cannot be expressed as an even cron schedule; use a divisor of 60 (15, 20, 30) or whole hours`);
+    throw new ScheduleError(
+      `Every ${minutes} minutes cannot be expressed as an even cron schedule; use a divisor of 60 (15, 20, 30) or whole hours`,
+    );
   }
   return `*/${minutes} * * * *`;
 }
@@ -105,7 +113,10 @@ function everyHours(hours: number): string {
   if (hours <= 0) throw new ScheduleError('The interval must be at least one hour');
   if (hours === 1) return '0 * * * *';
   if (hours === 24) return '0 0 * * *';
-  if (24 % hours !== 0) throw new ScheduleError(`Every ${hours} hours cannot be expressed as an even cron schedule; use a divisor of 24 (2, 3, 4, 6, 8, 12)`);
+  if (24 % hours !== 0)
+    throw new ScheduleError(
+      `Every ${hours} hours cannot be expressed as an even cron schedule; use a divisor of 24 (2, 3, 4, 6, 8, 12)`,
+    );
   return `0 */${hours} * * *`;
 }
 

@@ -64,17 +64,29 @@ describe('minimumGapMinutes', () => {
 
 describe('resolveSchedule', () => {
   it('accepts cron at the 15-minute minimum and normalises nicknames and spacing', () => {
-    expect(resolveSchedule({ cron: '*/15 * * * *', timezone: 'UTC' })).toEqual({ cron: '*/15 * * * *', timezone: 'UTC' });
-    expect(resolveSchedule({ cron: ' 0   9 * * 1-5 ', timezone: 'Europe/Berlin' })).toEqual({ cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' });
+    expect(resolveSchedule({ cron: '*/15 * * * *', timezone: 'UTC' })).toEqual({
+      cron: '*/15 * * * *',
+      timezone: 'UTC',
+    });
+    expect(resolveSchedule({ cron: ' 0   9 * * 1-5 ', timezone: 'Europe/Berlin' })).toEqual({
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Berlin',
+    });
     expect(resolveSchedule({ cron: '@hourly', timezone: 'UTC' }).cron).toBe('0 * * * *');
   });
 
   it('maps text and keeps it', () => {
-    expect(resolveSchedule({ text: 'daily at 9am', timezone: 'America/New_York' })).toEqual({ cron: '0 9 * * *', timezone: 'America/New_York', text: 'daily at 9am' });
+    expect(resolveSchedule({ text: 'daily at 9am', timezone: 'America/New_York' })).toEqual({
+      cron: '0 9 * * *',
+      timezone: 'America/New_York',
+      text: 'daily at 9am',
+    });
   });
 
   it('rejects intervals under 15 minutes by their actual spacing', () => {
-    expect(() => resolveSchedule({ cron: '*/5 * * * *', timezone: 'UTC' })).toThrow('The schedule runs every 5 minutes; the minimum interval between checks is 15 minutes');
+    expect(() => resolveSchedule({ cron: '*/5 * * * *', timezone: 'UTC' })).toThrow(
+      'The schedule runs every 5 minutes; the minimum interval between checks is 15 minutes',
+    );
     expect(() => resolveSchedule({ cron: '0,10 * * * *', timezone: 'UTC' })).toThrow(/every 10 minutes/);
     expect(() => resolveSchedule({ text: 'every minute', timezone: 'UTC' })).toThrow(/every 1 minute;/);
   });
@@ -82,8 +94,12 @@ describe('resolveSchedule', () => {
   it('rejects malformed cron, seconds fields, unknown text and time zones', () => {
     expect(() => resolveSchedule({ cron: '0 0 * * * *', timezone: 'UTC' })).toThrow(/exactly five fields/);
     expect(() => resolveSchedule({ cron: '61 * * * *', timezone: 'UTC' })).toThrow(/Invalid cron expression/);
-    expect(() => resolveSchedule({ text: 'now and then', timezone: 'UTC' })).toThrow(/Unrecognised schedule text/);
-    expect(() => resolveSchedule({ cron: '0 * * * *', timezone: 'Mars/Olympus' })).toThrow(/Unknown time zone/);
+    expect(() => resolveSchedule({ text: 'now and then', timezone: 'UTC' })).toThrow(
+      /Unrecognised schedule text/,
+    );
+    expect(() => resolveSchedule({ cron: '0 * * * *', timezone: 'Mars/Olympus' })).toThrow(
+      /Unknown time zone/,
+    );
   });
 });
 
