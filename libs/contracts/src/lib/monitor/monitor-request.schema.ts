@@ -193,22 +193,23 @@ export const createMonitorSchema = z
   .superRefine(checkGoal);
 export type CreateMonitorRequest = z.output<typeof createMonitorSchema>;
 
-/** Body of `PATCH /v2/monitor/:monitorId`: any field of create, `null` clears webhook/notification/goal, plus `status`. */
-export const updateMonitorSchema = z
-  .strictObject({
-    name: nameSchema.optional(),
-    status: z.enum(['active', 'paused']).optional(),
-    schedule: monitorScheduleSchema.optional(),
-    webhook: monitorWebhookSchema.nullable().optional(),
-    notification: monitorNotificationSchema.nullable().optional(),
-    targets: targetsSchema.optional(),
-    retentionDays: retentionDaysSchema.optional(),
-    goal: goalSchema.nullable().optional(),
-    judgeEnabled: z.boolean().optional(),
-    origin: z.string().max(256).default('api'),
-    integration: z.string().max(256).optional(),
-  })
-  .superRefine(checkGoal);
+/**
+ * Body of `PATCH /v2/monitor/:monitorId`: any field of create, `null` clears webhook/notification/goal,
+ * plus `status`. The goal rule is checked on the merged monitor by the service.
+ */
+export const updateMonitorSchema = z.strictObject({
+  name: nameSchema.optional(),
+  status: z.enum(['active', 'paused']).optional(),
+  schedule: monitorScheduleSchema.optional(),
+  webhook: monitorWebhookSchema.nullable().optional(),
+  notification: monitorNotificationSchema.nullable().optional(),
+  targets: targetsSchema.optional(),
+  retentionDays: retentionDaysSchema.optional(),
+  goal: goalSchema.nullable().optional(),
+  judgeEnabled: z.boolean().optional(),
+  origin: z.string().max(256).default('api'),
+  integration: z.string().max(256).optional(),
+});
 export type UpdateMonitorRequest = z.output<typeof updateMonitorSchema>;
 
 /** Body of `POST /v2/monitor/:monitorId/run` (the SDK sends just `{origin}`). */

@@ -1,5 +1,6 @@
 import type { MonitorPageJudgment, MonitorPageStatus } from '@quarry/contracts';
 import type { LlmProvider } from '@quarry/llm';
+import { diffChars } from 'diff';
 import type { Logger } from 'pino';
 import { changedLines, stableJson } from './page-diff.util';
 
@@ -161,7 +162,7 @@ export function deterministicJudgment(
       meaningfulChanges: meaningful ? changes : [],
     };
   }
-  const changedChars = [...added, ...removed].join('').replace(/\s+/g, '').length;
+  const changedChars = changedCharacters(removed.join('\n'), added.join('\n'));
   const meaningful = changedChars >= MIN_CHANGED_CHARS;
   return {
     meaningful,
@@ -169,6 +170,15 @@ export function deterministicJudgment(
     reason: `${DETERMINISTIC_JUDGE_LABEL}, ${cause}: ${changedChars} non-space characters changed (meaningful from ${MIN_CHANGED_CHARS}).`,
     meaningfulChanges: meaningful ? changes : [],
   };
+}
+
+/** Non-space characters inserted or deleted between two texts (character diff; line lengths for very long texts). */
+function changedCharacters(before: string, after: string): number {
+  const visible = (text: string) => text.replace(/\s+/g, '').length;
+  if (before.length + after.length > 40_000) return visible(before) + visible(after);
+  return diffChars(before, after)
+    .filter((part) => part.added || part.removed)
+    .reduce((sum, part) => sum + visible(part.value), 0);
 }
 
 function changeText(input: JudgeInput): { added: string[]; removed: string[] } {

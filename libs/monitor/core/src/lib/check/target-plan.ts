@@ -117,7 +117,8 @@ export function planTarget(monitorId: string, stored: MonitorTargetView): Target
   const crawl = crawlRequestSchema.parse({
     url: target.url,
     limit: MONITOR_LIMITS.defaultCrawlLimit,
-    ...(target.crawlOptions ?? {}),
+    // The options as the caller stored them: the partial schema's defaults would replace ours.
+    ...((stored['crawlOptions'] as Record<string, unknown> | undefined) ?? {}),
     scrapeOptions: options,
     origin: 'monitor',
   });

@@ -60,19 +60,50 @@ export function nextRunAfter(cron: string, timezone: string, after: Date): Date 
   return job(cron, timezone).nextRun(after);
 }
 
-/** Runs in the 30 days after `from` (for the monthly credit estimate). */
+/**
+ * Runs in the 30 days after `from` (for the monthly credit estimate). Whole days count the cron's
+ * times per firing day (the minute × hour grid); only the first and last, partial, days are
+ * enumerated, so this stays cheap for a 15-minute schedule. Daylight-saving days may be off by one.
+ */
 export function runsPerMonth(cron: string, timezone: string, from = new Date()): number {
-  const until = from.getTime() + 30 * MINUTES_PER_DAY * 60_000;
+  const until = new Date(from.getTime() + 30 * MINUTES_PER_DAY * 60_000);
   const cronJob = job(cron, timezone);
-  let count = 0;
-  let cursor: Date | null = from;
-  // 15-minute spacing caps this at 2,880 iterations.
-  while (cursor && count < 3_000) {
-    cursor = cronJob.nextRun(cursor);
-    if (!cursor || cursor.getTime() > until) break;
-    count += 1;
+  const midnights = job('0 0 * * *', timezone);
+  const perDay = gridTimes(cron).length;
+  let dayStart = midnights.nextRun(from) ?? until;
+  let count = countBetween(cronJob, from, dayStart < until ? dayStart : until);
+  while (dayStart < until) {
+    const nextDay = midnights.nextRun(dayStart) ?? until;
+    if (nextDay >= until) {
+      count += countBetween(cronJob, new Date(dayStart.getTime() - 1), new Date(until.getTime() + 1));
+      break;
+    }
+    const first = cronJob.nextRun(new Date(dayStart.getTime() - 1));
+    if (first && first < nextDay) count += perDay;
+    dayStart = nextDay;
   }
   return count;
+}
+
+/** Runs strictly after `after` and strictly before `before`. */
+function countBetween(cronJob: Cron, after: Date, before: Date): number {
+  let count = 0;
+  for (let cursor = cronJob.nextRun(after); cursor && cursor < before; cursor = cronJob.nextRun(cursor))
+    count += 1;
+  return count;
+}
+
+/** The minutes of the day (hour × 60 + minute) at which the cron fires on a firing day, ascending. */
+function gridTimes(cron: string): number[] {
+  const pattern = new CronPattern(cron, undefined, { mode: '5-part' });
+  const times: number[] = [];
+  pattern.hour.forEach((hourOn, hour) => {
+    if (!hourOn) return;
+    pattern.minute.forEach((minuteOn, minute) => {
+      if (minuteOn) times.push(hour * 60 + minute);
+    });
+  });
+  return times;
 }
 
 function job(cron: string, timezone: string): Cron {
@@ -113,18 +144,11 @@ function normaliseCron(raw: string): string {
  * The shortest time between two runs, in minutes. Day fields only choose *which* days fire; on a
  * firing day the times are the minute × hour grid, so the shortest gap is between neighbouring
  * grid times, or from the day's last time to the first time of the next day (counted as if the
- * next day fired too, the worst case). The real run times of the next weeks are then checked as
+ * next day fired too, the worst case). The next 200 real run times are then checked as
  * well, which catches what daylight-saving shifts do to a schedule.
  */
 export function minimumGapMinutes(cron: string, timezone = 'UTC'): number {
-  const pattern = new CronPattern(cron, undefined, { mode: '5-part' });
-  const times: number[] = [];
-  pattern.hour.forEach((hourOn, hour) => {
-    if (!hourOn) return;
-    pattern.minute.forEach((minuteOn, minute) => {
-      if (minuteOn) times.push(hour * 60 + minute);
-    });
-  });
+  const times = gridTimes(cron);
   if (times.length === 0) return Number.POSITIVE_INFINITY;
   let gap = MINUTES_PER_DAY - times[times.length - 1] + times[0];
   for (let index = 1; index < times.length; index += 1) gap = Math.min(gap, times[index] - times[index - 1]);
