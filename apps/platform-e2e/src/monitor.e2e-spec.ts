@@ -18,8 +18,10 @@ import {
   freePort,
   query,
   startCrawlCluster,
+  startFakeSearxng,
   startWebhookReceiver,
   type CrawlCluster,
+  type FakeSearxng,
   type WebhookReceiver,
 } from './support/crawl-support';
 import { startStandalone, type Platform } from './support/platform';
@@ -558,6 +560,7 @@ describe('monitors on a cluster (gateway, scrape worker, agent orchestrator over
 
 describe('monitors in the one-process mode (embedded database, in-memory bus)', () => {
   let platform: Platform;
+  let searxng: FakeSearxng;
   let ctx: Context;
   const context = () => ctx;
   const shared: Partial<Context> = {};
@@ -568,7 +571,17 @@ describe('monitors in the one-process mode (embedded database, in-memory bus)', 
     shared.receiver = await startWebhookReceiver();
     shared.smtp = await startFakeSmtpServer();
     const port = await freePort();
+    // A web search provider answering every query with the shop's two pages.
+    searxng = await startFakeSearxng({
+      general: [
+        { url: `${shared.site.url}/pricing`, title: 'Acme pricing', content: 'Pro plan price' },
+        { url: `${shared.site.url}/about`, title: 'About Acme', content: 'Founded in 2001' },
+      ],
+      news: [],
+      images: [],
+    });
     platform = await startStandalone({
+      SEARCH_PROVIDER_URL: searxng.url,
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       WEBHOOK_SECRET: SECRET,
@@ -585,10 +598,111 @@ describe('monitors in the one-process mode (embedded database, in-memory bus)', 
   });
   afterAll(async () => {
     await platform?.stop();
+    await searxng?.close();
     await shared.receiver?.close();
     await shared.smtp?.close();
     await shared.site?.close();
   });
 
   monitorLifecycle(context, { email: false });
+
+  describe('crawl and search targets', () => {
+    let docs: FixtureServer;
+    let firecrawl: Firecrawl;
+    let retired = false;
+    const html = (title: string, body: string) =>
+      `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+
+    beforeAll(async () => {
+      docs = await startFixtureServer({
+        '/docs': (_request, response) =>
+          void response
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              html(
+                'Handbook',
+                `<p>Start here.</p><a href="/docs/setup">Setup</a>${retired ? '' : ' <a href="/docs/legacy">Legacy</a>'}`,
+              ),
+            ),
+        '/docs/setup': (_request, response) =>
+          void response
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(html('Setup', '<p>Install the agent.</p>')),
+        '/docs/legacy': (_request, response) =>
+          void (retired
+            ? response.writeHead(404, { 'content-type': 'text/html' }).end(html('Gone', ''))
+            : response
+                .writeHead(200, { 'content-type': 'text/html' })
+                .end(html('Legacy', '<p>Old API.</p>'))),
+      });
+      firecrawl = new Firecrawl({ apiKey: ctx.apiKey, apiUrl: ctx.apiUrl });
+    });
+    afterAll(async () => {
+      await docs?.close();
+    });
+
+    it('a crawl target compares the pages it reaches: a page no longer linked is removed', async () => {
+      const monitor = await firecrawl.createMonitor({
+        name: 'handbook',
+        schedule: { cron: '0 3 * * *' },
+        targets: [{ type: 'crawl', url: `${docs.url}/docs`, crawlOptions: { limit: 10, sitemap: 'skip' } }],
+      });
+      const first = await waitForCheck(firecrawl, monitor.id, (await firecrawl.runMonitor(monitor.id)).id);
+      expect(first).toMatchObject({ status: 'completed', summary: { totalPages: 3, new: 3 } });
+      expect(first.targetResults).toEqual([
+        expect.objectContaining({ type: 'crawl', crawlId: expect.any(String) }),
+      ]);
+      retired = true;
+      const second = await waitForCheck(firecrawl, monitor.id, (await firecrawl.runMonitor(monitor.id)).id);
+      expect(second.summary).toEqual({ totalPages: 3, same: 1, changed: 1, new: 0, removed: 1, error: 0 });
+      expect(second.pages.find((page) => page.url.endsWith('/docs/legacy'))).toMatchObject({
+        status: 'removed',
+        previousScrapeId: expect.any(String),
+        currentScrapeId: null,
+      });
+      expect(second.pages.find((page) => page.url.endsWith('/docs'))?.diff?.text).toMatch(/^-.*\[Legacy\]/m);
+      await firecrawl.deleteMonitor(monitor.id);
+    });
+
+    it('a search target scrapes the results and judges new ones against the goal (offline judge, labelled)', async () => {
+      const monitor = await firecrawl.createMonitor({
+        name: 'acme news',
+        schedule: { text: 'weekdays at 8:30', timezone: 'Europe/Lisbon' },
+        goal: 'Pro plan price',
+        targets: [{ type: 'search', queries: ['acme pricing'], searchWindow: '7d', maxResults: 5 }],
+      });
+      expect(monitor.schedule).toEqual({
+        cron: '30 8 * * 1-5',
+        timezone: 'Europe/Lisbon',
+        text: 'weekdays at 8:30',
+      });
+      const check = await waitForCheck(firecrawl, monitor.id, (await firecrawl.runMonitor(monitor.id)).id);
+      expect(searxng.requests.at(-1)?.get('time_range')).toBe('week');
+      const pricing = check.pages.find((page) => page.url === `${ctx.site.url}/pricing`);
+      expect(pricing).toMatchObject({
+        status: 'new',
+        judgment: {
+          meaningful: true,
+          confidence: 'low',
+          reason: expect.stringMatching(/^Deterministic judge/),
+        },
+      });
+      const about = check.pages.find((page) => page.url === `${ctx.site.url}/about`);
+      expect(about?.judgment?.meaningful).toBe(false);
+      expect(check.targetResults).toEqual([
+        expect.objectContaining({
+          type: 'search',
+          searchCompleted: true,
+          resultCount: check.pages.length,
+          matches: 1,
+          judgeDegraded: true,
+          degradedReason: 'no language model configured',
+          searchCredits: 2,
+        }),
+      ]);
+      // One search (2 credits) and one credit per scraped result.
+      expect(check.actualCredits).toBe(2 + check.pages.length);
+      await firecrawl.deleteMonitor(monitor.id);
+    });
+  });
 });
