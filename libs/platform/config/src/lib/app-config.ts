@@ -10,7 +10,17 @@ export interface AppConfig {
   service: { name: string; host: string; port: number; publicUrl: string; logLevel: string };
   dataDir: string;
   database: { url?: string; poolSize: number; migrateOnStart: boolean; embeddedDir: string };
-  bus: { driver: BusDriver; brokers: string[]; clientId: string; topicPrefix: string; replicationFactor: number };
+  bus: {
+    driver: BusDriver;
+    brokers: string[];
+    clientId: string;
+    topicPrefix: string;
+    replicationFactor: number;
+    /** TLS to the brokers (system CAs, certificate and host name verified). */
+    ssl: boolean;
+    /** SASL authentication; absent: none. */
+    sasl?: KafkaSasl;
+  };
   auth: { enabled: boolean; bootstrapApiKey?: string; bootstrapCredits: number };
   limits: { rateLimitPerMinute: number; teamConcurrency: number; maxBodyBytes: number; maxResponseBytes: number };
   net: { allowPrivateNetworks: boolean; allowlist: string[]; userAgent: string };
@@ -65,6 +75,13 @@ export interface DocumentsConfig {
   ghostscriptPath?: string;
 }
 
+export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+export interface KafkaSasl {
+  mechanism: KafkaSaslMechanism;
+  username: string;
+  password: string;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -84,6 +101,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const dataDir = resolve(env.DATA_DIR);
   const driver: BusDriver = env.BUS_DRIVER ? env.BUS_DRIVER : env.KAFKA_BROKERS.length > 0 ? 'kafka' : 'memory';
   if (driver === 'kafka' && env.KAFKA_BROKERS.length === 0) throw new ConfigError(['KAFKA_BROKERS: required when BUS_DRIVER=kafka']);
+  const sasl = kafkaSasl(env.KAFKA_SASL_MECHANISM, env.KAFKA_SASL_USERNAME, env.KAFKA_SASL_PASSWORD);
   const blobDir = env.BLOB_DIR ? (isAbsolute(env.BLOB_DIR) ? env.BLOB_DIR : resolve(env.BLOB_DIR)) : join(dataDir, 'blobs');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
@@ -108,6 +126,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientId: env.KAFKA_CLIENT_ID,
       topicPrefix: env.BUS_TOPIC_PREFIX,
       replicationFactor: env.KAFKA_REPLICATION_FACTOR || Math.min(3, Math.max(1, env.KAFKA_BROKERS.length)),
+      ssl: env.KAFKA_SSL,
+      ...(sasl ? { sasl } : {}),
     },
     auth: { enabled: env.AUTH_ENABLED, bootstrapApiKey: env.BOOTSTRAP_API_KEY, bootstrapCredits: env.BOOTSTRAP_CREDITS },
     limits: {
@@ -169,4 +189,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
     },
   };
+}
+
+/** SASL settings: all three variables or none (a half-configured client would fail at connect, far from the cause). */
+function kafkaSasl(
+  mechanism: KafkaSaslMechanism | undefined,
+  username: string | undefined,
+  password: string | undefined,
+): KafkaSasl | undefined {
+  if (!mechanism) {
+    if (username || password) {
+      throw new ConfigError(['KAFKA_SASL_MECHANISM: required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set']);
+    }
+    return undefined;
+  }
+  const missing = [!username && 'KAFKA_SASL_USERNAME', !password && 'KAFKA_SASL_PASSWORD'].filter(
+    (name): name is string => Boolean(name),
+  );
+  if (missing.length) throw new ConfigError(missing.map((name) => `${name}: required when KAFKA_SASL_MECHANISM is set`));
+  return { mechanism, username: username as string, password: password as string };
 }
