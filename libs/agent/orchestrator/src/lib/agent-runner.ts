@@ -89,6 +89,8 @@ export class AgentRunner {
       () => void runs.renewLease(runId, this.owner, config.agent.leaseMs).catch(() => undefined),
       Math.max(500, config.agent.leaseMs / 3),
     );
+    // A run is "running" here while this process holds its lease and takes its steps.
+    this.deps.metrics.jobsRunning.inc({ kind: 'agent' });
     try {
       for (let index = 0; index < MAX_STEPS_PER_MESSAGE; index += 1) {
         if (!(await this.step(runId))) return;
@@ -106,6 +108,7 @@ export class AgentRunner {
         );
       }
     } finally {
+      this.deps.metrics.jobsRunning.dec({ kind: 'agent' });
       clearInterval(heartbeat);
       await runs.releaseLease(runId, this.owner).catch(() => undefined);
     }
@@ -590,6 +593,8 @@ export class AgentRunner {
     });
     if (finished) {
       this.deps.metrics.jobsFinished.inc({ kind: 'agent', outcome: termination.outcome });
+      // The run's whole life, from acceptance to its end (its steps may have run on several orchestrators).
+      this.deps.metrics.jobDuration.observe({ kind: 'agent', engine: 'none' }, Math.max(0, Date.now() - run.createdAt.getTime()) / 1000);
       if (termination.state === 'completed')
         this.deps.metrics.creditsConsumed.inc({ kind: 'agent' }, success?.credits ?? 0);
     }
