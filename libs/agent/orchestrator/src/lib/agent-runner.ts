@@ -89,8 +89,6 @@ export class AgentRunner {
       () => void runs.renewLease(runId, this.owner, config.agent.leaseMs).catch(() => undefined),
       Math.max(500, config.agent.leaseMs / 3),
     );
-    // A run is "running" here while this process holds its lease and takes its steps.
-    this.deps.metrics.jobsRunning.inc({ kind: 'agent' });
     try {
       for (let index = 0; index < MAX_STEPS_PER_MESSAGE; index += 1) {
         if (!(await this.step(runId))) return;
@@ -108,7 +106,6 @@ export class AgentRunner {
         );
       }
     } finally {
-      this.deps.metrics.jobsRunning.dec({ kind: 'agent' });
       clearInterval(heartbeat);
       await runs.releaseLease(runId, this.owner).catch(() => undefined);
     }
