@@ -33,8 +33,21 @@ interface Measure {
   errors: number;
 }
 
-async function measure(target: string, url: string, headers: Record<string, string>, body: string): Promise<Measure> {
-  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections, duration: seconds, pipelining: 1 });
+async function measure(
+  target: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Measure> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+  });
   return {
     target,
     requestsPerSecond: Math.round(result.requests.average),
@@ -53,7 +66,9 @@ function counter(exposition: string, name: string, labels: Record<string, string
   for (const line of exposition.split('\n')) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]));
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]),
+    );
     if (Object.entries(labels).every(([key, value]) => found[key] === value)) total += Number(match[3]);
   }
   return total;
@@ -77,40 +92,84 @@ async function main(): Promise<void> {
   const headers = { authorization: `Bearer ${platform.apiKey}` };
   try {
     // The first request scrapes and fills the cache; the repeats must be answered from it.
-    for (let i = 0; i < 2; i += 1) await fetch(`${gateway}/v2/scrape`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: request });
-    const sample = await fetch(`${gateway}/v2/scrape`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: request });
+    for (let i = 0; i < 2; i += 1)
+      await fetch(`${gateway}/v2/scrape`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: request,
+      });
+    const sample = await fetch(`${gateway}/v2/scrape`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: request,
+    });
     const answer = await sample.text();
-    const cacheState = (JSON.parse(answer) as { data?: { metadata?: { cacheState?: string } } }).data?.metadata?.cacheState;
+    const cacheState = (JSON.parse(answer) as { data?: { metadata?: { cacheState?: string } } }).data
+      ?.metadata?.cacheState;
     if (sample.status !== 200 || cacheState !== 'hit') {
-      throw new Error(`the repeat scrape is not a cache hit (HTTP ${sample.status}, metadata.cacheState=${String(cacheState)}): refusing to measure uncached round trips`);
+      throw new Error(
+        `the repeat scrape is not a cache hit (HTTP ${sample.status}, metadata.cacheState=${String(cacheState)}): refusing to measure uncached round trips`,
+      );
     }
     const path = 'cache hit at the gateway (no bus, no worker)';
 
     const bodyFile = join(tmpdir(), `quarry-load-body-${process.pid}.json`);
     writeFileSync(bodyFile, answer);
-    const bare = spawn(process.execPath, [join(__dirname, 'bare-fastify.cjs'), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const bareUrl = await new Promise<string>((resolve) => bare.stdout.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { url: string }).url)));
+    const bare = spawn(process.execPath, [join(__dirname, 'bare-fastify.cjs'), bodyFile], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const bareUrl = await new Promise<string>((resolve) =>
+      bare.stdout.once('data', (chunk: Buffer) =>
+        resolve((JSON.parse(chunk.toString()) as { url: string }).url),
+      ),
+    );
     try {
       const baseline = await measure('bare Fastify route, same JSON', `${bareUrl}/v2/scrape`, {}, request);
       const before = await gatewayCounters(gateway);
       const ours = await measure(`gateway: ${path}`, `${gateway}/v2/scrape`, headers, request);
       const after = await gatewayCounters(gateway);
-      const measured = { hits: after.hits - before.hits, misses: after.misses - before.misses, queued: after.queued - before.queued };
+      const measured = {
+        hits: after.hits - before.hits,
+        misses: after.misses - before.misses,
+        queued: after.queued - before.queued,
+      };
       // Every measured request a hit: no miss, no scrape job published, every answer 2xx (autocannon may
       // abandon a few requests at the end of the run, which the gateway may still have answered).
-      if (measured.misses > 0 || measured.queued > 0 || ours.non2xx > 0 || ours.errors > 0 || measured.hits < ours.ok) {
-        throw new Error(`not every measured request was a cache hit: ${JSON.stringify({ ...measured, answered2xx: ours.ok, non2xx: ours.non2xx, errors: ours.errors })}`);
+      if (
+        measured.misses > 0 ||
+        measured.queued > 0 ||
+        ours.non2xx > 0 ||
+        ours.errors > 0 ||
+        measured.hits < ours.ok
+      ) {
+        throw new Error(
+          `not every measured request was a cache hit: ${JSON.stringify({ ...measured, answered2xx: ours.ok, non2xx: ours.non2xx, errors: ours.errors })}`,
+        );
       }
-      process.stdout.write(`\nverified: ${measured.hits} cache hits at the gateway for ${ours.ok} 2xx answers, 0 misses, 0 scrape jobs published\n`);
+      process.stdout.write(
+        `\nverified: ${measured.hits} cache hits at the gateway for ${ours.ok} 2xx answers, 0 misses, 0 scrape jobs published\n`,
+      );
       const rows = [baseline, ours];
-      process.stdout.write(`\nscrape load, ${seconds} s per target, ${connections} connections, ${answer.length} B responses\n`);
-      process.stdout.write(`${'target'.padEnd(100)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}\n`);
-      for (const row of rows) process.stdout.write(`${row.target.padEnd(100)} ${String(row.requestsPerSecond).padStart(8)} ${String(row.p50Ms).padStart(8)} ${String(row.p99Ms).padStart(8)} ${String(row.non2xx + row.errors).padStart(8)}\n`);
+      process.stdout.write(
+        `\nscrape load, ${seconds} s per target, ${connections} connections, ${answer.length} B responses\n`,
+      );
+      process.stdout.write(
+        `${'target'.padEnd(100)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}\n`,
+      );
+      for (const row of rows)
+        process.stdout.write(
+          `${row.target.padEnd(100)} ${String(row.requestsPerSecond).padStart(8)} ${String(row.p50Ms).padStart(8)} ${String(row.p99Ms).padStart(8)} ${String(row.non2xx + row.errors).padStart(8)}\n`,
+        );
       const ratio = ours.requestsPerSecond / Math.max(1, baseline.requestsPerSecond);
-      process.stdout.write(`gateway / baseline throughput: ${ratio.toFixed(3)} (${(1 / Math.max(ratio, 1e-9)).toFixed(1)}x slower)\n`);
+      process.stdout.write(
+        `gateway / baseline throughput: ${ratio.toFixed(3)} (${(1 / Math.max(ratio, 1e-9)).toFixed(1)}x slower)\n`,
+      );
       const results = join(__dirname, '../results');
       mkdirSync(results, { recursive: true });
-      writeFileSync(join(results, 'scrape-load.local.json'), `${JSON.stringify({ date: new Date().toISOString(), seconds, connections, path, verified: measured, rows, ratio }, null, 2)}\n`);
+      writeFileSync(
+        join(results, 'scrape-load.local.json'),
+        `${JSON.stringify({ date: new Date().toISOString(), seconds, connections, path, verified: measured, rows, ratio }, null, 2)}\n`,
+      );
     } finally {
       bare.kill('SIGTERM');
     }

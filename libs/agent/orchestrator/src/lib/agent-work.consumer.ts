@@ -46,7 +46,9 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
         }
         const work = parsed.data;
         await this.working(work.runId, () =>
-          work.type === 'advance' ? this.runner.advance(work.runId) : this.tasks.run(work.runId, work.teamId, work.taskId),
+          work.type === 'advance'
+            ? this.runner.advance(work.runId)
+            : this.tasks.run(work.runId, work.teamId, work.taskId),
         );
         // `ok`/`error` attempts are counted by the bus itself.
       },

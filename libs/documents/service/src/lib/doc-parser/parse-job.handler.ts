@@ -183,7 +183,11 @@ export class ParseJobHandler {
     try {
       if (kind === 'pdf' && message.pdf === null) return { markdown: data.toString('base64'), metadata: {} };
       // A child of the `process document.parse.jobs` span: the trace runs from the request through here.
-      const attributes = { 'quarry.job.id': message.jobId, 'quarry.document.kind': kind, 'quarry.document.bytes': data.length };
+      const attributes = {
+        'quarry.job.id': message.jobId,
+        'quarry.document.kind': kind,
+        'quarry.document.bytes': data.length,
+      };
       const output = await withSpan(`parse ${kind}`, { attributes }, async (span) => {
         const parsed = await parseDocument(this.deps.toolkit(), {
           kind,

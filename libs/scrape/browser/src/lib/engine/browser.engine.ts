@@ -210,22 +210,26 @@ export class BrowserEngine implements Engine {
     for (let tries = 1; ; tries += 1) {
       try {
         // One span per attempt in Chromium (waiting for a pool page included), under the `fetch browser` span.
-        const attributes = { 'url.full': request.url, 'quarry.browser.try': tries, 'quarry.proxy.tier': attempt.tier };
+        const attributes = {
+          'url.full': request.url,
+          'quarry.browser.try': tries,
+          'quarry.proxy.tier': attempt.tier,
+        };
         return await withSpan('browser render', { attributes }, (span) =>
           pool.run(context.signal, async (slot) => {
             const rendered = await renderPage(slot, {
-            request,
-            signal: context.signal,
-            deadline,
-            route: { verifyTls: !request.skipTlsVerification, upstream: attempt.url },
-            userAgent: this.deps.settings.userAgent ?? desktopUserAgent(pool.userAgent),
-            settleMs: this.deps.settings.settleMs,
-            maxDocumentBytes: this.deps.settings.maxDocumentBytes,
-            profile: profileState
-              ? { state: profileState, save: request.profile?.saveChanges ?? false }
-              : undefined,
-            store: (kind, data, contentType, extension) =>
-              this.storeArtifact(request, context, kind, data, contentType, extension),
+              request,
+              signal: context.signal,
+              deadline,
+              route: { verifyTls: !request.skipTlsVerification, upstream: attempt.url },
+              userAgent: this.deps.settings.userAgent ?? desktopUserAgent(pool.userAgent),
+              settleMs: this.deps.settings.settleMs,
+              maxDocumentBytes: this.deps.settings.maxDocumentBytes,
+              profile: profileState
+                ? { state: profileState, save: request.profile?.saveChanges ?? false }
+                : undefined,
+              store: (kind, data, contentType, extension) =>
+                this.storeArtifact(request, context, kind, data, contentType, extension),
             });
             span.setAttribute('http.response.status_code', rendered.page.status);
             return rendered;
