@@ -12,6 +12,7 @@ export * from './lib/scrape/scrape-request.schema';
 export * from './lib/scrape/document.types';
 export * from './lib/messaging/topics';
 export * from './lib/messaging/job-messages.schema';
+export * from './lib/messaging/metric-kinds';
 export * from './lib/documents/document-kinds';
 export * from './lib/documents/parse-request.schema';
 export * from './lib/documents/document-parse.messages';

@@ -16,6 +16,10 @@ export interface AppConfig {
     clientId: string;
     topicPrefix: string;
     replicationFactor: number;
+    /** TLS to the brokers (system CAs, certificate and host name verified). */
+    ssl: boolean;
+    /** SASL authentication; absent: none. */
+    sasl?: KafkaSasl;
   };
   auth: { enabled: boolean; bootstrapApiKey?: string; bootstrapCredits: number };
   limits: {
@@ -105,6 +109,13 @@ export interface DocumentsConfig {
   ghostscriptPath?: string;
 }
 
+export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+export interface KafkaSasl {
+  mechanism: KafkaSaslMechanism;
+  username: string;
+  password: string;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -134,6 +145,7 @@ export function loadConfig(
       : 'memory';
   if (driver === 'kafka' && env.KAFKA_BROKERS.length === 0)
     throw new ConfigError(['KAFKA_BROKERS: required when BUS_DRIVER=kafka']);
+  const sasl = kafkaSasl(env.KAFKA_SASL_MECHANISM, env.KAFKA_SASL_USERNAME, env.KAFKA_SASL_PASSWORD);
   const blobDir = env.BLOB_DIR
     ? isAbsolute(env.BLOB_DIR)
       ? env.BLOB_DIR
@@ -162,6 +174,8 @@ export function loadConfig(
       clientId: env.KAFKA_CLIENT_ID,
       topicPrefix: env.BUS_TOPIC_PREFIX,
       replicationFactor: env.KAFKA_REPLICATION_FACTOR || Math.min(3, Math.max(1, env.KAFKA_BROKERS.length)),
+      ssl: env.KAFKA_SSL,
+      ...(sasl ? { sasl } : {}),
     },
     auth: {
       enabled: env.AUTH_ENABLED,
@@ -260,4 +274,26 @@ export function loadConfig(
     },
     smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
   };
+}
+
+/** SASL settings: all three variables or none (a half-configured client would fail at connect, far from the cause). */
+function kafkaSasl(
+  mechanism: KafkaSaslMechanism | undefined,
+  username: string | undefined,
+  password: string | undefined,
+): KafkaSasl | undefined {
+  if (!mechanism) {
+    if (username || password) {
+      throw new ConfigError([
+        'KAFKA_SASL_MECHANISM: required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set',
+      ]);
+    }
+    return undefined;
+  }
+  const missing = [!username && 'KAFKA_SASL_USERNAME', !password && 'KAFKA_SASL_PASSWORD'].filter(
+    (name): name is string => Boolean(name),
+  );
+  if (missing.length)
+    throw new ConfigError(missing.map((name) => `${name}: required when KAFKA_SASL_MECHANISM is set`));
+  return { mechanism, username: username as string, password: password as string };
 }

@@ -103,6 +103,13 @@ export const envSchema = z.object({
   KAFKA_CLIENT_ID: z.string().default('quarry'),
   BUS_TOPIC_PREFIX: z.string().default('quarry.'),
   KAFKA_REPLICATION_FACTOR: int(0, 0, 7),
+  KAFKA_SSL: bool(false),
+  KAFKA_SASL_MECHANISM: z
+    .enum(['plain', 'scram-sha-256', 'scram-sha-512', ''])
+    .optional()
+    .transform((value) => value || undefined),
+  KAFKA_SASL_USERNAME: optionalString,
+  KAFKA_SASL_PASSWORD: optionalString,
 
   AUTH_ENABLED: bool(true),
   BOOTSTRAP_API_KEY: optionalString,

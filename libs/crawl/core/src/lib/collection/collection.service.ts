@@ -21,6 +21,7 @@ import {
 } from '@quarry/contracts';
 import type { JobRecord, JobRepository } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { AddressPolicy } from '@quarry/platform/net';
 import { isIP } from 'node:net';
 import type { Dispatcher } from '../frontier/dispatcher';
@@ -57,6 +58,8 @@ export interface CollectionServiceDeps {
   events: CollectionEvents;
   bus: MessageBus;
   settings: CollectionServiceSettings;
+  /** Counts crawls and batch scrapes started (`quarry_jobs_queued_total`). */
+  metrics?: PlatformMetrics;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -143,6 +146,7 @@ export class CollectionService {
     });
     const kickoff: CrawlTaskMessage = { type: 'kickoff', crawlId: id, teamId: caller.teamId };
     await this.deps.bus.publish('crawlTasks', kickoff, { key: id });
+    this.deps.metrics?.jobsQueued.inc({ kind: 'crawl' });
     const response = { success: true as const, id, url: this.publicUrl('crawl', id) };
     return promptGeneratedOptions
       ? { ...response, promptGeneratedOptions, finalCrawlerOptions: { ...options.crawler, prompt } }
@@ -239,6 +243,7 @@ export class CollectionService {
       idempotencyKey,
       pages: batchPages(valid, 0),
     });
+    this.deps.metrics?.jobsQueued.inc({ kind: 'batch_scrape' });
     await this.deps.dispatcher.dispatch(id);
     return {
       success: true,

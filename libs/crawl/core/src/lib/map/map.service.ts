@@ -3,6 +3,7 @@ import { PRICES, type CreditsService } from '@quarry/billing';
 import { AppError, type MapLink, type MapRequest, type MapResponse } from '@quarry/contracts';
 import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import type { GuardedHttpClient } from '@quarry/platform/net';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { discoverLinks } from '../links/discover-links.util';
 import type { RobotsFetcher } from '../robots/robots-fetcher';
@@ -31,6 +32,8 @@ export interface MapServiceDeps {
   outcomes: JobOutcomeStore;
   credits: CreditsService;
   logger: Logger;
+  /** Counts maps (`kind="map"`: running, finished, duration, credits). */
+  metrics?: PlatformMetrics;
   /** Pages fetched by the light crawl after the start page. */
   crawlPages: number;
   retentionHours: number;
@@ -57,6 +60,13 @@ export class MapService {
 
   async map(caller: MapCaller, request: MapRequest): Promise<MapResponse> {
     await this.deps.credits.ensureAvailable(caller.teamId, PRICES.map);
+    const metrics = this.deps.metrics;
+    return metrics
+      ? metrics.trackJob('map', 'none', () => this.run(caller, request))
+      : this.run(caller, request);
+  }
+
+  private async run(caller: MapCaller, request: MapRequest): Promise<MapResponse> {
     const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
@@ -282,13 +292,17 @@ export class MapService {
       zeroDataRetention: caller.zeroDataRetention,
       expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
     });
-    await this.deps.outcomes.complete({
-      jobId: id,
-      teamId: caller.teamId,
-      kind: 'map',
-      apiKeyId: caller.apiKeyId,
-      credits: PRICES.map,
-    });
+    if (
+      await this.deps.outcomes.complete({
+        jobId: id,
+        teamId: caller.teamId,
+        kind: 'map',
+        apiKeyId: caller.apiKeyId,
+        credits: PRICES.map,
+      })
+    ) {
+      this.deps.metrics?.creditsConsumed.inc({ kind: 'map' }, PRICES.map);
+    }
     return id;
   }
 }

@@ -11,6 +11,7 @@ import {
   type SearchWebResult,
 } from '@quarry/contracts';
 import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { crawlUrlKey, parseHttpUrl } from '../url/crawl-url.util';
 import { isWithinDomain } from '../url/registrable-domain.util';
@@ -37,6 +38,8 @@ export interface SearchServiceDeps {
   outcomes: JobOutcomeStore;
   credits: CreditsService;
   logger: Logger;
+  /** Counts searches (`kind="search"`: running, finished, duration, credits). */
+  metrics?: PlatformMetrics;
   providerTimeoutMs: number;
   retentionHours: number;
 }
@@ -65,6 +68,17 @@ export class SearchService {
       caller.teamId,
       maximumSearchCredits(request, caller.zeroDataRetention),
     );
+    const metrics = this.deps.metrics;
+    return metrics
+      ? metrics.trackJob('search', 'none', () => this.run(caller, request, scrape))
+      : this.run(caller, request, scrape);
+  }
+
+  private async run(
+    caller: SearchCaller,
+    request: SearchRequest,
+    scrape: ResultScraper,
+  ): Promise<SearchResponse> {
     const deadline = Date.now() + request.timeout;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), request.timeout);
@@ -235,13 +249,17 @@ export class SearchService {
       zeroDataRetention: zdr,
       expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
     });
-    await this.deps.outcomes.complete({
-      jobId: id,
-      teamId: caller.teamId,
-      kind: 'search',
-      apiKeyId: caller.apiKeyId,
-      credits,
-    });
+    if (
+      await this.deps.outcomes.complete({
+        jobId: id,
+        teamId: caller.teamId,
+        kind: 'search',
+        apiKeyId: caller.apiKeyId,
+        credits,
+      })
+    ) {
+      this.deps.metrics?.creditsConsumed.inc({ kind: 'search' }, credits);
+    }
     return id;
   }
 }
