@@ -26,3 +26,5 @@ export * from './lib/messaging/crawl-messages.schema';
 export * from './lib/agent/agent-request.schema';
 export * from './lib/agent/agent-trace.types';
 export * from './lib/agent/agent-messages.schema';
+export * from './lib/extract/extract-request.schema';
+export * from './lib/extract/extract-responses.types';
