@@ -20,7 +20,8 @@ const scopeRules = [
   { sourceTag: 'scope:crawl', onlyDependOnLibsWithTags: ['scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'] },
   // Documents reuse the scrape content pipeline (HTML → markdown) and plug a PDF handler into the scrape engine.
   { sourceTag: 'scope:documents', onlyDependOnLibsWithTags: ['scope:documents', 'scope:scrape', 'scope:core', 'scope:shared'] },
-  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:agent', 'scope:scrape', 'scope:core', 'scope:shared'] },
+  // Agent runs and extract jobs reuse the crawl's map (site URLs), web search provider and webhook outbox; crawl never depends on agent.
+  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:agent', 'scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'] },
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['*'] },
   { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },

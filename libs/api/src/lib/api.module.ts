@@ -17,6 +17,7 @@ import { BatchScrapeController } from './batch/batch-scrape.controller';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { CrawlController } from './crawl/crawl.controller';
+import { ExtractController } from './extract/extract.controller';
 import { MapController } from './map/map.controller';
 import { RootController } from './root/root.controller';
 import { ParseController } from './parse/parse.controller';
@@ -59,6 +60,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     SearchController,
     AccountController,
     AgentController,
+    ExtractController,
     ParseController,
   ],
   providers: [
