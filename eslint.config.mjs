@@ -38,9 +38,10 @@ const scopeRules = [
     sourceTag: 'scope:documents',
     onlyDependOnLibsWithTags: ['scope:documents', 'scope:scrape', 'scope:core', 'scope:shared'],
   },
+  // Agent runs and extract jobs reuse the crawl's map (site URLs), web search provider and webhook outbox; crawl never depends on agent.
   {
     sourceTag: 'scope:agent',
-    onlyDependOnLibsWithTags: ['scope:agent', 'scope:scrape', 'scope:core', 'scope:shared'],
+    onlyDependOnLibsWithTags: ['scope:agent', 'scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'],
   },
   // Monitors run their checks as crawls, batches and searches, and compare pages with the scrape's change tracking.
   {

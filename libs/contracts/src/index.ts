@@ -29,3 +29,5 @@ export * from './lib/agent/agent-trace.types';
 export * from './lib/agent/agent-messages.schema';
 export * from './lib/monitor/monitor-request.schema';
 export * from './lib/monitor/monitor-responses.types';
+export * from './lib/extract/extract-request.schema';
+export * from './lib/extract/extract-responses.types';

@@ -3,3 +3,4 @@ export * from './lib/keys';
 export * from './lib/trace';
 export * from './lib/planner';
 export * from './lib/model-planner';
+export * from './lib/extract-job';

@@ -1,5 +1,7 @@
 export * from './lib/agent-run.repository';
 export * from './lib/agent.service';
+export * from './lib/extract.service';
+export * from './lib/extract-steps';
 export * from './lib/agent-runner';
 export * from './lib/task-runner';
 export * from './lib/agent-sweeper';

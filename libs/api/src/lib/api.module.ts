@@ -18,6 +18,7 @@ import { BatchScrapeController } from './batch/batch-scrape.controller';
 import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { CrawlController } from './crawl/crawl.controller';
+import { ExtractController } from './extract/extract.controller';
 import { MapController } from './map/map.controller';
 import { MonitorController } from './monitor/monitor.controller';
 import { RootController } from './root/root.controller';
@@ -61,6 +62,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     SearchController,
     AccountController,
     AgentController,
+    ExtractController,
     ParseController,
     MonitorController,
   ],

@@ -26,6 +26,8 @@ export const PRICES = {
   map: 1,
   /** Search: per started block of 10 results. */
   searchPer10Results: 2,
+  /** Extract job (compat §12): its final extraction, on top of every page read at that page's scrape price. */
+  extract: 4,
 } as const;
 
 export interface ScrapeChargeInput {

@@ -7,6 +7,7 @@ import { Database } from '@quarry/platform/database';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { AgentRunRepository } from './agent-run.repository';
 import { AgentService } from './agent.service';
+import { ExtractService } from './extract.service';
 
 const runRepository = {
   provide: AgentRunRepository,
@@ -14,7 +15,7 @@ const runRepository = {
   inject: [Database, CreditsService],
 };
 
-/** The agent API's service (gateway side): create, poll, trace, snapshot, cancel, list. */
+/** The agent API's services (gateway side): agent runs (create, poll, trace, snapshot, cancel, list) and extract jobs. */
 @Module({
   imports: [BillingModule, JobsModule],
   providers: [
@@ -39,7 +40,27 @@ const runRepository = {
         }),
       inject: [AgentRunRepository, CreditsService, MESSAGE_BUS, APP_CONFIG, PlatformMetrics, LOGGER],
     },
+    {
+      provide: ExtractService,
+      useFactory: (
+        runs: AgentRunRepository,
+        credits: CreditsService,
+        bus: MessageBus,
+        config: AppConfig,
+        metrics: PlatformMetrics,
+        logger: Logger,
+      ) =>
+        new ExtractService({
+          runs,
+          credits,
+          bus,
+          config,
+          metrics,
+          logger: logger.child({ component: 'extract-api' }),
+        }),
+      inject: [AgentRunRepository, CreditsService, MESSAGE_BUS, APP_CONFIG, PlatformMetrics, LOGGER],
+    },
   ],
-  exports: [AgentService, AgentRunRepository],
+  exports: [AgentService, ExtractService, AgentRunRepository],
 })
 export class AgentApiModule {}

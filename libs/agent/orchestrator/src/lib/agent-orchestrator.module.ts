@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
+import { CrawlModule, MapService, SEARCH_PROVIDER, type SearchProvider } from '@quarry/crawl';
 import { DocumentRepository, JobOutcomeStore, JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
@@ -12,14 +13,36 @@ import { AgentRunRepository } from './agent-run.repository';
 import { AgentRunner } from './agent-runner';
 import { AgentSweeper } from './agent-sweeper';
 import { AGENT_JOB_WAITER, AgentWorkConsumer } from './agent-work.consumer';
+import { ExtractSteps } from './extract-steps';
 import { IndexSearch } from './index-search';
 import { ScrapeGateway } from './scrape-gateway';
 import { TaskRunner } from './task-runner';
 
-/** The agent orchestrator: planner loop, sub-agent tasks, sweeper (agent-orchestrator app, one-process mode). */
+/**
+ * The agent orchestrator: planner loop, sub-agent tasks, sweeper (agent-orchestrator app, one-process
+ * mode). It also runs extract jobs, which reuse the crawl's map and web search provider.
+ */
 @Module({
-  imports: [BillingModule, JobsModule, LlmModule, ExtractionModule, AgentApiModule],
+  imports: [BillingModule, JobsModule, LlmModule, ExtractionModule, CrawlModule, AgentApiModule],
   providers: [
+    {
+      provide: ExtractSteps,
+      useFactory: (
+        runs: AgentRunRepository,
+        map: MapService,
+        search: SearchProvider | null,
+        config: AppConfig,
+        logger: Logger,
+      ) =>
+        new ExtractSteps({
+          runs,
+          map,
+          search: search ?? undefined,
+          config,
+          logger: logger.child({ component: 'extract-jobs' }),
+        }),
+      inject: [AgentRunRepository, MapService, SEARCH_PROVIDER, APP_CONFIG, LOGGER],
+    },
     { provide: IndexSearch, useFactory: (db: Database) => new IndexSearch(db), inject: [Database] },
     {
       provide: AGENT_JOB_WAITER,
@@ -69,6 +92,7 @@ import { TaskRunner } from './task-runner';
         config: AppConfig,
         metrics: PlatformMetrics,
         logger: Logger,
+        extractJobs: ExtractSteps,
       ) =>
         new AgentRunner({
           runs,
@@ -80,6 +104,7 @@ import { TaskRunner } from './task-runner';
           config,
           metrics,
           logger: logger.child({ component: 'agent-runner' }),
+          extractJobs,
         }),
       inject: [
         AgentRunRepository,
@@ -91,6 +116,7 @@ import { TaskRunner } from './task-runner';
         APP_CONFIG,
         PlatformMetrics,
         LOGGER,
+        ExtractSteps,
       ],
     },
     {

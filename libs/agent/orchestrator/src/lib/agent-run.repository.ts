@@ -1,5 +1,20 @@
-import type { AgentRequest, AgentRunOutcome, AgentTraceError, AgentTraceEvent } from '@quarry/contracts';
-import { materialize, type PendingEvent, type PlannerMemory, type RunState } from '@quarry/agent/domain';
+import { randomUUID } from 'node:crypto';
+import type {
+  AgentRequest,
+  AgentRunOutcome,
+  AgentTraceError,
+  AgentTraceEvent,
+  ExtractRequest,
+  WebhookSettings,
+} from '@quarry/contracts';
+import {
+  materialize,
+  type PendingEvent,
+  type PlannerMemory,
+  type RunKind,
+  type RunState,
+  type WebhookEventRow,
+} from '@quarry/agent/domain';
 import type { CreditsService } from '@quarry/billing';
 import { Database, Prisma } from '@quarry/platform/database';
 
@@ -8,18 +23,24 @@ type Tx = Prisma.TransactionClient;
 export interface AgentRunRecord {
   id: string;
   teamId: string;
+  kind: RunKind;
   model: string;
   state: RunState;
   outcome: AgentRunOutcome | null;
   errorCode: string | null;
   errorMessage: string | null;
   prompt: string;
+  /** The agent request (for an extract job: the fields both share; the whole request is in `extract`). */
   request: AgentRequest;
+  /** The extract request of an extract job. */
+  extract?: ExtractRequest;
   maxCredits: number | null;
   creditsSpent: number;
   step: number;
   memory: PlannerMemory;
   data: unknown;
+  warning: string | null;
+  sources: unknown;
   origin: string;
   integration: string | null;
   createdAt: Date;
@@ -36,6 +57,10 @@ export interface TaskInput {
   url: string;
   name: string;
   scrapeJobId: string;
+  /** Extract jobs: the caller's scrape options and page timeout (agents use the defaults). */
+  scrapeOptions?: Record<string, unknown>;
+  timeoutMs?: number;
+  origin?: string;
 }
 
 export interface TaskResult {
@@ -76,6 +101,7 @@ function toRun(row: RunRow): AgentRunRecord {
   return {
     id: row.id,
     teamId: row.teamId,
+    kind: row.kind as RunKind,
     model: row.model,
     state: row.state as RunState,
     outcome: row.outcome as AgentRunOutcome | null,
@@ -83,11 +109,14 @@ function toRun(row: RunRow): AgentRunRecord {
     errorMessage: row.errorMessage,
     prompt: row.prompt,
     request: row.request as unknown as AgentRequest,
+    extract: row.kind === 'extract' ? (row.request as unknown as ExtractRequest) : undefined,
     maxCredits: row.maxCredits,
     creditsSpent: row.creditsSpent,
     step: row.step,
     memory: row.memory as unknown as PlannerMemory,
     data: row.data,
+    warning: row.warning,
+    sources: row.sources,
     origin: row.origin,
     integration: row.integration,
     createdAt: row.createdAt,
@@ -133,6 +162,9 @@ export interface RunUpdate {
   events?: PendingEvent[];
   snapshots?: NewSnapshot[];
   tasks?: { id: string; round: number; input: TaskInput }[];
+  warning?: string;
+  /** Webhook outbox rows written with the change (the job's stream was opened at creation). */
+  webhooks?: WebhookEventRow[];
 }
 
 /**
@@ -146,22 +178,28 @@ export class AgentRunRepository {
     private readonly credits: CreditsService,
   ) {}
 
-  async create(input: {
-    id: string;
-    teamId: string;
-    apiKeyId?: string;
-    request: AgentRequest;
-    memory: PlannerMemory;
-    expiresAt: Date;
-    events: PendingEvent[];
-  }): Promise<void> {
+  async create(
+    input: {
+      id: string;
+      teamId: string;
+      apiKeyId?: string;
+      memory: PlannerMemory;
+      expiresAt: Date;
+      events: PendingEvent[];
+    } & (
+      | { kind?: 'agent'; request: AgentRequest }
+      | { kind: 'extract'; request: ExtractRequest; webhook?: WebhookSettings }
+    ),
+  ): Promise<void> {
+    const kind: RunKind = input.kind ?? 'agent';
+    const agentRequest = input.kind === 'extract' ? undefined : input.request;
     await this.db.prisma.$transaction(async (tx) => {
       await tx.job.create({
         data: {
           id: input.id,
           teamId: input.teamId,
           apiKeyId: input.apiKeyId,
-          kind: 'agent',
+          kind,
           status: 'queued',
           input: json(input.request),
           expiresAt: input.expiresAt,
@@ -171,11 +209,12 @@ export class AgentRunRepository {
         data: {
           id: input.id,
           teamId: input.teamId,
-          model: input.request.model,
+          kind,
+          model: agentRequest?.model ?? kind,
           state: 'queued',
-          prompt: input.request.prompt,
+          prompt: input.request.prompt ?? '',
           request: json(input.request),
-          maxCredits: input.request.maxCredits ?? null,
+          maxCredits: agentRequest?.maxCredits ?? null,
           memory: json(input.memory),
           origin: input.request.origin,
           integration: input.request.integration,
@@ -183,6 +222,9 @@ export class AgentRunRepository {
         },
       });
       await this.appendEvents(tx, input.id, input.events);
+      if (input.kind === 'extract' && input.webhook) {
+        await tx.webhookStream.create({ data: { jobId: input.id, target: json(input.webhook) } });
+      }
     }, TX);
   }
 
@@ -191,15 +233,19 @@ export class AgentRunRepository {
     return row ? toRun(row) : undefined;
   }
 
-  /** A run of the team; another team's run is reported exactly like an unknown one. */
-  async findForTeam(id: string, teamId: string): Promise<AgentRunRecord | undefined> {
-    const row = await this.db.prisma.agentRun.findFirst({ where: { id, teamId } });
+  /** A run of the team (of that kind); another team's run is reported exactly like an unknown one. */
+  async findForTeam(
+    id: string,
+    teamId: string,
+    kind: RunKind = 'agent',
+  ): Promise<AgentRunRecord | undefined> {
+    const row = await this.db.prisma.agentRun.findFirst({ where: { id, teamId, kind } });
     return row ? toRun(row) : undefined;
   }
 
   async listForTeam(teamId: string, before: Date | undefined, limit: number): Promise<AgentRunRecord[]> {
     const rows = await this.db.prisma.agentRun.findMany({
-      where: { teamId, ...(before ? { createdAt: { lt: before } } : {}) },
+      where: { teamId, kind: 'agent', ...(before ? { createdAt: { lt: before } } : {}) },
       orderBy: { createdAt: 'desc' },
       take: limit,
     });
@@ -279,6 +325,7 @@ export class AgentRunRepository {
       if (change.step !== undefined) data.step = change.step;
       if (change.memory) data.memory = json(change.memory);
       if (change.creditsSpent !== undefined) data.creditsSpent = change.creditsSpent;
+      if (change.warning !== undefined) data.warning = change.warning;
       await tx.agentRun.update({ where: { id: runId }, data });
       if (change.state === 'running')
         await tx.job.updateMany({
@@ -301,6 +348,7 @@ export class AgentRunRepository {
         });
       }
       await this.appendEvents(tx, runId, change.events ?? []);
+      await this.enqueueWebhooks(tx, runId, current.teamId, change.webhooks);
       return true;
     }, TX);
   }
@@ -332,6 +380,11 @@ export class AgentRunRepository {
       events: PendingEvent[];
       snapshots?: NewSnapshot[];
       stoppedTaskEvents: (taskIdValue: string, name: string) => PendingEvent[];
+      /** Replaces the run's warning (extract jobs). */
+      warning?: string;
+      /** Extract jobs with showSources. */
+      sources?: unknown;
+      webhooks?: WebhookEventRow[];
     },
   ): Promise<boolean> {
     return this.db.prisma.$transaction(async (tx) => {
@@ -347,6 +400,8 @@ export class AgentRunRepository {
           errorCode: ending.error?.code ?? null,
           errorMessage: ending.error?.message ?? null,
           data: succeeded && ending.data !== undefined ? json(ending.data) : Prisma.DbNull,
+          ...(ending.warning !== undefined ? { warning: ending.warning } : {}),
+          ...(ending.sources !== undefined ? { sources: json(ending.sources) } : {}),
           creditsSpent: succeeded ? ending.credits : current.creditsSpent,
           finishedAt: now,
           updatedAt: now,
@@ -373,7 +428,7 @@ export class AgentRunRepository {
           idempotencyKey: `job:${runId}`,
           jobId: runId,
           apiKeyId: ending.apiKeyId,
-          description: 'agent',
+          description: current.kind,
         });
       }
       const unfinished = await tx.agentTask.findMany({
@@ -392,6 +447,7 @@ export class AgentRunRepository {
         ending.stoppedTaskEvents(task.id, (task.input as unknown as TaskInput).name),
       );
       await this.appendEvents(tx, runId, [...taskEvents, ...ending.events]);
+      await this.enqueueWebhooks(tx, runId, current.teamId, ending.webhooks);
       return true;
     }, TX);
   }
@@ -405,7 +461,7 @@ export class AgentRunRepository {
   ): Promise<RunState | undefined> {
     return this.db.prisma.$transaction(async (tx) => {
       const current = await this.lock(tx, runId);
-      if (!current || current.teamId !== teamId) return undefined;
+      if (!current || current.teamId !== teamId || current.kind !== 'agent') return undefined;
       if (!decide(current.state)) return current.state;
       const now = new Date();
       await tx.agentRun.update({
@@ -513,10 +569,15 @@ export class AgentRunRepository {
   private async lock(
     tx: Tx,
     runId: string,
-  ): Promise<{ state: RunState; step: number; teamId: string; creditsSpent: number } | undefined> {
+  ): Promise<
+    { state: RunState; step: number; teamId: string; creditsSpent: number; kind: RunKind } | undefined
+  > {
     const rows = await tx.$queryRawUnsafe<
-      { state: string; step: number; team_id: string; credits_spent: number }[]
-    >('SELECT state, step, team_id, credits_spent FROM agent_runs WHERE id = $1::uuid FOR UPDATE', runId);
+      { state: string; step: number; team_id: string; credits_spent: number; kind: string }[]
+    >(
+      'SELECT state, step, team_id, credits_spent, kind FROM agent_runs WHERE id = $1::uuid FOR UPDATE',
+      runId,
+    );
     const row = rows[0];
     return row
       ? {
@@ -524,8 +585,32 @@ export class AgentRunRepository {
           step: Number(row.step),
           teamId: row.team_id,
           creditsSpent: Number(row.credits_spent),
+          kind: row.kind as RunKind,
         }
       : undefined;
+  }
+
+  /** Language-model tokens spent for the run (its extraction and planning calls). */
+  async tokensUsed(runId: string): Promise<number> {
+    const result = await this.db.prisma.llmTokenUsage.aggregate({
+      where: { jobId: runId },
+      _sum: { totalTokens: true },
+    });
+    return result._sum.totalTokens ?? 0;
+  }
+
+  /** Webhook outbox rows, in order, in the caller's transaction (delivered by the webhook senders). */
+  private async enqueueWebhooks(
+    tx: Tx,
+    runId: string,
+    teamId: string,
+    events: readonly WebhookEventRow[] | undefined,
+  ): Promise<void> {
+    for (const event of events ?? []) {
+      await tx.webhookDelivery.create({
+        data: { id: randomUUID(), jobId: runId, teamId, type: event.type, payload: json(event.payload) },
+      });
+    }
   }
 
   /** Inserts events whose key the run has not recorded yet, numbered after the last one. Caller holds the run lock. */

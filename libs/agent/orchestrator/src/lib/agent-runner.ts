@@ -25,6 +25,7 @@ import {
   type PendingEvent,
   type PlannerMemory,
 } from '@quarry/agent/domain';
+import { PRICES } from '@quarry/billing';
 import {
   AppError,
   urlKey,
@@ -46,6 +47,7 @@ import {
   type PageInput,
 } from '@quarry/scrape/extraction';
 import type { AgentRunRecord, AgentRunRepository, AgentTaskRecord } from './agent-run.repository';
+import type { ExtractSteps } from './extract-steps';
 import type { IndexSearch } from './index-search';
 
 export interface AgentRunnerDeps {
@@ -58,6 +60,8 @@ export interface AgentRunnerDeps {
   config: AppConfig;
   metrics: PlatformMetrics;
   logger: Logger;
+  /** Extract jobs (kind `extract`) run on this machinery with these steps. */
+  extractJobs?: ExtractSteps;
 }
 
 /** Steps one message may take before it yields (a run never monopolises a consumer). */
@@ -119,7 +123,7 @@ export class AgentRunner {
       await this.end(run, 'cancelled');
       return false;
     }
-    if (run.state === 'queued') return this.start(run);
+    if (run.state === 'queued') return run.kind === 'extract' ? this.extractJobs.start(run) : this.start(run);
     const memory = run.memory;
     if (memory.round > memory.absorbedRound) {
       const tasks = await this.deps.runs.tasksOfRound(run.id, memory.round);
@@ -137,13 +141,29 @@ export class AgentRunner {
         await this.extract(run, decision.reasoning);
         return false;
       case 'finish':
-        await this.end(run, decision.outcome, decision.message);
+        await this.end(
+          run,
+          decision.outcome,
+          run.kind === 'extract' ? this.extractJobs.finishMessage(run, decision) : decision.message,
+        );
         return false;
     }
   }
 
   private limits(run: AgentRunRecord): AgentLimits {
+    if (run.kind === 'extract') return this.extractJobs.limits(run);
     return limitsFor(run.request.effort, this.deps.config.agent.maxPages);
+  }
+
+  /** Constrained to the given pages: no index search, no link following. */
+  private strict(run: AgentRunRecord): boolean {
+    if (run.kind === 'extract') return this.extractJobs.strict(run);
+    return run.request.strictConstrainToURLs === true;
+  }
+
+  private get extractJobs(): ExtractSteps {
+    if (!this.deps.extractJobs) throw new Error('extract jobs are not wired into this orchestrator');
+    return this.deps.extractJobs;
   }
 
   private async start(run: AgentRunRecord): Promise<boolean> {
@@ -180,7 +200,7 @@ export class AgentRunner {
     const input = {
       memory,
       prompt: run.prompt,
-      strict: run.request.strictConstrainToURLs === true,
+      strict: this.strict(run),
       limits: this.limits(run),
       creditsSpent: run.creditsSpent,
       maxCredits: run.maxCredits ?? undefined,
@@ -286,6 +306,7 @@ export class AgentRunner {
           url: candidate.url,
           name: `reader-${roundNumber}.${index + 1}`,
           scrapeJobId: scrapeJobId(id),
+          ...(run.kind === 'extract' ? this.extractJobs.taskOptions(run) : {}),
         },
       };
     });
@@ -343,7 +364,7 @@ export class AgentRunner {
       return page;
     });
     const creditsSpent = run.creditsSpent + results.reduce((sum, page) => sum + page.credits, 0);
-    const strict = run.request.strictConstrainToURLs === true;
+    const strict = this.strict(run);
     const memory: PlannerMemory = absorbRound(run.memory, roundNumber, results, {
       prompt: run.prompt,
       strict,
@@ -478,7 +499,9 @@ export class AgentRunner {
     try {
       extracted = await this.deps.extraction.extractFromPages(
         pages,
-        { schema: run.request.schema, prompt: run.prompt },
+        run.kind === 'extract'
+          ? this.extractJobs.extraction(run)
+          : { schema: run.request.schema, prompt: run.prompt },
         { teamId: run.teamId, jobId: run.id },
       );
     } catch (error) {
@@ -488,7 +511,7 @@ export class AgentRunner {
       throw error;
     }
     const resultSnapshot = snapshotId(run.id, 'result');
-    const credits = run.creditsSpent + EXTRACTION_CREDITS;
+    const credits = run.creditsSpent + (run.kind === 'extract' ? PRICES.extract : EXTRACTION_CREDITS);
     const events: PendingEvent[] = [
       {
         key: 'extract:result',
@@ -516,6 +539,12 @@ export class AgentRunner {
       snapshots: [
         { id: resultSnapshot, artifactId: 'result', kind: 'json', content: JSON.stringify(extracted.value) },
       ],
+      ...(run.kind === 'extract'
+        ? {
+            warning: this.extractJobs.warning(run, extracted.warning),
+            sources: this.extractJobs.sources(run, extracted.value, pages),
+          }
+        : {}),
     });
   }
 
@@ -529,6 +558,8 @@ export class AgentRunner {
       credits: number;
       events: PendingEvent[];
       snapshots: { id: string; artifactId: string; kind: string; content: string }[];
+      warning?: string;
+      sources?: unknown;
     },
   ): Promise<void> {
     const termination = terminate(run.state, outcome, { message, maxCredits: run.maxCredits ?? undefined });
@@ -565,7 +596,22 @@ export class AgentRunner {
         body: { type: 'run.finished', outcome: termination.outcome, error: termination.error },
       },
     );
+    const extract =
+      run.kind === 'extract'
+        ? {
+            webhooks: await this.extractJobs.finishWebhooks(run, termination, {
+              data: success?.data,
+              credits: success?.credits ?? run.creditsSpent,
+              warning: success?.warning,
+              sources: success?.sources,
+            }),
+            ...(termination.state === 'completed'
+              ? { warning: success?.warning, sources: success?.sources }
+              : {}),
+          }
+        : {};
     const finished = await this.deps.runs.finish(run.id, {
+      ...extract,
       whenState: [run.state],
       state: termination.state,
       outcome: termination.outcome,
@@ -589,14 +635,14 @@ export class AgentRunner {
       ],
     });
     if (finished) {
-      this.deps.metrics.jobsFinished.inc({ kind: 'agent', outcome: termination.outcome });
+      this.deps.metrics.jobsFinished.inc({ kind: run.kind, outcome: termination.outcome });
       // The run's whole life, from acceptance to its end (its steps may have run on several orchestrators).
       this.deps.metrics.jobDuration.observe(
-        { kind: 'agent', engine: 'none' },
+        { kind: run.kind, engine: 'none' },
         Math.max(0, Date.now() - run.createdAt.getTime()) / 1000,
       );
       if (termination.state === 'completed')
-        this.deps.metrics.creditsConsumed.inc({ kind: 'agent' }, success?.credits ?? 0);
+        this.deps.metrics.creditsConsumed.inc({ kind: run.kind }, success?.credits ?? 0);
     }
   }
 

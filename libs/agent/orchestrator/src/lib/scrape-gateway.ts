@@ -21,6 +21,9 @@ export interface AgentScrapeInput {
   url: string;
   parentJobId: string;
   timeoutMs: number;
+  /** Scrape options of the caller (extract jobs); formats are always markdown and rawHtml. */
+  options?: Record<string, unknown>;
+  origin?: string;
   /** Checked while waiting: true stops the wait. */
   stop: () => Promise<boolean>;
   /** Called while waiting (lease renewal). */
@@ -52,11 +55,12 @@ export class ScrapeGateway {
   async scrape(input: AgentScrapeInput): Promise<AgentScrape> {
     const { jobs } = this.deps;
     const request = scrapeRequestSchema.parse({
+      onlyMainContent: true,
+      ...input.options,
       url: input.url,
       formats: ['markdown', 'rawHtml'],
-      onlyMainContent: true,
       timeout: input.timeoutMs,
-      origin: 'agent',
+      origin: input.origin ?? 'agent',
     });
     let job = await jobs.find(input.jobId);
     if (!job) {

@@ -57,7 +57,9 @@ export class TaskRunner {
       teamId,
       url: task.input.url,
       parentJobId: runId,
-      timeoutMs: config.agent.scrapeTimeoutMs,
+      timeoutMs: task.input.timeoutMs ?? config.agent.scrapeTimeoutMs,
+      options: task.input.scrapeOptions,
+      origin: task.input.origin,
       stop: async () => (await runs.find(runId))?.state !== 'running',
       heartbeat: () => runs.renewTask(task.id, config.agent.leaseMs),
     });

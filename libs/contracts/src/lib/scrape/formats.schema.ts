@@ -59,10 +59,10 @@ export const changeTrackingFormatSchema = z.strictObject({
 });
 
 /** An object schema that names no properties yet allows any: structured-output models cannot use it. */
-function isOpenObjectWithoutProperties(schema: Record<string, unknown> | undefined): boolean {
+export function isOpenObjectWithoutProperties(schema: Record<string, unknown> | undefined): boolean {
   return !!schema && schema['type'] === 'object' && !schema['properties'] && schema['additionalProperties'] === true;
 }
-const OPEN_SCHEMA_MESSAGE = 'The json schema must define properties when it is an object that allows additional properties';
+export const OPEN_SCHEMA_MESSAGE = 'The json schema must define properties when it is an object that allows additional properties';
 
 export const jsonFormatSchema = z
   .strictObject({ type: z.literal('json'), ...jsonOptions })

@@ -633,10 +633,11 @@ export class ExtractionService {
   /**
    * The agent's final step: answers the task from several pages, to the schema when one is given
    * (else `{answer, sources}`). Offline: structured data merged across pages, or the best passage.
+   * A caller's `systemPrompt` (extract jobs) is added to the model's instructions.
    */
   async extractFromPages(
     pages: readonly PageInput[],
-    options: { schema?: JsonSchema; prompt: string },
+    options: { schema?: JsonSchema; prompt: string; systemPrompt?: string },
     context: ExtractionContext = {},
   ): Promise<Extracted<unknown>> {
     const schema: JsonSchema = options.schema ?? {
@@ -656,7 +657,9 @@ export class ExtractionService {
           { schema, prompt: options.prompt },
           context,
           'agent.extract',
-          PROMPTS.agentAnswer,
+          options.systemPrompt?.trim()
+            ? `${PROMPTS.agentAnswer}\n\n${options.systemPrompt.trim()}`
+            : PROMPTS.agentAnswer,
         );
         return { value, via: 'llm' };
       } catch (error) {

@@ -89,6 +89,24 @@ export class MapService {
     }
   }
 
+  /**
+   * The links of a site as `map` finds them, without recording a map job or charging for it: for
+   * jobs that bill their own work (extract jobs expanding `…/*` URLs). Empty when the time runs out.
+   */
+  async discover(caller: MapCaller, request: MapRequest): Promise<MapLink[]> {
+    const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      return await this.collect(caller, request, Date.now() + timeoutMs, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return [];
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async collect(
     caller: MapCaller,
     request: MapRequest,

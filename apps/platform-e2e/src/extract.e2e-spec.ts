@@ -1,0 +1,476 @@
+import { randomUUID } from 'node:crypto';
+import Firecrawl from '@mendable/firecrawl-js';
+import {
+  scriptedModel,
+  startFakeLlmServer,
+  startFixtureServer,
+  uniqueName,
+  type FakeLlmReply,
+  type FakeLlmRequest,
+  type FakeLlmServer,
+  type FixtureHandler,
+  type FixtureServer,
+} from '@quarry/testing';
+// The SDK converts Zod 3 schemas (its own dependency) to JSON Schema; Zod 4 objects it cannot convert.
+import { z } from 'zod/v3';
+import { newTeamKey } from './support/agent-support';
+import { call } from './support/api-client';
+import {
+  eventually,
+  freePort,
+  startCrawlCluster,
+  startFakeSearxng,
+  startWebhookReceiver,
+  type CrawlCluster,
+  type FakeSearxng,
+  type WebhookReceiver,
+} from './support/crawl-support';
+import { startService, type ServiceProcess } from './support/service-process';
+import { startStandalone, type Platform } from './support/platform';
+
+jest.setTimeout(300_000);
+
+const html =
+  (body: string, delayMs = 0): FixtureHandler =>
+  async (_request, response) => {
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  };
+const product = (name: string, price: string, text: string) =>
+  `<!doctype html><html><head><title>${name} | Shop</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"${name}","offers":{"@type":"Offer","price":"${price}","priceCurrency":"USD"}}</script></head>
+<body><main><h1>${name}</h1><p>${text}</p><p>Name: ${name}</p><p>Price: ${price}</p></main></body></html>`;
+const SHOE = product(
+  'Trail Runner 3',
+  '129.00',
+  'A lightweight trail shoe with a rock plate and a grippy outsole.',
+);
+const PRODUCT_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, price: { type: 'number' } },
+};
+/** A Zod schema as the SDK user passes it (typed loosely: the SDK's Zod types are another copy of Zod 3). */
+const ZOD_PRODUCT = z.object({ name: z.string(), price: z.number() }) as unknown as Record<string, unknown>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const fixtures = () => ({
+  '/shoe': html(SHOE),
+  '/slow-shoe': html(SHOE, 2_500),
+  '/shop': html(
+    '<html><head><title>Shop</title></head><body><main><h1>Our shop</h1><p>Furniture and lamps for reading corners.</p>' +
+      '<a href="/shop/lamp">Arc Floor Lamp</a> <a href="/shop/chair">Oak Chair</a></main></body></html>',
+  ),
+  '/shop/lamp': html(product('Arc Floor Lamp', '199', 'A floor lamp that bends over your sofa.')),
+  '/shop/chair': html(product('Oak Chair', '89', 'A solid oak chair for the reading corner.')),
+  '/catalog/aurora': html(product('Aurora Desk Lamp', '59', 'A small desk lamp with warm light.')),
+});
+
+type ExtractStatus = Awaited<ReturnType<Firecrawl['getExtractStatus']>> & { tokensUsed?: number };
+
+describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orchestrator on Kafka, no language model', () => {
+  let site: FixtureServer;
+  let searxng: FakeSearxng;
+  let receiver: WebhookReceiver;
+  let platform: CrawlCluster;
+  let orchestrator: ServiceProcess;
+  let databaseUrl: string;
+
+  const client = (apiKey: string) => new Firecrawl({ apiKey, apiUrl: platform.publicUrl });
+  const teamClient = async (credits = 1_000) => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('extract'), { credits });
+    return { apiKey, firecrawl: client(apiKey) };
+  };
+  const hooksFor = (id: string) => receiver.received.filter((hook) => hook.body.id === id);
+
+  beforeAll(async () => {
+    site = await startFixtureServer(fixtures());
+    searxng = await startFakeSearxng({
+      general: [
+        {
+          url: `${site.url}/catalog/aurora`,
+          title: 'Aurora Desk Lamp',
+          content: 'A small desk lamp with warm light, 59 USD.',
+        },
+      ],
+      news: [],
+      images: [],
+    });
+    receiver = await startWebhookReceiver();
+    platform = await startCrawlCluster({
+      workers: 1,
+      env: {
+        SEARCH_PROVIDER_URL: searxng.url,
+        MAP_CRAWL_PAGES: '5',
+        AGENT_SWEEP_INTERVAL_MS: '1000',
+        WEBHOOK_RETRY_BASE_MS: '200',
+      },
+    });
+    databaseUrl = platform.env['DATABASE_URL'];
+    orchestrator = await startService(
+      'agent-orchestrator',
+      { ...platform.env, PORT: '0' },
+      { label: 'orchestrator' },
+    );
+  });
+  afterAll(async () => {
+    await orchestrator?.stop();
+    await platform?.stop();
+    await receiver?.close();
+    await searxng?.close();
+    await site?.close();
+  });
+
+  it('extract() reads a JSON-LD product page into a Zod schema offline, says so in warning, bills the page + 4', async () => {
+    const { firecrawl } = await teamClient(100);
+    const before = Date.now();
+    const result = (await firecrawl.extract({
+      urls: [`${site.url}/shoe`],
+      prompt: 'The name and price of the shoe',
+      schema: ZOD_PRODUCT,
+      pollInterval: 1,
+      timeout: 120,
+    })) as ExtractStatus;
+    expect(result).toMatchObject({
+      success: true,
+      status: 'completed',
+      data: { name: 'Trail Runner 3', price: 129 },
+      creditsUsed: 5,
+      tokensUsed: 0,
+    });
+    expect(result.warning).toMatch(
+      /^json: no language model is configured \(LLM_BASE_URL\); values were read from the page's structured data/,
+    );
+    expect(result.sources).toBeUndefined();
+    const expires = Date.parse(result.expiresAt as string);
+    expect(expires).toBeGreaterThanOrEqual(before + 24 * 3_600_000 - 5_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000 + 5_000);
+    expect((await firecrawl.getCreditUsage()).remainingCredits).toBe(95);
+  });
+
+  it('startExtract and getExtractStatus: start shape with invalid URLs, processing then completed, showSources', async () => {
+    const { firecrawl } = await teamClient();
+    const started = await firecrawl.startExtract({
+      urls: [`${site.url}/slow-shoe`, 'not a url'],
+      schema: PRODUCT_SCHEMA,
+      showSources: true,
+    });
+    expect(started).toEqual({
+      success: true,
+      id: expect.stringMatching(UUID),
+      urlTrace: [],
+      invalidURLs: ['not a url'],
+    });
+    const id = started.id as string;
+    const processing = (await firecrawl.getExtractStatus(id)) as ExtractStatus;
+    expect(processing).toEqual({
+      success: true,
+      status: 'processing',
+      data: [],
+      expiresAt: expect.any(String),
+      tokensUsed: 0,
+      creditsUsed: 0,
+    });
+    const done = await eventually(async () => {
+      const status = (await firecrawl.getExtractStatus(id)) as ExtractStatus;
+      return status.status === 'processing' ? undefined : status;
+    }, 90_000);
+    expect(done).toMatchObject({
+      success: true,
+      status: 'completed',
+      data: { name: 'Trail Runner 3', price: 129 },
+      sources: { name: [`${site.url}/slow-shoe`], price: [`${site.url}/slow-shoe`] },
+      expiresAt: processing.expiresAt,
+      creditsUsed: 5,
+    });
+  });
+
+  it('expands a URL ending in /* to the pages a map of that site finds', async () => {
+    const { firecrawl } = await teamClient();
+    const result = await firecrawl.extract({
+      urls: [`${site.url}/shop/*`],
+      prompt: 'Every product of the shop with its price',
+      schema: {
+        type: 'object',
+        properties: {
+          products: {
+            type: 'array',
+            items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+          },
+        },
+      },
+      pollInterval: 1,
+      timeout: 120,
+    });
+    expect(result.status).toBe('completed');
+    const products = (result.data as { products: { name: string; price: number }[] }).products;
+    expect(products).toHaveLength(2);
+    expect(products).toEqual(
+      expect.arrayContaining([
+        { name: 'Arc Floor Lamp', price: 199 },
+        { name: 'Oak Chair', price: 89 },
+      ]),
+    );
+    // /shop, /shop/lamp and /shop/chair were read (1 credit each), plus the extraction.
+    expect(result.creditsUsed).toBe(3 + 4);
+  });
+
+  it('enableWebSearch finds pages through the configured search provider for a prompt without URLs', async () => {
+    const { firecrawl } = await teamClient();
+    const prompt = 'What does the Aurora Desk Lamp cost?';
+    const result = await firecrawl.extract({
+      prompt,
+      enableWebSearch: true,
+      schema: PRODUCT_SCHEMA,
+      pollInterval: 1,
+      timeout: 120,
+    });
+    expect(result).toMatchObject({ status: 'completed', data: { name: 'Aurora Desk Lamp', price: 59 } });
+    expect(searxng.requests.some((request) => request.get('q') === prompt)).toBe(true);
+  });
+
+  it('delivers extract.started then extract.completed with the result, extract.failed for a failed job, as subscribed', async () => {
+    const { firecrawl } = await teamClient();
+    const started = await firecrawl.startExtract({
+      urls: [`${site.url}/shoe`],
+      schema: PRODUCT_SCHEMA,
+      webhook: { url: receiver.url, metadata: { run: 'ok' } },
+    });
+    const id = started.id as string;
+    const hooks = await eventually(async () => {
+      const received = hooksFor(id);
+      return received.length >= 2 ? received : undefined;
+    }, 90_000);
+    expect(hooks.map((hook) => hook.body.type)).toEqual(['extract.started', 'extract.completed']);
+    expect(hooks[0].body).toMatchObject({ success: true, id, data: [], metadata: { run: 'ok' } });
+    expect(hooks[1].body).toMatchObject({
+      success: true,
+      id,
+      webhookId: expect.stringMatching(UUID),
+      metadata: { run: 'ok' },
+      data: [
+        { success: true, status: 'completed', data: { name: 'Trail Runner 3', price: 129 }, creditsUsed: 5 },
+      ],
+    });
+    expect(await firecrawl.getExtractStatus(id)).toMatchObject(hooks[1].body.data[0] as object);
+
+    const failedStart = await firecrawl.startExtract({
+      urls: [`${site.url}/missing`],
+      schema: PRODUCT_SCHEMA,
+      webhook: { url: receiver.url, events: ['failed'] },
+    });
+    const failedId = failedStart.id as string;
+    const failed = await eventually(async () => {
+      const status = (await firecrawl.getExtractStatus(failedId)) as ExtractStatus;
+      return status.status === 'processing' ? undefined : status;
+    }, 90_000);
+    expect(failed).toEqual({
+      success: false,
+      status: 'failed',
+      data: [],
+      error: expect.stringMatching(/^None of the 1 page\(s\) of the extract job could be read \(.+\)\.$/),
+      expiresAt: expect.any(String),
+      tokensUsed: 0,
+      creditsUsed: 0,
+    });
+    await eventually(async () => (hooksFor(failedId).length ? true : undefined));
+    // `failed` was the only subscribed event: no started event before it, nothing after it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(hooksFor(failedId).map((hook) => hook.body)).toEqual([
+      {
+        success: false,
+        type: 'extract.failed',
+        id: failedId,
+        webhookId: expect.stringMatching(UUID),
+        data: [],
+        error: failed.error,
+        metadata: {},
+      },
+    ]);
+  });
+
+  it('answers the extract errors with their exact texts; extract and agent jobs do not see each other', async () => {
+    const { apiKey, firecrawl } = await teamClient();
+    const gateway = platform.publicUrl;
+    const post = (body: unknown, key = apiKey) => call(gateway, 'POST', '/v2/extract', { apiKey: key, body });
+
+    expect(await call(gateway, 'GET', '/v2/extract/not-a-uuid', { apiKey })).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'Invalid job ID format. Job ID must be a valid UUID.' },
+    });
+    await expect(firecrawl.getExtractStatus('not-a-uuid')).rejects.toMatchObject({
+      status: 400,
+      message: 'Invalid job ID format. Job ID must be a valid UUID.',
+    });
+    expect(await call(gateway, 'GET', `/v2/extract/${randomUUID()}`, { apiKey })).toMatchObject({
+      status: 404,
+      body: { success: false, error: 'Extract job not found' },
+    });
+    await expect(firecrawl.getExtractStatus(randomUUID())).rejects.toMatchObject({
+      status: 404,
+      message: 'Extract job not found',
+    });
+
+    // Another team's job is not found; agent routes do not serve extract jobs, nor the reverse.
+    const mine = await firecrawl.startExtract({ urls: [`${site.url}/shoe`], schema: PRODUCT_SCHEMA });
+    const other = await teamClient();
+    expect(await call(gateway, 'GET', `/v2/extract/${mine.id}`, { apiKey: other.apiKey })).toMatchObject({
+      status: 404,
+      body: { success: false, error: 'Extract job not found' },
+    });
+    expect(await call(gateway, 'GET', `/v2/agent/${mine.id}`, { apiKey })).toMatchObject({
+      status: 404,
+      body: { success: false, error: 'Agent job not found' },
+    });
+    expect(await call(gateway, 'DELETE', `/v2/agent/${mine.id}`, { apiKey })).toMatchObject({ status: 404 });
+    const agents = await call<{ agents: { id: string }[] }>(gateway, 'GET', '/v2/agent', { apiKey });
+    expect(agents.body.agents.map((agent) => agent.id)).not.toContain(mine.id);
+    const agent = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: { prompt: 'shoe price', urls: [`${site.url}/shoe`] },
+    });
+    expect(await call(gateway, 'GET', `/v2/extract/${agent.body.id}`, { apiKey })).toMatchObject({
+      status: 404,
+    });
+
+    // Request validation (compat §12, §21 #20).
+    expect(await post({ schema: PRODUCT_SCHEMA })).toMatchObject({
+      status: 400,
+      body: { success: false, code: 'BAD_REQUEST', error: "Either 'urls' or 'prompt' must be provided." },
+    });
+    const eleven = Array.from({ length: 11 }, (_, index) => `${site.url}/p${index}`);
+    expect(await post({ urls: eleven })).toMatchObject({
+      status: 400,
+      body: { error: 'Maximum of 10 URLs allowed per request while in beta.' },
+    });
+    expect(await post({ prompt: 'x', surprise: true })).toMatchObject({
+      status: 400,
+      body: {
+        error: 'Unrecognized key in body -- please review the v2 API documentation for request body changes',
+      },
+    });
+    expect(
+      await post({ prompt: 'x', schema: { type: 'object', properties: { price: { type: 'numbr' } } } }),
+    ).toMatchObject({
+      status: 422,
+      body: { success: false, error: expect.stringMatching(/^Invalid JSON schema: /) },
+    });
+    expect(await post({ prompt: 'x', schema: { type: 'object', additionalProperties: true } })).toMatchObject(
+      {
+        status: 400,
+        body: {
+          error:
+            'The json schema must define properties when it is an object that allows additional properties',
+        },
+      },
+    );
+    expect(await post({ urls: [`${site.url}/shoe`, 'nope'], ignoreInvalidURLs: false })).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'Invalid URL' },
+    });
+    expect(await post({ urls: ['nope', 'ftp://x.example.com'], prompt: 'x' })).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'No valid URLs provided' },
+    });
+    expect(await call(gateway, 'POST', '/v2/extract', { body: { prompt: 'x' } })).toMatchObject({
+      status: 401,
+      body: { success: false, error: 'Unauthorized: Invalid token' },
+    });
+    const poor = await newTeamKey(databaseUrl, uniqueName('poor'), { credits: 19 });
+    expect(await post({ prompt: 'x' }, poor)).toMatchObject({
+      status: 402,
+      body: { success: false, error: 'Payment Required: Insufficient credits' },
+    });
+    const zdr = await newTeamKey(databaseUrl, uniqueName('zdr'), { credits: 1_000, zeroDataRetention: true });
+    expect(await post({ urls: [`${site.url}/shoe`] }, zdr)).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        error:
+          'Your team has zero data retention enabled. This is not supported on extract, which includes agent jobs.',
+      },
+    });
+  });
+});
+
+describe('extract (SDK 4.42) in one-process mode with a language model (local chat-completions server)', () => {
+  let site: FixtureServer;
+  let llm: FakeLlmServer;
+  let platform: Platform;
+  let firecrawl: Firecrawl;
+  let override: ((request: FakeLlmRequest) => FakeLlmReply | undefined) | undefined;
+
+  beforeAll(async () => {
+    site = await startFixtureServer(fixtures());
+    llm = await startFakeLlmServer((request) => override?.(request) ?? scriptedModel(request));
+    const port = await freePort();
+    platform = await startStandalone({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LLM_BASE_URL: llm.url,
+      LLM_API_KEY: 'sk-e2e',
+      LLM_MODEL: 'fake-model',
+      LLM_TIMEOUT_MS: '3000',
+    });
+    firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: `http://127.0.0.1:${port}` });
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    await llm?.close();
+    await site?.close();
+  });
+  beforeEach(() => {
+    override = undefined;
+    llm.calls.length = 0;
+  });
+
+  it('extract() answers from the model with the caller system prompt, no warning, tokens counted', async () => {
+    const result = (await firecrawl.extract({
+      urls: [`${site.url}/shop/lamp`],
+      prompt: 'The product on this page',
+      systemPrompt: 'SYSTEM-MARKER-42: prices are numbers.',
+      schema: ZOD_PRODUCT,
+      pollInterval: 1,
+      timeout: 120,
+    })) as ExtractStatus;
+    expect(result).toMatchObject({
+      success: true,
+      status: 'completed',
+      data: { name: 'Arc Floor Lamp', price: 199 },
+      creditsUsed: 5,
+    });
+    expect(result.warning).toBeUndefined();
+    expect(result.tokensUsed).toBeGreaterThan(0);
+    const extraction = llm.calls.filter((request) => request.responseFormat?.name === 'extraction');
+    expect(extraction).toHaveLength(1);
+    const system = extraction[0].messages.find((message) => message.role === 'system')?.content ?? '';
+    expect(system).toContain('SYSTEM-MARKER-42: prices are numbers.');
+    expect(system).toContain('User instructions: The product on this page');
+  });
+
+  it('answers a prompt without a schema as {answer, sources}', async () => {
+    const result = await firecrawl.extract({
+      urls: [`${site.url}/shop/chair`],
+      prompt: 'What is the chair made of?',
+      pollInterval: 1,
+      timeout: 120,
+    });
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(result.data).toEqual({
+      answer: expect.stringMatching(/^MODEL ANSWER: .*oak/i),
+      sources: [`${site.url}/shop/chair`],
+    });
+  });
+
+  it('fails the job (not billed) when the model cannot produce a schema-conforming result', async () => {
+    override = (request) =>
+      request.responseFormat?.name === 'extraction' ? { json: { name: 42, price: 'cheap' } } : undefined;
+    const result = await firecrawl.extract({
+      urls: [`${site.url}/shop/lamp`],
+      schema: PRODUCT_SCHEMA,
+      pollInterval: 1,
+      timeout: 120,
+    });
+    expect(result).toMatchObject({ success: false, status: 'failed', data: [], creditsUsed: 0 });
+    expect(result.error).toMatch(/^The model could not produce a result conforming to the JSON schema: /);
+  });
+});
