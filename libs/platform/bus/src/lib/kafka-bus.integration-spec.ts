@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { TRANSIENT_TOPIC_RETENTION_MS, TRANSIENT_TOPIC_SEGMENT_MS } from '@quarry/contracts';
 import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { PlatformMetrics, startTracing, type TracingHandle } from '@quarry/platform/observability';
 import pino from 'pino';
@@ -34,6 +36,43 @@ describe('KafkaBus against a real broker', () => {
     await until(() => workers.length === 20 && followers.length === 20);
     expect(new Set(workers.map((value) => (value as { i: number }).i)).size).toBe(20);
     await sut.stop();
+  });
+
+  it('gives the transient topics a short retention, also on topics created before it existed', async () => {
+    const prefix = `${uniqueName('t')}.`;
+    const kafka = new Kafka({ clientId: 'retention-test', brokers: TEST_KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      // An older release created job.events with the broker defaults.
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: `${prefix}job.events`, numPartitions: 3, replicationFactor: 1 }] });
+      const sut = bus(prefix);
+      await sut.start();
+      await sut.stop();
+      const names = ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results', 'crawl.tasks', 'agent.work'];
+      const described = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name: `${prefix}${name}`, configNames: ['retention.ms', 'segment.ms'] })),
+      });
+      const config = Object.fromEntries(
+        described.resources.map((resource) => [
+          resource.resourceName.slice(prefix.length),
+          Object.fromEntries(resource.configEntries.map((entry) => [entry.configName, { value: entry.configValue, isDefault: entry.isDefault }])),
+        ]),
+      );
+      for (const name of ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results']) {
+        expect({ name, ...config[name] }).toEqual({
+          name,
+          'retention.ms': { value: String(TRANSIENT_TOPIC_RETENTION_MS), isDefault: false },
+          'segment.ms': { value: String(TRANSIENT_TOPIC_SEGMENT_MS), isDefault: false },
+        });
+      }
+      // Crawl and agent work may wait in a backlog: the broker's retention applies.
+      expect(config['crawl.tasks']['retention.ms'].isDefault).toBe(true);
+      expect(config['agent.work']['retention.ms'].isDefault).toBe(true);
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it('redelivers a message whose worker was killed before committing', async () => {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import { TOPICS, type TopicKey } from '@quarry/contracts';
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import { TOPICS, type TopicKey, type TopicSpec } from '@quarry/contracts';
+import { ConfigResourceTypes, Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { tracedPublish, type BusTelemetry } from './bus-telemetry';
@@ -22,6 +22,14 @@ interface ConsumerEntry {
 }
 
 const DEAD_LETTER_SUFFIX = '.dead-letter';
+
+/** Topic-level overrides of a topic (and of its dead-letter topic, which holds the same payloads). */
+export function topicConfigEntries(spec: TopicSpec): { name: string; value: string }[] {
+  const entries: { name: string; value: string }[] = [];
+  if (spec.retentionMs !== undefined) entries.push({ name: 'retention.ms', value: String(spec.retentionMs) });
+  if (spec.segmentMs !== undefined) entries.push({ name: 'segment.ms', value: String(spec.segmentMs) });
+  return entries;
+}
 
 /**
  * Kafka adapter (kafkajs). Messages of a partition are handled concurrently (bounded by the
@@ -204,18 +212,39 @@ export class KafkaBus implements MessageBus {
     const existing = new Set(await this.admin.listTopics());
     const wanted = Object.keys(TOPICS).flatMap((key) => {
       const topic = key as TopicKey;
+      const configEntries = topicConfigEntries(TOPICS[topic]);
       return [
-        { topic: this.topicName(topic), numPartitions: TOPICS[topic].partitions },
-        { topic: `${this.topicName(topic)}${DEAD_LETTER_SUFFIX}`, numPartitions: 1 },
+        { topic: this.topicName(topic), numPartitions: TOPICS[topic].partitions, configEntries },
+        { topic: `${this.topicName(topic)}${DEAD_LETTER_SUFFIX}`, numPartitions: 1, configEntries },
       ];
     });
     const missing = wanted.filter((topic) => !existing.has(topic.topic));
-    if (missing.length === 0) return;
-    await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((topic) => ({ ...topic, replicationFactor: this.options.replicationFactor })),
+    if (missing.length > 0) {
+      await this.admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ ...topic, replicationFactor: this.options.replicationFactor })),
+      });
+      this.logger.info({ topics: missing.map((topic) => topic.topic) }, 'created Kafka topics');
+    }
+    // Also the ones just "created": another replica (or an older release) may have created them without the overrides.
+    await this.alignTopicConfigs(wanted.filter((topic) => topic.configEntries.length > 0));
+  }
+
+  /** Topics created by an older release, or concurrently by another client, have the broker's default retention: set ours. */
+  private async alignTopicConfigs(topics: { topic: string; configEntries: { name: string; value: string }[] }[]): Promise<void> {
+    if (topics.length === 0) return;
+    const described = await this.admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.topic, configNames: topic.configEntries.map((entry) => entry.name) })),
     });
-    this.logger.info({ topics: missing.map((topic) => topic.topic) }, 'created Kafka topics');
+    const current = new Map(described.resources.map((resource) => [resource.resourceName, new Map(resource.configEntries.map((entry) => [entry.configName, entry.configValue]))]));
+    const stale = topics.filter((topic) => topic.configEntries.some((entry) => current.get(topic.topic)?.get(entry.name) !== entry.value));
+    if (stale.length === 0) return;
+    await this.admin.alterConfigs({
+      validateOnly: false,
+      resources: stale.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.topic, configEntries: topic.configEntries })),
+    });
+    this.logger.info({ topics: stale.map((topic) => topic.topic) }, 'updated Kafka topic retention');
   }
 
   private async deadLetter(topic: string, raw: string, key?: string): Promise<void> {
