@@ -591,6 +591,8 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       );
       expect(rejected.status).toBe(429);
       expect(rejected.body).toMatchObject({ success: false, error: 'Concurrency limit reached' });
+      // The worker's Retry-After reaches the client through the job event.
+      expect(rejected.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       const held = await long;
       if ('release' in held) await held.release();
       else expect(held.response.status).toBe(200);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CreditsService, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
-import { AppError, urlKey, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
+import { AppError, appErrorOf, urlKey, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { DocumentRepository, JobRepository, JobWaiter, JobOutcomeStore } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
@@ -159,7 +159,7 @@ export class ScrapeService {
 
   private async resultOf(event: JobEvent): Promise<ScrapeDocument> {
     if (event.status !== 'completed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', { message: event.error?.message, details: event.error?.details });
+      throw appErrorOf(event.error);
     }
     if (event.inlineResult) return event.inlineResult;
     const stored = await this.documents.findByJob(event.jobId);
