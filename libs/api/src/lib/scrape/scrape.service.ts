@@ -58,29 +58,36 @@ export class ScrapeService {
     const jobId = randomUUID();
     const now = Date.now();
     const deadline = now + request.timeout;
-    if (request.profile?.saveChanges) {
+    const saving = request.profile?.saveChanges ? request.profile.name : undefined;
+    if (saving) {
       // One saving session per profile: a second saver is told now (409), not after queueing.
-      await this.profiles.acquireSaveLock(auth.teamId, request.profile.name, jobId, new Date(deadline + 30_000));
+      await this.profiles.acquireSaveLock(auth.teamId, saving, jobId, new Date(deadline + 30_000));
     }
-    await this.jobs.create({
-      id: jobId,
-      teamId: auth.teamId,
-      apiKeyId: auth.apiKeyId,
-      kind: 'scrape',
-      input: request,
-      zeroDataRetention: request.zeroDataRetention,
-      expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
-    });
-    const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
-    const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS);
-    await this.bus.publish('scrapeJobs', message, { key: jobId });
-    this.metrics.jobsQueued.inc({ kind: 'scrape' });
-    const event = await completion;
-    if (!event) {
-      await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
-      throw new AppError('SCRAPE_TIMEOUT');
+    try {
+      await this.jobs.create({
+        id: jobId,
+        teamId: auth.teamId,
+        apiKeyId: auth.apiKeyId,
+        kind: 'scrape',
+        input: request,
+        zeroDataRetention: request.zeroDataRetention,
+        expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
+      });
+      const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
+      const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS);
+      await this.bus.publish('scrapeJobs', message, { key: jobId });
+      this.metrics.jobsQueued.inc({ kind: 'scrape' });
+      const event = await completion;
+      if (!event) {
+        await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+        throw new AppError('SCRAPE_TIMEOUT');
+      }
+      return { success: true, data: await this.resultOf(event) };
+    } finally {
+      // The job has ended: a worker that saved already released the lock; one that never opened the
+      // profile (HTTP only, no browser slot, failed early) or timed out must not keep it until its lease runs out.
+      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
     }
-    return { success: true, data: await this.resultOf(event) };
   }
 
   /** `GET /v2/scrape/:jobId`: a past scrape of the team. */

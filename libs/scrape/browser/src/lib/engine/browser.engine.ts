@@ -190,7 +190,8 @@ export class BrowserEngine implements Engine {
       }
       throw error;
     } finally {
-      if (profile && request.profile?.saveChanges && !saved && context.teamId) {
+      // Also when the profile was never opened (no slot, 409): release only ever frees this job's own lock.
+      if (request.profile?.saveChanges && !saved && context.teamId) {
         await this.deps.profiles
           ?.release(context.teamId, request.profile.name, context.jobId)
           .catch(() => undefined);
