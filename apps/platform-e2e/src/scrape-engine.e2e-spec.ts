@@ -559,6 +559,36 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(await teamCredits(platform)).toBe(afterScrape - 5);
       expect(site.hits.get('/static')).toBe(hitsBefore + 1);
     });
+    it('combines lockdown with minAge and with changeTracking, from the cache only', async () => {
+      const url = `${site.url}/static?lockdown-minage=${Date.now()}`;
+      const miss = await scrape({ url, lockdown: true, minAge: 1 });
+      expect(miss.status).toBe(404);
+      expect(miss.body).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+      await scrape({ url });
+      const hitsBefore = site.hits.get('/static') ?? 0;
+      const tooYoung = await scrape({ url, lockdown: true, minAge: 3_600_000 });
+      expect(tooYoung.status).toBe(404);
+      expect(tooYoung.body.code).toBe('SCRAPE_LOCKDOWN_CACHE_MISS');
+      const hit = await scrape({ url, lockdown: true, minAge: 1 });
+      expect(hit.status).toBe(200);
+      expect(hit.body.data.metadata).toMatchObject({ cacheState: 'hit', creditsUsed: 5 });
+
+      const tracked = `${site.url}/static?lockdown-tracking=${Date.now()}`;
+      const formats = ['markdown', { type: 'changeTracking', modes: ['git-diff'] }];
+      const first = await scrape({ url: tracked, formats });
+      expect(first.body.data.changeTracking.changeStatus).toBe('new');
+      await scrape({ url: tracked });
+      const fromCache = await scrape({ url: tracked, formats, lockdown: true });
+      expect(fromCache.status).toBe(200);
+      expect(fromCache.body.data.metadata.cacheState).toBe('hit');
+      expect(fromCache.body.data.changeTracking).toEqual({
+        previousScrapeAt: expect.any(String),
+        changeStatus: 'same',
+        visibility: 'visible',
+        diff: null,
+      });
+      expect(site.hits.get('/static')).toBe(hitsBefore + 2);
+    });
   });
 
   describe('official SDK', () => {

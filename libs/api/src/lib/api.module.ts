@@ -9,7 +9,7 @@ import { Database } from '@quarry/platform/database';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
 import { CrawlModule } from '@quarry/crawl';
 import { ScrapeCache } from '@quarry/scrape/cache';
-import { ProfileRepository } from '@quarry/scrape/state';
+import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
 import { AccountController } from './account/account.controller';
 import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
@@ -67,6 +67,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     ScrapeService,
     { provide: ScrapeCache, useFactory: (db: Database) => new ScrapeCache(db), inject: [Database] },
     { provide: ProfileRepository, useFactory: (db: Database) => new ProfileRepository(db), inject: [Database] },
+    { provide: ChangeSnapshotRepository, useFactory: (db: Database) => new ChangeSnapshotRepository(db), inject: [Database] },
     ParseService,
     ParseUploadsService,
     BootstrapKeyService,

@@ -8,7 +8,8 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
-import { ProfileRepository } from '@quarry/scrape/state';
+import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
+import { cacheLookupRequest, trackCachedChanges } from './cached-change-tracking';
 
 /** Extra time the gateway waits past the job deadline for the worker's own timeout report. */
 const DEADLINE_GRACE_MS = 3_000;
@@ -30,6 +31,7 @@ export class ScrapeService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ScrapeCache) private readonly cache: ScrapeCache,
     @Inject(ProfileRepository) private readonly profiles: ProfileRepository,
+    @Inject(ChangeSnapshotRepository) private readonly snapshots: ChangeSnapshotRepository,
   ) {}
 
   async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
@@ -46,7 +48,7 @@ export class ScrapeService {
     await this.credits.ensureAvailable(auth.teamId, minimumCredits());
     // Cache and index (spec §2.1): answered here, so a hit never reaches the bus or a worker.
     if (isCacheReadable(request)) {
-      const hit = await this.cache.lookup(auth.teamId, request);
+      const hit = await this.cache.lookup(auth.teamId, cacheLookupRequest(request));
       this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
       if (hit) return { success: true, data: await this.answerFromCache(auth, request, hit) };
       if (request.lockdown) {
@@ -124,6 +126,11 @@ export class ScrapeService {
         concurrencyLimited: false,
       },
     };
+    const tracked = await trackCachedChanges(this.snapshots, auth.teamId, request, document.markdown ?? '');
+    if (tracked) {
+      document.changeTracking = tracked.changeTracking;
+      if (tracked.warning) document.warning = [document.warning, tracked.warning].filter(Boolean).join(' ');
+    }
     await this.jobs.create({
       id: jobId,
       teamId: auth.teamId,

@@ -255,6 +255,11 @@ describe('scrape request contract (spec §2.1)', () => {
       expect(request.maxAge).toBe(LIMITS.lockdownMaxAgeMs);
       expect(ok({ lockdown: true, maxAge: 5 }).maxAge).toBe(5);
     });
+    it('accepts minAge and changeTracking with lockdown (cache only, zero data retention)', () => {
+      expect(ok({ lockdown: true, minAge: 60_000 })).toMatchObject({ lockdown: true, minAge: 60_000, zeroDataRetention: true });
+      const tracked = ok({ lockdown: true, formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'] }] });
+      expect(tracked).toMatchObject({ lockdown: true, zeroDataRetention: true, storeInCache: false });
+    });
     it('accepts minAge and maxAge as non-negative integers', () => {
       expect(ok({ minAge: 1, maxAge: 0 })).toMatchObject({ minAge: 1, maxAge: 0 });
       expect(sut.safeParse({ url: URL, minAge: -1 }).success).toBe(false);
