@@ -74,6 +74,16 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(rendered.body.data.metadata.engineFallback).toMatch(/^http → browser: /);
     });
 
+    it('adds a top-level scrape_id when origin contains "website"', async () => {
+      const website = await scrape({ url: `${site.url}/static`, origin: 'website-playground', maxAge: 0 });
+      expect(website.status).toBe(200);
+      expect(website.body.scrape_id).toEqual(expect.any(String));
+      expect(website.body.scrape_id).toBe(website.body.data.metadata.scrapeId);
+      const api = await scrape({ url: `${site.url}/static`, origin: 'js-sdk@4.42.0' });
+      expect(api.status).toBe(200);
+      expect(api.body).not.toHaveProperty('scrape_id');
+    });
+
     it('makes mobile and location emulation visible to the page', async () => {
       const response = await scrape({
         url: `${site.url}/env`,

@@ -34,7 +34,14 @@ export class ScrapeService {
     @Inject(ChangeSnapshotRepository) private readonly snapshots: ChangeSnapshotRepository,
   ) {}
 
-  async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
+  /** `POST /v2/scrape`; the response also carries `scrape_id` when `origin` contains "website" (compat §7.1). */
+  async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument; scrape_id?: string }> {
+    const response = await this.execute(auth, input);
+    if (!input.origin.includes('website')) return response;
+    return { ...response, scrape_id: response.data.metadata.scrapeId };
+  }
+
+  private async execute(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
     const request: ScrapeRequest = auth.zeroDataRetention ? { ...input, zeroDataRetention: true, storeInCache: false } : input;
     // Refused before the cache or a worker is involved (a cached answer must not hide the violation).
     if (request.zeroDataRetention || request.lockdown) {
