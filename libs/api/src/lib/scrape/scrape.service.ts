@@ -83,8 +83,16 @@ export class ScrapeService {
         expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
       });
       const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
-      const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS);
-      await this.bus.publish('scrapeJobs', message, { key: jobId });
+      const stopWaiting = new AbortController();
+      const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal);
+      try {
+        await this.bus.publish('scrapeJobs', message, { key: jobId });
+      } catch (error) {
+        // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
+        stopWaiting.abort();
+        await this.outcomes.fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' }).catch(() => undefined);
+        throw error;
+      }
       this.metrics.jobsQueued.inc({ kind: 'scrape' });
       const event = await completion;
       if (!event) {
