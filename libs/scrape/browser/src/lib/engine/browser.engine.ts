@@ -1,4 +1,4 @@
-import { AppError, LIMITS, type ScrapeRequest } from '@quarry/contracts';
+import { AppError, hasFormat, LIMITS, type ScrapeRequest } from '@quarry/contracts';
 import type { BlobStore } from '@quarry/platform/blob';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import type { Engine, EngineContext, FetchedPage, HttpEngine } from '@quarry/scrape/engine';
@@ -62,6 +62,11 @@ export class BrowserEngine implements Engine {
     if (features.length > 0 && this.deps.pool) {
       const rendered = await this.render(request, context, deadline);
       this.deps.metrics?.engineSelected.inc({ engine: rendered.engine, fallback: 'false' });
+      if (hasFormat(request.formats, 'rawBase64') && rendered.text !== undefined && !rendered.responseBody) {
+        // The browser no longer had the response body (evicted): fetch it as the HTTP engine would.
+        const raw = await this.fetchHttp(request, context, deadline);
+        return { ...rendered, responseBody: raw.body };
+      }
       return rendered;
     }
 
@@ -72,7 +77,8 @@ export class BrowserEngine implements Engine {
       );
     }
     const fetched = await this.fetchHttp(request, context, deadline);
-    const reason = needsJavaScript(fetched);
+    // rawBase64 (the only format when asked) is the HTTP response body: rendering would add nothing.
+    const reason = hasFormat(request.formats, 'rawBase64') ? undefined : needsJavaScript(fetched);
     if (!reason) {
       this.deps.metrics?.engineSelected.inc({ engine: 'http', fallback: 'false' });
       return withWarnings(fetched, warnings);
