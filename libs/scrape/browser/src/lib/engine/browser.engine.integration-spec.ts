@@ -166,6 +166,23 @@ describe('BrowserEngine on real Chromium', () => {
     expect(desktop.text).toContain('languages=en-GB');
   });
 
+  it('defaults the location to the US in both engines, and lets the caller set Accept-Language', async () => {
+    const rendered = await fetchPage({ url: `${site.url}/env`, waitFor: 1 });
+    expect(rendered.engine).toBe('browser');
+    expect(rendered.text).toMatch(/accept-language=en-US,en;q=0\.9;/);
+    expect(rendered.text).toContain('languages=en-US|en');
+    // rawBase64 alone never falls back to the browser: the server-side probe shows the HTTP engine's header.
+    const plain = await fetchPage({ url: `${site.url}/env`, formats: ['rawBase64'] });
+    expect(plain.engine).toBe('http');
+    expect(plain.body.toString()).toMatch(/accept-language=en-US,en;q=0\.9;/);
+    const own = await fetchPage({
+      url: `${site.url}/env`,
+      waitFor: 1,
+      headers: { 'Accept-Language': 'fr-CH' },
+    });
+    expect(own.text).toMatch(/accept-language=fr-CH;/);
+  });
+
   it('sends the request headers to the target', async () => {
     const page = await fetchPage({
       url: `${site.url}/env`,
