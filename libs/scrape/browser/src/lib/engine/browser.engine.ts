@@ -102,7 +102,7 @@ export class BrowserEngine implements Engine {
       )
         throw error;
       this.deps.logger?.warn(
-        { err: error, jobId: context.jobId },
+        { err: loggable(request, error), jobId: context.jobId },
         'browser fallback failed; answering the HTTP result',
       );
       warnings.push(
@@ -133,7 +133,7 @@ export class BrowserEngine implements Engine {
         const error = proxyFailure(caught);
         if (last || !retryable(error, context, deadline)) throw error;
         this.deps.logger?.info(
-          { jobId: context.jobId, err: error },
+          { jobId: context.jobId, err: loggable(request, error) },
           'basic route failed; retrying on the enhanced proxy pool',
         );
       }
@@ -165,7 +165,7 @@ export class BrowserEngine implements Engine {
         } catch (error) {
           if (last || !retryable(error, context, deadline)) throw error;
           this.deps.logger?.info(
-            { jobId: context.jobId, err: error },
+            { jobId: context.jobId, err: loggable(request, error) },
             'basic route failed in the browser; retrying on the enhanced proxy pool',
           );
         }
@@ -242,7 +242,7 @@ export class BrowserEngine implements Engine {
         )
           throw error;
         this.deps.logger?.warn(
-          { jobId: context.jobId, err: error },
+          { jobId: context.jobId, err: loggable(request, error) },
           'browser failed during the job; retrying once on a fresh context',
         );
       }
@@ -311,6 +311,12 @@ export class BrowserEngine implements Engine {
     );
     return stored.url;
   }
+}
+
+/** Engine errors often quote the URL: under zero data retention (and lockdown) only their type is logged. */
+function loggable(request: ScrapeRequest, error: unknown): unknown {
+  if (!request.zeroDataRetention && !request.lockdown) return error;
+  return { type: error instanceof Error ? error.name : typeof error };
 }
 
 function proxyUsed(attempt: ProxyAttempt): 'basic' | 'stealth' {
