@@ -53,7 +53,10 @@ export class BusUnavailableError extends Error {
     readonly topic: string,
     cause?: unknown,
   ) {
-    super(`The message bus could not accept a message on ${topic}${cause instanceof Error ? `: ${cause.message}` : ''}`, { cause });
+    super(
+      `The message bus could not accept a message on ${topic}${cause instanceof Error ? `: ${cause.message}` : ''}`,
+      { cause },
+    );
     this.name = 'BusUnavailableError';
   }
 }

@@ -27,7 +27,10 @@ export class ScrapeCache {
         // minAge: at least that old (any age up to maxAge under lockdown, whose maxAge defaults to 2 years).
         createdAt:
           request.minAge !== undefined
-            ? { lte: new Date(now - request.minAge), ...(request.lockdown ? { gte: oldestAcceptable(request, now) } : {}) }
+            ? {
+                lte: new Date(now - request.minAge),
+                ...(request.lockdown ? { gte: oldestAcceptable(request, now) } : {}),
+              }
             : { gte: oldestAcceptable(request, now) },
       },
       orderBy: { createdAt: 'desc' },
