@@ -67,6 +67,7 @@ test-integration: setup system-deps infra-up ## integration tests against real P
 	source scripts/test-env.sh && $(JEST) --testPathPatterns '\.integration-spec\.ts$$' --runInBand --testTimeout=120000 --forceExit
 
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
+	@scripts/ops/tools.sh promtool # the observability e2e lints expositions and queries with promtool
 	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand --testTimeout=180000 --forceExit
 
 chart-check: setup ## Helm chart: lint, render (default + production), Kubernetes schema validation, alert rules, assertions

@@ -10,6 +10,8 @@ declare module 'autocannon' {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
+    /** Responses with a 2xx status. */
+    '2xx': number;
     errors: number;
     timeouts: number;
   }

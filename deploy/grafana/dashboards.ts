@@ -5,11 +5,19 @@
  * fails when a query names a metric no service exports.
  *
  * Labels: `service` is the process's SERVICE_NAME (gateway, scrape-worker, …), `instance` the
- * scraped target; `kind` the job kind (scrape, crawl, batch_scrape, agent, …).
+ * scraped target; `kind` the job kind — only values of the contracts' METRIC_JOB_KINDS (the job
+ * kinds, and `crawl_page` / `batch_scrape_page` for the pages of a collection), which the metrics
+ * accept and `kinds()` below builds the selectors from.
  */
+import { CONSUMER_GROUPS, type MetricJobKind } from '@quarry/contracts';
 import type { DashboardSpec, PanelSpec } from './builder';
 
 const R = '$__rate_interval';
+
+/** A `kind` matcher value for some METRIC_JOB_KINDS (type-checked against the contracts). */
+const kinds = (...values: MetricJobKind[]): string => values.join('|');
+/** Every kind. */
+const ALL_KINDS = '.+';
 
 const links = [
   { title: 'Overview', uid: 'quarry-overview' },
@@ -27,40 +35,63 @@ function processPanels(service: string): PanelSpec[] {
       title: 'CPU per instance',
       description: 'CPU seconds per second used by each process.',
       unit: 'percentunit',
-      queries: [{ expr: `sum by (instance) (rate(quarry_process_process_cpu_seconds_total{${sel}}[${R}]))`, legend: '{{instance}}' }],
+      queries: [
+        {
+          expr: `sum by (instance) (rate(quarry_process_process_cpu_seconds_total{${sel}}[${R}]))`,
+          legend: '{{instance}}',
+        },
+      ],
       width: 8,
     },
     {
       title: 'Resident memory per instance',
       description: 'Resident set size of each process.',
       unit: 'bytes',
-      queries: [{ expr: `max by (instance) (quarry_process_process_resident_memory_bytes{${sel}})`, legend: '{{instance}}' }],
+      queries: [
+        {
+          expr: `max by (instance) (quarry_process_process_resident_memory_bytes{${sel}})`,
+          legend: '{{instance}}',
+        },
+      ],
       width: 8,
     },
     {
       title: 'Event loop lag p99',
       description: 'A busy or blocked event loop delays every request and message of the process.',
       unit: 's',
-      queries: [{ expr: `max by (instance) (quarry_process_nodejs_eventloop_lag_p99_seconds{${sel}})`, legend: '{{instance}}' }],
+      queries: [
+        {
+          expr: `max by (instance) (quarry_process_nodejs_eventloop_lag_p99_seconds{${sel}})`,
+          legend: '{{instance}}',
+        },
+      ],
       width: 8,
     },
   ];
 }
 
-function jobPanels(kinds: string, what: string): PanelSpec[] {
-  const sel = `kind=~"${kinds}"`;
+function jobPanels(kindPattern: string, what: string): PanelSpec[] {
+  const sel = `kind=~"${kindPattern}"`;
   return [
     {
       title: `${what} finished per second`,
       description: 'Jobs finished by the workers, by kind and outcome (completed, failed, cancelled…).',
       unit: 'ops',
       stack: true,
-      queries: [{ expr: `sum by (kind, outcome) (rate(quarry_jobs_finished_total{${sel}}[${R}]))`, legend: '{{kind}} {{outcome}}' }],
+      queries: [
+        {
+          expr: `sum by (kind, outcome) (rate(quarry_jobs_finished_total{${sel}}[${R}]))`,
+          legend: '{{kind}} {{outcome}}',
+        },
+      ],
     },
     {
       title: `${what} pending`,
-      description: 'Jobs not finished yet across the deployment (counted in the database): queued and active.',
-      queries: [{ expr: `max by (kind, status) (quarry_jobs_pending{${sel}})`, legend: '{{kind}} {{status}}' }],
+      description:
+        'Jobs not finished yet across the deployment (counted in the database): queued and active.',
+      queries: [
+        { expr: `max by (kind, status) (quarry_jobs_pending{${sel}})`, legend: '{{kind}} {{status}}' },
+      ],
     },
     {
       title: `${what} running`,
@@ -72,8 +103,14 @@ function jobPanels(kinds: string, what: string): PanelSpec[] {
       description: 'Execution time of jobs (worker side), by kind.',
       unit: 's',
       queries: [
-        { expr: `histogram_quantile(0.5, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{${sel}}[${R}])))`, legend: '{{kind}} p50' },
-        { expr: `histogram_quantile(0.99, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{${sel}}[${R}])))`, legend: '{{kind}} p99' },
+        {
+          expr: `histogram_quantile(0.5, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{${sel}}[${R}])))`,
+          legend: '{{kind}} p50',
+        },
+        {
+          expr: `histogram_quantile(0.99, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{${sel}}[${R}])))`,
+          legend: '{{kind}} p99',
+        },
       ],
     },
     {
@@ -93,7 +130,9 @@ function jobPanels(kinds: string, what: string): PanelSpec[] {
       description: 'Credits charged per second, by job kind.',
       unit: 'short',
       stack: true,
-      queries: [{ expr: `sum by (kind) (rate(quarry_credits_consumed_total{${sel}}[${R}]))`, legend: '{{kind}}' }],
+      queries: [
+        { expr: `sum by (kind) (rate(quarry_credits_consumed_total{${sel}}[${R}]))`, legend: '{{kind}}' },
+      ],
     },
   ];
 }
@@ -102,7 +141,8 @@ export const DASHBOARDS: DashboardSpec[] = [
   {
     uid: 'quarry-overview',
     title: 'Quarry / Overview',
-    description: 'Health of the whole deployment: traffic, errors, latency, jobs, backlog, credits, cache, dependencies.',
+    description:
+      'Health of the whole deployment: traffic, errors, latency, jobs, backlog, credits, cache, dependencies.',
     tags: ['quarry'],
     links,
     rows: [
@@ -142,10 +182,11 @@ export const DASHBOARDS: DashboardSpec[] = [
           },
           {
             title: 'Scrape backlog',
-            description: 'Scrape jobs published but not yet handled by the scrape workers (Kafka consumer lag).',
+            description:
+              'Scrape jobs published but not yet handled by the scrape workers (Kafka consumer lag).',
             type: 'stat',
             thresholds: { warn: 100, bad: 1000 },
-            queries: [{ expr: `max(quarry_bus_consumer_lag{group="scrape-workers"})` }],
+            queries: [{ expr: `max(quarry_bus_consumer_lag{group="${CONSUMER_GROUPS.scrapeWorkers}"})` }],
           },
         ],
       },
@@ -157,27 +198,40 @@ export const DASHBOARDS: DashboardSpec[] = [
             description: 'Gateway responses per second by status code.',
             unit: 'reqps',
             stack: true,
-            queries: [{ expr: `sum by (status) (rate(quarry_http_requests_total{service="gateway"}[${R}]))`, legend: '{{status}}' }],
+            queries: [
+              {
+                expr: `sum by (status) (rate(quarry_http_requests_total{service="gateway"}[${R}]))`,
+                legend: '{{status}}',
+              },
+            ],
           },
           {
             title: 'Latency p50 / p99 by route',
             description: 'Gateway latency quantiles per route template.',
             unit: 's',
             queries: [
-              { expr: `histogram_quantile(0.5, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`, legend: '{{route}} p50' },
-              { expr: `histogram_quantile(0.99, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`, legend: '{{route}} p99' },
+              {
+                expr: `histogram_quantile(0.5, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`,
+                legend: '{{route}} p50',
+              },
+              {
+                expr: `histogram_quantile(0.99, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`,
+                legend: '{{route}} p99',
+              },
             ],
           },
         ],
       },
-      { title: 'Jobs', panels: jobPanels('.+', 'Jobs') },
+      { title: 'Jobs', panels: jobPanels(ALL_KINDS, 'Jobs') },
       {
         title: 'Bus, cache and dependencies',
         panels: [
           {
             title: 'Consumer lag by topic and group',
             description: 'Messages published but not yet committed by each consumer group.',
-            queries: [{ expr: 'max by (topic, group) (quarry_bus_consumer_lag)', legend: '{{group}} on {{topic}}' }],
+            queries: [
+              { expr: 'max by (topic, group) (quarry_bus_consumer_lag)', legend: '{{group}} on {{topic}}' },
+            ],
           },
           {
             title: 'Cache hit ratio',
@@ -185,19 +239,34 @@ export const DASHBOARDS: DashboardSpec[] = [
             unit: 'percentunit',
             min: 0,
             max: 1,
-            queries: [{ expr: `sum(rate(quarry_cache_lookups_total{result="hit"}[${R}])) / sum(rate(quarry_cache_lookups_total[${R}]))`, legend: 'hit ratio' }],
+            queries: [
+              {
+                expr: `sum(rate(quarry_cache_lookups_total{result="hit"}[${R}])) / sum(rate(quarry_cache_lookups_total[${R}]))`,
+                legend: 'hit ratio',
+              },
+            ],
           },
           {
             title: 'Dependencies up',
             description: 'Readiness checks of each service (1 = database / bus reachable).',
             min: 0,
             max: 1,
-            queries: [{ expr: 'min by (service, dependency) (quarry_dependency_up)', legend: '{{service}} {{dependency}}' }],
+            queries: [
+              {
+                expr: 'min by (service, dependency) (quarry_dependency_up)',
+                legend: '{{service}} {{dependency}}',
+              },
+            ],
           },
           {
             title: 'Instances',
             description: 'Running processes per service.',
-            queries: [{ expr: 'count by (service) (quarry_process_process_start_time_seconds)', legend: '{{service}}' }],
+            queries: [
+              {
+                expr: 'count by (service) (quarry_process_process_start_time_seconds)',
+                legend: '{{service}}',
+              },
+            ],
           },
         ],
       },
@@ -206,7 +275,8 @@ export const DASHBOARDS: DashboardSpec[] = [
   {
     uid: 'quarry-gateway',
     title: 'Quarry / Gateway',
-    description: 'The HTTP API: rate, errors and latency by route and status; publishing to the bus; job-event following.',
+    description:
+      'The HTTP API: rate, errors and latency by route and status; publishing to the bus; job-event following.',
     tags: ['quarry'],
     links,
     rows: [
@@ -218,14 +288,22 @@ export const DASHBOARDS: DashboardSpec[] = [
             description: 'Requests per second per route template and method.',
             unit: 'reqps',
             stack: true,
-            queries: [{ expr: `sum by (method, route) (rate(quarry_http_requests_total{service="gateway"}[${R}]))`, legend: '{{method}} {{route}}' }],
+            queries: [
+              {
+                expr: `sum by (method, route) (rate(quarry_http_requests_total{service="gateway"}[${R}]))`,
+                legend: '{{method}} {{route}}',
+              },
+            ],
           },
           {
             title: 'Errors by route and status',
             description: 'Responses with a 4xx or 5xx status, per route and status.',
             unit: 'reqps',
             queries: [
-              { expr: `sum by (route, status) (rate(quarry_http_requests_total{service="gateway",status=~"[45].."}[${R}]))`, legend: '{{status}} {{route}}' },
+              {
+                expr: `sum by (route, status) (rate(quarry_http_requests_total{service="gateway",status=~"[45].."}[${R}]))`,
+                legend: '{{status}} {{route}}',
+              },
             ],
           },
           {
@@ -233,7 +311,10 @@ export const DASHBOARDS: DashboardSpec[] = [
             description: 'p99 latency per route template.',
             unit: 's',
             queries: [
-              { expr: `histogram_quantile(0.99, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`, legend: '{{route}}' },
+              {
+                expr: `histogram_quantile(0.99, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`,
+                legend: '{{route}}',
+              },
             ],
           },
           {
@@ -241,19 +322,32 @@ export const DASHBOARDS: DashboardSpec[] = [
             description: 'Median latency per route template.',
             unit: 's',
             queries: [
-              { expr: `histogram_quantile(0.5, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`, legend: '{{route}}' },
+              {
+                expr: `histogram_quantile(0.5, sum by (route, le) (rate(quarry_http_request_duration_seconds_bucket{service="gateway"}[${R}])))`,
+                legend: '{{route}}',
+              },
             ],
           },
           {
             title: 'In-flight requests',
             description: 'Requests being answered right now, per gateway.',
-            queries: [{ expr: 'sum by (instance) (quarry_http_requests_in_flight{service="gateway"})', legend: '{{instance}}' }],
+            queries: [
+              {
+                expr: 'sum by (instance) (quarry_http_requests_in_flight{service="gateway"})',
+                legend: '{{instance}}',
+              },
+            ],
           },
           {
             title: 'Rate limited and unavailable',
             description: '429 (rate limits) and 503 (a dependency down) per second.',
             unit: 'reqps',
-            queries: [{ expr: `sum by (status) (rate(quarry_http_requests_total{service="gateway",status=~"429|503"}[${R}]))`, legend: '{{status}}' }],
+            queries: [
+              {
+                expr: `sum by (status) (rate(quarry_http_requests_total{service="gateway",status=~"429|503"}[${R}]))`,
+                legend: '{{status}}',
+              },
+            ],
           },
         ],
       },
@@ -265,25 +359,46 @@ export const DASHBOARDS: DashboardSpec[] = [
             description: 'Jobs the gateways published to the bus.',
             unit: 'ops',
             stack: true,
-            queries: [{ expr: `sum by (kind) (rate(quarry_jobs_queued_total{service="gateway"}[${R}]))`, legend: '{{kind}}' }],
+            queries: [
+              {
+                expr: `sum by (kind) (rate(quarry_jobs_queued_total{service="gateway"}[${R}]))`,
+                legend: '{{kind}}',
+              },
+            ],
           },
           {
             title: 'Publish failures',
             description: 'Publishes that failed after the Kafka client retries (the request then fails).',
             unit: 'ops',
-            queries: [{ expr: `sum by (topic) (rate(quarry_bus_publish_failures_total{service="gateway"}[${R}]))`, legend: '{{topic}}' }],
+            queries: [
+              {
+                expr: `sum by (topic) (rate(quarry_bus_publish_failures_total{service="gateway"}[${R}]))`,
+                legend: '{{topic}}',
+              },
+            ],
           },
           {
             title: 'Job-event lag per gateway',
-            description: 'Completion events not yet read by each gateway (a growing value delays synchronous responses).',
-            queries: [{ expr: 'max by (instance) (quarry_bus_consumer_lag{service="gateway",topic=~".*job\\\\.events"})', legend: '{{instance}}' }],
+            description:
+              'Completion events not yet read by each gateway (a growing value delays synchronous responses).',
+            queries: [
+              {
+                expr: 'max by (instance) (quarry_bus_consumer_lag{service="gateway",topic=~".*job\\\\.events"})',
+                legend: '{{instance}}',
+              },
+            ],
           },
           {
             title: 'Dependencies',
             description: 'Database and bus readiness per gateway.',
             min: 0,
             max: 1,
-            queries: [{ expr: 'min by (instance, dependency) (quarry_dependency_up{service="gateway"})', legend: '{{instance}} {{dependency}}' }],
+            queries: [
+              {
+                expr: 'min by (instance, dependency) (quarry_dependency_up{service="gateway"})',
+                legend: '{{instance}} {{dependency}}',
+              },
+            ],
           },
         ],
       },
@@ -293,32 +408,47 @@ export const DASHBOARDS: DashboardSpec[] = [
   {
     uid: 'quarry-workers',
     title: 'Quarry / Workers',
-    description: 'Scrape workers: jobs, durations, retries, consumer lag and process resources.',
+    description:
+      'Scrape workers (jobs, durations, retries, consumer lag, the browser pool) and document parsers, with their process resources.',
     tags: ['quarry'],
     links,
     rows: [
-      { title: 'Scrape jobs', panels: jobPanels('scrape', 'Scrapes') },
+      { title: 'Scrape jobs', panels: jobPanels(kinds('scrape'), 'Scrapes') },
       {
         title: 'Consumption',
         panels: [
           {
             title: 'Scrape backlog (consumer lag)',
-            description: 'Scrape jobs waiting in Kafka for the scrape-workers group.',
-            queries: [{ expr: 'max by (topic) (quarry_bus_consumer_lag{group="scrape-workers"})', legend: '{{topic}}' }],
+            description:
+              'Scrape jobs published but not yet handled by the scrape-workers group (a job being handled counts until it is done).',
+            queries: [
+              {
+                expr: `max by (topic) (quarry_bus_consumer_lag{group="${CONSUMER_GROUPS.scrapeWorkers}"})`,
+                legend: '{{topic}}',
+              },
+            ],
           },
           {
             title: 'Handler attempts by outcome',
             description: 'Message handler attempts per second: ok, error (retried), invalid, dead_letter.',
             unit: 'ops',
             stack: true,
-            queries: [{ expr: `sum by (topic, outcome) (rate(quarry_bus_messages_consumed_total{service="scrape-worker"}[${R}]))`, legend: '{{topic}} {{outcome}}' }],
+            queries: [
+              {
+                expr: `sum by (topic, outcome) (rate(quarry_bus_messages_consumed_total{service="scrape-worker"}[${R}]))`,
+                legend: '{{topic}} {{outcome}}',
+              },
+            ],
           },
           {
             title: 'Handler duration p99',
             description: 'Time per handler attempt (fetch, build, store), by topic.',
             unit: 's',
             queries: [
-              { expr: `histogram_quantile(0.99, sum by (topic, le) (rate(quarry_bus_handler_duration_seconds_bucket{service="scrape-worker"}[${R}])))`, legend: '{{topic}}' },
+              {
+                expr: `histogram_quantile(0.99, sum by (topic, le) (rate(quarry_bus_handler_duration_seconds_bucket{service="scrape-worker"}[${R}])))`,
+                legend: '{{topic}}',
+              },
             ],
           },
           {
@@ -327,38 +457,206 @@ export const DASHBOARDS: DashboardSpec[] = [
             unit: 's',
             queries: [
               {
-                expr: `histogram_quantile(0.99, sum by (engine, le) (rate(quarry_job_duration_seconds_bucket{kind="scrape"}[${R}])))`,
+                expr: `histogram_quantile(0.99, sum by (engine, le) (rate(quarry_job_duration_seconds_bucket{kind="${kinds('scrape')}"}[${R}])))`,
                 legend: '{{engine}}',
               },
             ],
           },
         ],
       },
-      { title: 'Processes', panels: processPanels('scrape-worker') },
+      {
+        title: 'Browser pool',
+        panels: [
+          {
+            title: 'Browser pages in use / pool size',
+            description:
+              'Pages rendering right now and the pages each scrape worker may render at once (BROWSER_CONCURRENCY; 0: no browser).',
+            queries: [
+              {
+                expr: 'sum by (instance) (quarry_browser_pages_active{service="scrape-worker"})',
+                legend: '{{instance}} in use',
+              },
+              {
+                expr: 'sum by (instance) (quarry_browser_pool_size{service="scrape-worker"})',
+                legend: '{{instance}} pool size',
+              },
+            ],
+          },
+          {
+            title: 'Browser pool usage',
+            description:
+              'Pages in use over the pool size of all scrape workers: near 100% the JavaScript pages queue for a browser page.',
+            unit: 'percentunit',
+            min: 0,
+            max: 1,
+            queries: [
+              {
+                expr: 'sum(quarry_browser_pages_active{service="scrape-worker"}) / sum(quarry_browser_pool_size{service="scrape-worker"})',
+                legend: 'usage',
+              },
+            ],
+          },
+          {
+            title: 'Browser restarts',
+            description:
+              'Relaunches of Chromium after it crashed or was killed, per scrape worker (an alert fires on a crash loop).',
+            queries: [
+              {
+                expr: `sum by (instance) (increase(quarry_browser_restarts_total{service="scrape-worker"}[${R}]))`,
+                legend: '{{instance}}',
+              },
+            ],
+          },
+          {
+            title: 'Pages by engine',
+            description:
+              'Pages fetched per second by engine (http, browser), and browser fallbacks for pages that needed JavaScript.',
+            unit: 'ops',
+            stack: true,
+            queries: [
+              {
+                expr: `sum by (engine, fallback) (rate(quarry_scrape_engine_total{service="scrape-worker"}[${R}]))`,
+                legend: '{{engine}} fallback={{fallback}}',
+              },
+            ],
+          },
+        ],
+      },
+      { title: 'Scrape worker processes', panels: processPanels('scrape-worker') },
+      {
+        title: 'Document parser',
+        panels: [
+          {
+            title: 'Documents parsed by kind and outcome',
+            description:
+              'Documents the doc-parsers handled per second (PDFs fetched by scrapes, /v2/parse uploads), by document kind and outcome.',
+            unit: 'ops',
+            stack: true,
+            queries: [
+              {
+                expr: `sum by (kind, outcome) (rate(quarry_documents_parsed_total{service="doc-parser"}[${R}]))`,
+                legend: '{{kind}} {{outcome}}',
+              },
+            ],
+          },
+          {
+            title: 'Parse duration p50 / p99 by kind',
+            description:
+              'Time to parse one document (text extraction, OCR of scanned pages), by document kind.',
+            unit: 's',
+            queries: [
+              {
+                expr: `histogram_quantile(0.5, sum by (kind, le) (rate(quarry_document_parse_duration_seconds_bucket{service="doc-parser"}[${R}])))`,
+                legend: '{{kind}} p50',
+              },
+              {
+                expr: `histogram_quantile(0.99, sum by (kind, le) (rate(quarry_document_parse_duration_seconds_bucket{service="doc-parser"}[${R}])))`,
+                legend: '{{kind}} p99',
+              },
+            ],
+          },
+          {
+            title: 'PDF pages by text source and status',
+            description:
+              'Pages per second by where their text came from (native_text, layout_ocr) and their status (ok, partial, failed).',
+            unit: 'ops',
+            stack: true,
+            queries: [
+              {
+                expr: `sum by (source, status) (rate(quarry_document_pages_total{service="doc-parser"}[${R}]))`,
+                legend: '{{source}} {{status}}',
+              },
+            ],
+          },
+          {
+            title: 'Parse threads',
+            description:
+              'Parse worker thread events per second: spawned, timeout, crashed, out_of_memory (an alert fires when they keep crashing).',
+            unit: 'ops',
+            queries: [
+              {
+                expr: `sum by (event) (rate(quarry_document_worker_events_total{service="doc-parser"}[${R}]))`,
+                legend: '{{event}}',
+              },
+            ],
+          },
+          {
+            title: 'Parse backlog (consumer lag)',
+            description: 'Documents published but not yet handled by the doc-parsers group.',
+            queries: [
+              {
+                expr: `max by (topic) (quarry_bus_consumer_lag{group="${CONSUMER_GROUPS.docParsers}"})`,
+                legend: '{{topic}}',
+              },
+            ],
+          },
+        ],
+      },
+      { title: 'Document parser processes', panels: processPanels('doc-parser') },
     ],
   },
   {
     uid: 'quarry-crawl',
     title: 'Quarry / Crawl',
-    description: 'Crawls, batch scrapes and maps: the parent jobs, their pages (scrape jobs) and the scrape backlog.',
+    description: 'Crawls and batch scrapes (the collections and their pages), maps and searches.',
     tags: ['quarry'],
     links,
     rows: [
-      { title: 'Crawl, batch and map jobs', panels: jobPanels('crawl|batch_scrape|map', 'Crawl jobs') },
       {
-        title: 'Pages',
+        title: 'Crawls, batch scrapes, maps and searches',
+        panels: jobPanels(kinds('crawl', 'batch_scrape', 'map', 'search'), 'Collections, maps and searches'),
+      },
+      {
+        title: 'Pages of crawls and batch scrapes',
         panels: [
           {
-            title: 'Pages scraped per second',
-            description: 'Every crawl or batch page is a scrape job; completed and failed scrapes per second.',
+            title: 'Pages finished per second',
+            description:
+              'Frontier pages handled by the workers (crawl.tasks), by collection kind and outcome (completed, failed, robots_blocked, …).',
             unit: 'ops',
             stack: true,
-            queries: [{ expr: `sum by (outcome) (rate(quarry_jobs_finished_total{kind="scrape"}[${R}]))`, legend: '{{outcome}}' }],
+            queries: [
+              {
+                expr: `sum by (kind, outcome) (rate(quarry_jobs_finished_total{kind=~"${kinds('crawl_page', 'batch_scrape_page')}"}[${R}]))`,
+                legend: '{{kind}} {{outcome}}',
+              },
+            ],
           },
           {
-            title: 'Scrape backlog',
-            description: 'Pages waiting for a scrape worker (consumer lag of the scrape-workers group).',
-            queries: [{ expr: 'max(quarry_bus_consumer_lag{group="scrape-workers"})', legend: 'backlog' }],
+            title: 'Pages in progress',
+            description: 'Pages being scraped right now, summed over the worker processes.',
+            queries: [
+              {
+                expr: `sum by (kind) (quarry_jobs_running{kind=~"${kinds('crawl_page', 'batch_scrape_page')}"})`,
+                legend: '{{kind}}',
+              },
+            ],
+          },
+          {
+            title: 'Page duration p50 / p99',
+            description: 'Time per page: scrape, link discovery, and the outcome transaction.',
+            unit: 's',
+            queries: [
+              {
+                expr: `histogram_quantile(0.5, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{kind=~"${kinds('crawl_page', 'batch_scrape_page')}"}[${R}])))`,
+                legend: '{{kind}} p50',
+              },
+              {
+                expr: `histogram_quantile(0.99, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{kind=~"${kinds('crawl_page', 'batch_scrape_page')}"}[${R}])))`,
+                legend: '{{kind}} p99',
+              },
+            ],
+          },
+          {
+            title: 'Crawl task backlog',
+            description:
+              'Kickoffs and pages published on crawl.tasks but not yet handled by the crawl-workers group.',
+            queries: [
+              {
+                expr: `max by (topic) (quarry_bus_consumer_lag{group="${CONSUMER_GROUPS.crawlWorkers}"})`,
+                legend: '{{topic}}',
+              },
+            ],
           },
         ],
       },
@@ -371,7 +669,7 @@ export const DASHBOARDS: DashboardSpec[] = [
     tags: ['quarry'],
     links,
     rows: [
-      { title: 'Agent runs', panels: jobPanels('agent', 'Agent runs') },
+      { title: 'Agent runs', panels: jobPanels(kinds('agent'), 'Agent runs') },
       {
         title: 'Agent work queue',
         panels: [
@@ -379,19 +677,34 @@ export const DASHBOARDS: DashboardSpec[] = [
             title: 'Agent runs started per second',
             description: 'Agent jobs accepted by the gateways.',
             unit: 'ops',
-            queries: [{ expr: `sum(rate(quarry_jobs_queued_total{kind="agent"}[${R}]))`, legend: 'started' }],
+            queries: [
+              {
+                expr: `sum(rate(quarry_jobs_queued_total{kind="${kinds('agent')}"}[${R}]))`,
+                legend: 'started',
+              },
+            ],
           },
           {
             title: 'Agent work backlog',
             description: 'Agent steps waiting in Kafka (consumer lag of the agent topics).',
-            queries: [{ expr: 'max by (topic, group) (quarry_bus_consumer_lag{topic=~".*agent.*"})', legend: '{{group}} on {{topic}}' }],
+            queries: [
+              {
+                expr: 'max by (topic, group) (quarry_bus_consumer_lag{topic=~".*agent.*"})',
+                legend: '{{group}} on {{topic}}',
+              },
+            ],
           },
           {
             title: 'Agent step attempts by outcome',
             description: 'Agent work handler attempts per second: ok, error (retried), invalid, dead_letter.',
             unit: 'ops',
             stack: true,
-            queries: [{ expr: `sum by (outcome) (rate(quarry_bus_messages_consumed_total{service="agent-orchestrator",topic="agentWork"}[${R}]))`, legend: '{{outcome}}' }],
+            queries: [
+              {
+                expr: `sum by (outcome) (rate(quarry_bus_messages_consumed_total{service="agent-orchestrator",topic="agentWork"}[${R}]))`,
+                legend: '{{outcome}}',
+              },
+            ],
           },
           {
             title: 'Agent step duration p99',

@@ -15,30 +15,49 @@ import { configEnvNames, REPO_ROOT } from './support/repo';
  */
 const defaults = render();
 const production = render({ files: [PRODUCTION_VALUES] });
-const valuesYaml = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as { config: Record<string, unknown>; secrets: Record<string, unknown> };
+const valuesYaml = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as {
+  config: Record<string, unknown>;
+  secrets: Record<string, unknown>;
+};
 const envNames = configEnvNames();
 /** Components the chart deploys by default. */
 const APPS = ['agent-orchestrator', 'doc-parser', 'gateway', 'scrape-worker'];
 
 const container = (deployment: Manifest): Manifest => deployment['spec'].template.spec.containers[0];
-const podLabels = (deployment: Manifest): Record<string, string> => deployment['spec'].template.metadata.labels;
+const podLabels = (deployment: Manifest): Record<string, string> =>
+  deployment['spec'].template.metadata.labels;
 /** Bytes of a Kubernetes memory quantity (`512Mi`, `3Gi`, `2G`, plain bytes). */
 function bytes(quantity: string | number): number {
   const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(String(quantity));
   if (!match) throw new Error(`unreadable memory quantity ${quantity}`);
-  const units: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  const units: Record<string, number> = {
+    '': 1,
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+  };
   return Number(match[1]) * units[match[2] ?? ''];
 }
-const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.entries(selector).every(([key, value]) => labels[key] === value);
 
 /** Names of the variables a container receives: its env plus the keys of the ConfigMaps and Secrets it imports. */
 function environmentOf(deployment: Manifest, manifests: Manifest[]): string[] {
   const spec = container(deployment);
   const names = new Set<string>((spec['env'] ?? []).map((entry: Manifest) => entry['name']));
   for (const source of spec['envFrom'] ?? []) {
-    if (source.configMapRef) for (const key of Object.keys(named(manifests, 'ConfigMap', source.configMapRef.name)['data'] ?? {})) names.add(key);
+    if (source.configMapRef)
+      for (const key of Object.keys(named(manifests, 'ConfigMap', source.configMapRef.name)['data'] ?? {}))
+        names.add(key);
     if (source.secretRef) {
-      const secret = manifests.find((manifest) => manifest['kind'] === 'Secret' && manifest['metadata'].name === source.secretRef.name);
+      const secret = manifests.find(
+        (manifest) => manifest['kind'] === 'Secret' && manifest['metadata'].name === source.secretRef.name,
+      );
       for (const key of Object.keys(secret?.['stringData'] ?? secret?.['data'] ?? {})) names.add(key);
     }
   }
@@ -52,7 +71,9 @@ describe.each([
   const deployments = ofKind(manifests, 'Deployment');
 
   it('deploys the gateway, the scrape workers, the document parsers and the agent orchestrators', () => {
-    expect(deployments.map((deployment) => deployment['metadata'].labels['app.kubernetes.io/component']).sort()).toEqual(APPS);
+    expect(
+      deployments.map((deployment) => deployment['metadata'].labels['app.kubernetes.io/component']).sort(),
+    ).toEqual(APPS);
   });
 
   it.each(APPS)('%s: probes on /livez and /readyz at the container port', (app) => {
@@ -72,8 +93,16 @@ describe.each([
     expect(spec['resources'].requests.memory).toBeDefined();
     expect(spec['resources'].limits.memory).toBeDefined();
     const pod = deployment['spec'].template.spec;
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
-    expect(spec['securityContext']).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(pod.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(spec['securityContext']).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
     const mounts = spec['volumeMounts'].map((mount: Manifest) => mount['mountPath']);
     expect(mounts).toEqual(expect.arrayContaining(['/tmp', '/data', '/var/lib/quarry/blobs']));
     expect(pod.automountServiceAccountToken).toBe(false);
@@ -82,7 +111,10 @@ describe.each([
   it('gives the scrape worker an in-memory /dev/shm for Chromium', () => {
     const deployment = named(manifests, 'Deployment', 'quarry-scrape-worker');
     expect(container(deployment)['volumeMounts']).toContainEqual({ name: 'shm', mountPath: '/dev/shm' });
-    expect(deployment['spec'].template.spec.volumes.find((volume: Manifest) => volume['name'] === 'shm').emptyDir.medium).toBe('Memory');
+    expect(
+      deployment['spec'].template.spec.volumes.find((volume: Manifest) => volume['name'] === 'shm').emptyDir
+        .medium,
+    ).toBe('Memory');
   });
 
   it('rolls pods on configuration changes (checksum annotations)', () => {
@@ -109,7 +141,8 @@ describe.each([
       expect(matches(pdb['spec'].selector.matchLabels, labels)).toBe(true);
       expect(pdb['spec'].minAvailable).toBeLessThan(hpa['spec'].minReplicas);
       // Spread constraints select the component's own pods.
-      for (const constraint of deployment['spec'].template.spec.topologySpreadConstraints) expect(matches(constraint.labelSelector.matchLabels, labels)).toBe(true);
+      for (const constraint of deployment['spec'].template.spec.topologySpreadConstraints)
+        expect(matches(constraint.labelSelector.matchLabels, labels)).toBe(true);
     }
   });
 
@@ -126,7 +159,9 @@ describe.each([
   });
 
   it('ships every dashboard and the alert rules as labelled ConfigMaps', () => {
-    const dashboards = ofKind(manifests, 'ConfigMap').filter((map) => map['metadata'].labels['grafana_dashboard'] === '1');
+    const dashboards = ofKind(manifests, 'ConfigMap').filter(
+      (map) => map['metadata'].labels['grafana_dashboard'] === '1',
+    );
     const files = readdirSync(join(CHART, 'files/dashboards'));
     expect(dashboards).toHaveLength(files.length);
     for (const file of files) {
@@ -154,9 +189,15 @@ describe.each([
   it('share BLOB_DIR and the blob volume with the gateways and scrape workers (parse inputs and results travel as blobs)', () => {
     const blobsOf = (app: string) => {
       const component = named(manifests, 'Deployment', `quarry-${app}`);
-      const mount = container(component)['volumeMounts'].find((candidate: Manifest) => candidate['name'] === 'blobs');
-      const volume = component['spec'].template.spec.volumes.find((candidate: Manifest) => candidate['name'] === 'blobs');
-      const blobDir = container(component)['env'].find((entry: Manifest) => entry['name'] === 'BLOB_DIR').value;
+      const mount = container(component)['volumeMounts'].find(
+        (candidate: Manifest) => candidate['name'] === 'blobs',
+      );
+      const volume = component['spec'].template.spec.volumes.find(
+        (candidate: Manifest) => candidate['name'] === 'blobs',
+      );
+      const blobDir = container(component)['env'].find(
+        (entry: Manifest) => entry['name'] === 'BLOB_DIR',
+      ).value;
       return { blobDir, mountPath: mount.mountPath, volume };
     };
     const parser = blobsOf('doc-parser');
@@ -166,18 +207,28 @@ describe.each([
 
   it('have room for their parse threads: memory limit above DOC_PARSER_CONCURRENCY × DOC_WORKER_MEMORY_MB', () => {
     const setting = (name: 'DOC_PARSER_CONCURRENCY' | 'DOC_WORKER_MEMORY_MB'): number =>
-      Number(env(name) ?? (named(manifests, 'ConfigMap', 'quarry-config')['data'] ?? {})[name] ?? envSchema.shape[name].parse(undefined));
+      Number(
+        env(name) ??
+          (named(manifests, 'ConfigMap', 'quarry-config')['data'] ?? {})[name] ??
+          envSchema.shape[name].parse(undefined),
+      );
     const threads = setting('DOC_PARSER_CONCURRENCY') * setting('DOC_WORKER_MEMORY_MB') * 2 ** 20;
     expect(bytes(spec['resources'].limits.memory)).toBeGreaterThan(threads);
-    expect(bytes(spec['resources'].requests.memory)).toBeLessThanOrEqual(bytes(spec['resources'].limits.memory));
+    expect(bytes(spec['resources'].requests.memory)).toBeLessThanOrEqual(
+      bytes(spec['resources'].limits.memory),
+    );
     expect(spec['resources'].limits.cpu).toBeUndefined(); // OCR bursts; a CPU limit would throttle pages into their timeouts
   });
 
   it('scale no further than the document topic has partitions (idle consumers otherwise)', () => {
     const hpa = named(manifests, 'HorizontalPodAutoscaler', 'quarry-doc-parser');
     expect(hpa['spec'].maxReplicas).toBeLessThanOrEqual(TOPICS.documentParseJobs.partitions);
-    expect(named(manifests, 'HorizontalPodAutoscaler', 'quarry-scrape-worker')['spec'].maxReplicas).toBeLessThanOrEqual(TOPICS.scrapeJobs.partitions);
-    expect(named(manifests, 'HorizontalPodAutoscaler', 'quarry-agent-orchestrator')['spec'].maxReplicas).toBeLessThanOrEqual(TOPICS.agentWork.partitions);
+    expect(
+      named(manifests, 'HorizontalPodAutoscaler', 'quarry-scrape-worker')['spec'].maxReplicas,
+    ).toBeLessThanOrEqual(TOPICS.scrapeJobs.partitions);
+    expect(
+      named(manifests, 'HorizontalPodAutoscaler', 'quarry-agent-orchestrator')['spec'].maxReplicas,
+    ).toBeLessThanOrEqual(TOPICS.agentWork.partitions);
   });
 });
 
@@ -187,22 +238,37 @@ describe('document parsers, switched and tuned', () => {
     const claim = named(manifests, 'PersistentVolumeClaim', 'quarry-blobs');
     expect(claim['spec'].accessModes).toEqual(['ReadWriteMany']);
     for (const deployment of ofKind(manifests, 'Deployment')) {
-      const volume = deployment['spec'].template.spec.volumes.find((candidate: Manifest) => candidate['name'] === 'blobs');
-      expect({ name: deployment['metadata'].name, volume }).toEqual({ name: deployment['metadata'].name, volume: { name: 'blobs', persistentVolumeClaim: { claimName: 'quarry-blobs' } } });
+      const volume = deployment['spec'].template.spec.volumes.find(
+        (candidate: Manifest) => candidate['name'] === 'blobs',
+      );
+      expect({ name: deployment['metadata'].name, volume }).toEqual({
+        name: deployment['metadata'].name,
+        volume: { name: 'blobs', persistentVolumeClaim: { claimName: 'quarry-blobs' } },
+      });
     }
-    expect(ofKind(manifests, 'Deployment').map((deployment) => deployment['metadata'].name)).toContain('quarry-doc-parser');
+    expect(ofKind(manifests, 'Deployment').map((deployment) => deployment['metadata'].name)).toContain(
+      'quarry-doc-parser',
+    );
   });
 
   it('passes OCR settings to the doc-parser only', () => {
-    const manifests = render({ values: { docParser: { env: { OCR_LANGUAGES: 'eng+deu', DOC_PARSER_CONCURRENCY: 4 } } } });
+    const manifests = render({
+      values: { docParser: { env: { OCR_LANGUAGES: 'eng+deu', DOC_PARSER_CONCURRENCY: 4 } } },
+    });
     const parserEnv = container(named(manifests, 'Deployment', 'quarry-doc-parser'))['env'];
     expect(parserEnv).toContainEqual({ name: 'OCR_LANGUAGES', value: 'eng+deu' });
     expect(parserEnv).toContainEqual({ name: 'DOC_PARSER_CONCURRENCY', value: '4' });
-    expect(container(named(manifests, 'Deployment', 'quarry-scrape-worker'))['env'].map((entry: Manifest) => entry['name'])).not.toContain('OCR_LANGUAGES');
+    expect(
+      container(named(manifests, 'Deployment', 'quarry-scrape-worker'))['env'].map(
+        (entry: Manifest) => entry['name'],
+      ),
+    ).not.toContain('OCR_LANGUAGES');
   });
 
   it('can be switched off (no Deployment, Service, HPA, PDB or monitoring target)', () => {
-    const manifests = render({ values: { docParser: { enabled: false }, metrics: { serviceMonitor: { enabled: true } } } });
+    const manifests = render({
+      values: { docParser: { enabled: false }, metrics: { serviceMonitor: { enabled: true } } },
+    });
     expect(manifests.filter((manifest) => manifest['metadata']?.name === 'quarry-doc-parser')).toEqual([]);
     const monitor = named(manifests, 'ServiceMonitor', 'quarry');
     expect(monitor['spec'].selector.matchExpressions[0].values).not.toContain('doc-parser');
@@ -211,7 +277,9 @@ describe('document parsers, switched and tuned', () => {
   it('runs with a fixed replica count when autoscaling is off', () => {
     const manifests = render({ values: { docParser: { autoscaling: { enabled: false }, replicaCount: 3 } } });
     expect(named(manifests, 'Deployment', 'quarry-doc-parser')['spec'].replicas).toBe(3);
-    expect(ofKind(manifests, 'HorizontalPodAutoscaler').map((hpa) => hpa['metadata'].name)).not.toContain('quarry-doc-parser');
+    expect(ofKind(manifests, 'HorizontalPodAutoscaler').map((hpa) => hpa['metadata'].name)).not.toContain(
+      'quarry-doc-parser',
+    );
   });
 });
 
@@ -224,12 +292,22 @@ describe('evaluation install (defaults)', () => {
     const secret = named(defaults, 'Secret', 'quarry-database');
     const password = secret['stringData'].POSTGRES_PASSWORD as string;
     expect(password).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(secret['stringData'].DATABASE_URL).toBe(`postgresql://quarry:${password}@quarry-postgresql:5432/quarry`);
-    expect(postgres['spec'].template.spec.containers[0].env).toContainEqual({ name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'POSTGRES_PASSWORD' } } });
+    expect(secret['stringData'].DATABASE_URL).toBe(
+      `postgresql://quarry:${password}@quarry-postgresql:5432/quarry`,
+    );
+    expect(postgres['spec'].template.spec.containers[0].env).toContainEqual({
+      name: 'POSTGRES_PASSWORD',
+      valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'POSTGRES_PASSWORD' } },
+    });
     const gateway = container(named(defaults, 'Deployment', 'quarry-gateway'));
     expect(gateway['env']).toContainEqual({ name: 'KAFKA_BROKERS', value: 'quarry-kafka:9092' });
-    expect(kafka['spec'].template.spec.containers[0].env).toContainEqual({ name: 'KAFKA_ADVERTISED_LISTENERS', value: 'PLAINTEXT://quarry-kafka:9092' });
-    const clusterId = kafka['spec'].template.spec.containers[0].env.find((entry: Manifest) => entry['name'] === 'CLUSTER_ID').value;
+    expect(kafka['spec'].template.spec.containers[0].env).toContainEqual({
+      name: 'KAFKA_ADVERTISED_LISTENERS',
+      value: 'PLAINTEXT://quarry-kafka:9092',
+    });
+    const clusterId = kafka['spec'].template.spec.containers[0].env.find(
+      (entry: Manifest) => entry['name'] === 'CLUSTER_ID',
+    ).value;
     expect(clusterId).toMatch(/^[0-9a-f]{21}A$/); // 22 base64url characters = 16 bytes, as Kafka's Uuid wants
   });
 
@@ -239,12 +317,20 @@ describe('evaluation install (defaults)', () => {
     const spec = job['spec'].template.spec.containers[0];
     expect(spec.image).toBe('ghcr.io/quarry/cli:0.1.0');
     expect(spec.args).toEqual(['migrate']);
-    expect(spec.env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'DATABASE_URL' } } });
-    expect(container(named(defaults, 'Deployment', 'quarry-gateway'))['env']).toContainEqual({ name: 'DATABASE_MIGRATE_ON_START', value: 'true' });
+    expect(spec.env).toContainEqual({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'DATABASE_URL' } },
+    });
+    expect(container(named(defaults, 'Deployment', 'quarry-gateway'))['env']).toContainEqual({
+      name: 'DATABASE_MIGRATE_ON_START',
+      value: 'true',
+    });
   });
 
   it('generates the blob signing secret when none is given', () => {
-    expect(named(defaults, 'Secret', 'quarry-env')['stringData'].BLOB_SIGNING_SECRET).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(named(defaults, 'Secret', 'quarry-env')['stringData'].BLOB_SIGNING_SECRET).toMatch(
+      /^[A-Za-z0-9]{48}$/,
+    );
   });
 });
 
@@ -254,44 +340,69 @@ describe('production install', () => {
     expect(ofKind(production, 'Secret')).toEqual([]);
     for (const deployment of ofKind(production, 'Deployment')) {
       const spec = container(deployment);
-      expect(spec['env']).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'DATABASE_URL' } } });
-      expect(spec['env']).toContainEqual({ name: 'KAFKA_BROKERS', value: 'kafka-0.kafka.data.svc:9092,kafka-1.kafka.data.svc:9092,kafka-2.kafka.data.svc:9092' });
+      expect(spec['env']).toContainEqual({
+        name: 'DATABASE_URL',
+        valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'DATABASE_URL' } },
+      });
+      expect(spec['env']).toContainEqual({
+        name: 'KAFKA_BROKERS',
+        value: 'kafka-0.kafka.data.svc:9092,kafka-1.kafka.data.svc:9092,kafka-2.kafka.data.svc:9092',
+      });
       expect(spec['env']).toContainEqual({ name: 'DATABASE_MIGRATE_ON_START', value: 'false' });
       expect(spec['env']).toContainEqual({ name: 'PUBLIC_URL', value: 'https://api.quarry.example.com' });
       expect(spec['envFrom']).toContainEqual({ secretRef: { name: 'quarry-env' } });
     }
-    expect(container(named(production, 'Deployment', 'quarry-scrape-worker'))['env']).toContainEqual({ name: 'WORKER_CONCURRENCY', value: '24' });
+    expect(container(named(production, 'Deployment', 'quarry-scrape-worker'))['env']).toContainEqual({
+      name: 'WORKER_CONCURRENCY',
+      value: '24',
+    });
   });
 
   it('migrates, then provisions topics, before install and upgrade', () => {
     const migrate = named(production, 'Job', 'quarry-migrate');
     const topics = named(production, 'Job', 'quarry-topics');
     expect(migrate['metadata'].annotations['helm.sh/hook']).toBe('pre-install,pre-upgrade');
-    expect(Number(migrate['metadata'].annotations['helm.sh/hook-weight'])).toBeLessThan(Number(topics['metadata'].annotations['helm.sh/hook-weight']));
-    expect(migrate['spec'].template.spec.containers[0].env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'DATABASE_URL' } } });
+    expect(Number(migrate['metadata'].annotations['helm.sh/hook-weight'])).toBeLessThan(
+      Number(topics['metadata'].annotations['helm.sh/hook-weight']),
+    );
+    expect(migrate['spec'].template.spec.containers[0].env).toContainEqual({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'quarry-database', key: 'DATABASE_URL' } },
+    });
     const provision = topics['spec'].template.spec.containers[0];
     expect(provision.args).toEqual(['topics', 'ensure']);
     expect(provision.env).toContainEqual({ name: 'KAFKA_REPLICATION_FACTOR', value: '3' });
-    expect(provision.env.find((entry: Manifest) => entry['name'] === 'KAFKA_BROKERS').value).toContain('kafka-0.kafka.data.svc:9092');
+    expect(provision.env.find((entry: Manifest) => entry['name'] === 'KAFKA_BROKERS').value).toContain(
+      'kafka-0.kafka.data.svc:9092',
+    );
   });
 
   it('routes the ingress to the gateway service', () => {
     const ingress = named(production, 'Ingress', 'quarry-gateway');
     const backend = ingress['spec'].rules[0].http.paths[0].backend.service;
     expect(backend).toEqual({ name: 'quarry-gateway', port: { name: 'http' } });
-    expect(named(production, 'Service', 'quarry-gateway')['spec'].ports.map((port: Manifest) => port['name'])).toContain('http');
-    expect(ingress['spec'].tls[0]).toEqual({ hosts: ['api.quarry.example.com'], secretName: 'quarry-api-tls' });
+    expect(
+      named(production, 'Service', 'quarry-gateway')['spec'].ports.map((port: Manifest) => port['name']),
+    ).toContain('http');
+    expect(ingress['spec'].tls[0]).toEqual({
+      hosts: ['api.quarry.example.com'],
+      secretName: 'quarry-api-tls',
+    });
   });
 
   it('monitors every deployed component and keeps the services’ own `service` label', () => {
     const monitor = named(production, 'ServiceMonitor', 'quarry');
     expect(monitor['metadata'].labels.release).toBe('kube-prometheus-stack');
-    expect(monitor['spec'].endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '30s', honorLabels: true }]);
+    expect(monitor['spec'].endpoints).toEqual([
+      { port: 'http', path: '/metrics', interval: '30s', honorLabels: true },
+    ]);
     for (const service of ofKind(production, 'Service')) {
       const labels = service['metadata'].labels;
       const selected =
         matches(monitor['spec'].selector.matchLabels, labels) &&
-        monitor['spec'].selector.matchExpressions.every((expression: Manifest) => expression['values'].includes(labels[expression['key']]));
+        monitor['spec'].selector.matchExpressions.every((expression: Manifest) =>
+          expression['values'].includes(labels[expression['key']]),
+        );
       expect(selected).toBe(true);
       expect(service['spec'].ports.some((port: Manifest) => port['name'] === 'http')).toBe(true);
     }
@@ -311,17 +422,34 @@ describe('production install', () => {
 describe('environment wiring', () => {
   it('covers every variable of the config schema: ConfigMap, Secret or set by the chart', () => {
     // Every config and secret value set, so each lands in the ConfigMap or the Secret.
-    const config = Object.fromEntries(Object.keys(valuesYaml.config).map((name) => [name, `x-${name.toLowerCase()}`]));
-    const secrets = Object.fromEntries(Object.keys(valuesYaml.secrets).filter((name) => name !== 'existingSecret').map((name) => [name, `s-${name.toLowerCase()}`]));
+    const config = Object.fromEntries(
+      Object.keys(valuesYaml.config).map((name) => [name, `x-${name.toLowerCase()}`]),
+    );
+    const secrets = Object.fromEntries(
+      Object.keys(valuesYaml.secrets)
+        .filter((name) => name !== 'existingSecret')
+        .map((name) => [name, `s-${name.toLowerCase()}`]),
+    );
     const manifests = render({ values: { config, secrets } });
-    for (const deployment of ofKind(manifests, 'Deployment')) expect(environmentOf(deployment, manifests)).toEqual([...envNames].sort());
+    for (const deployment of ofKind(manifests, 'Deployment'))
+      expect(environmentOf(deployment, manifests)).toEqual([...envNames].sort());
   });
 
   it('keeps secrets out of the ConfigMap', () => {
-    const manifests = render({ values: { secrets: { BOOTSTRAP_API_KEY: 'fc-secret-key', OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer abc' } } });
+    const manifests = render({
+      values: {
+        secrets: {
+          BOOTSTRAP_API_KEY: 'fc-secret-key',
+          OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer abc',
+        },
+      },
+    });
     const configMap = named(manifests, 'ConfigMap', 'quarry-config');
     expect(JSON.stringify(configMap['data'])).not.toMatch(/fc-secret-key|Bearer abc/);
-    expect(named(manifests, 'Secret', 'quarry-env')['stringData']).toMatchObject({ BOOTSTRAP_API_KEY: 'fc-secret-key', OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer abc' });
+    expect(named(manifests, 'Secret', 'quarry-env')['stringData']).toMatchObject({
+      BOOTSTRAP_API_KEY: 'fc-secret-key',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer abc',
+    });
   });
 
   it('leaves empty settings unset so the service defaults apply', () => {
@@ -329,9 +457,16 @@ describe('environment wiring', () => {
   });
 
   it('changes the checksum annotations of every pod when config or secrets change', () => {
-    const before = ofKind(defaults, 'Deployment').map((deployment) => deployment['spec'].template.metadata.annotations);
-    const changedConfig = ofKind(render({ values: { config: { LOG_LEVEL: 'debug' } } }), 'Deployment').map((deployment) => deployment['spec'].template.metadata.annotations);
-    const changedSecret = ofKind(render({ values: { secrets: { BOOTSTRAP_API_KEY: 'fc-other' } } }), 'Deployment').map((deployment) => deployment['spec'].template.metadata.annotations);
+    const before = ofKind(defaults, 'Deployment').map(
+      (deployment) => deployment['spec'].template.metadata.annotations,
+    );
+    const changedConfig = ofKind(render({ values: { config: { LOG_LEVEL: 'debug' } } }), 'Deployment').map(
+      (deployment) => deployment['spec'].template.metadata.annotations,
+    );
+    const changedSecret = ofKind(
+      render({ values: { secrets: { BOOTSTRAP_API_KEY: 'fc-other' } } }),
+      'Deployment',
+    ).map((deployment) => deployment['spec'].template.metadata.annotations);
     before.forEach((annotations, index) => {
       expect(changedConfig[index]['checksum/config']).not.toBe(annotations['checksum/config']);
       expect(changedConfig[index]['checksum/secret']).toBe(annotations['checksum/secret']);
@@ -341,35 +476,287 @@ describe('environment wiring', () => {
 
   it('passes per-component env and refuses to override what the chart sets', () => {
     const manifests = render({ values: { scrapeWorker: { env: { BROWSER_CONCURRENCY: 6 } } } });
-    expect(container(named(manifests, 'Deployment', 'quarry-scrape-worker'))['env']).toContainEqual({ name: 'BROWSER_CONCURRENCY', value: '6' });
-    expect(container(named(manifests, 'Deployment', 'quarry-gateway'))['env'].map((entry: Manifest) => entry['name'])).not.toContain('BROWSER_CONCURRENCY');
-    expect(renderError({ values: { gateway: { env: { KAFKA_BROKERS: 'elsewhere:9092' } } } })).toMatch(/gateway\.env\.KAFKA_BROKERS: the chart sets KAFKA_BROKERS itself/);
+    expect(container(named(manifests, 'Deployment', 'quarry-scrape-worker'))['env']).toContainEqual({
+      name: 'BROWSER_CONCURRENCY',
+      value: '6',
+    });
+    expect(
+      container(named(manifests, 'Deployment', 'quarry-gateway'))['env'].map(
+        (entry: Manifest) => entry['name'],
+      ),
+    ).not.toContain('BROWSER_CONCURRENCY');
+    expect(renderError({ values: { gateway: { env: { KAFKA_BROKERS: 'elsewhere:9092' } } } })).toMatch(
+      /gateway\.env\.KAFKA_BROKERS: the chart sets KAFKA_BROKERS itself/,
+    );
   });
 });
 
 describe('external database given as a URL', () => {
-  const manifests = render({ values: { postgresql: { bundled: { enabled: false }, external: { url: 'postgresql://u:p@db:5432/q' } } } });
+  const manifests = render({
+    values: { postgresql: { bundled: { enabled: false }, external: { url: 'postgresql://u:p@db:5432/q' } } },
+  });
 
   it('gives the pre-install migration hook its own copy of the URL (the release Secret does not exist yet)', () => {
-    const hookSecret = named(manifests, 'Secret', 'quarry-migrate');
+    const hookSecret = named(manifests, 'Secret', 'quarry-hooks');
     const job = named(manifests, 'Job', 'quarry-migrate');
     expect(hookSecret['metadata'].annotations['helm.sh/hook']).toBe('pre-install,pre-upgrade');
-    expect(Number(hookSecret['metadata'].annotations['helm.sh/hook-weight'])).toBeLessThan(Number(job['metadata'].annotations['helm.sh/hook-weight']));
+    expect(Number(hookSecret['metadata'].annotations['helm.sh/hook-weight'])).toBeLessThan(
+      Number(job['metadata'].annotations['helm.sh/hook-weight']),
+    );
     expect(hookSecret['stringData'].DATABASE_URL).toBe('postgresql://u:p@db:5432/q');
-    expect(job['spec'].template.spec.containers[0].env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'quarry-migrate', key: 'DATABASE_URL' } } });
-    expect(named(manifests, 'Secret', 'quarry-database')['stringData']).toEqual({ DATABASE_URL: 'postgresql://u:p@db:5432/q' });
+    expect(job['spec'].template.spec.containers[0].env).toContainEqual({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'quarry-hooks', key: 'DATABASE_URL' } },
+    });
+    expect(named(manifests, 'Secret', 'quarry-database')['stringData']).toEqual({
+      DATABASE_URL: 'postgresql://u:p@db:5432/q',
+    });
+  });
+});
+
+/** Hook events of an object (none: an ordinary release object). */
+const hookPhases = (manifest: Manifest): string[] =>
+  String(manifest['metadata'].annotations?.['helm.sh/hook'] ?? '')
+    .split(',')
+    .filter(Boolean);
+const hookWeight = (manifest: Manifest): number =>
+  Number(manifest['metadata'].annotations?.['helm.sh/hook-weight'] ?? 0);
+const identity = (manifest: Manifest) => `${manifest['kind']}/${manifest['metadata'].name}`;
+
+/** Objects a hook Job's pod needs when it starts: its ServiceAccount, the Secrets and ConfigMaps it reads, the Services it connects to. */
+function requirementsOf(job: Manifest, manifests: Manifest[]): Manifest[] {
+  const pod = job['spec'].template.spec;
+  const wanted: [string, string][] = [['ServiceAccount', pod.serviceAccountName ?? 'default']];
+  for (const spec of pod.containers as Manifest[]) {
+    for (const entry of spec['env'] ?? []) {
+      if (entry.valueFrom?.secretKeyRef) wanted.push(['Secret', entry.valueFrom.secretKeyRef.name]);
+      if (entry.valueFrom?.configMapKeyRef) wanted.push(['ConfigMap', entry.valueFrom.configMapKeyRef.name]);
+      // Services of the release the Job connects to (host names in the values, e.g. KAFKA_BROKERS).
+      for (const service of ofKind(manifests, 'Service'))
+        if (new RegExp(`(^|[,/@])${service['metadata'].name}(:|$|,)`).test(String(entry.value ?? '')))
+          wanted.push(['Service', service['metadata'].name]);
+    }
+    for (const source of spec['envFrom'] ?? [])
+      wanted.push(
+        source.secretRef ? ['Secret', source.secretRef.name] : ['ConfigMap', source.configMapRef.name],
+      );
+  }
+  for (const volume of pod.volumes ?? []) {
+    if (volume.secret) wanted.push(['Secret', volume.secret.secretName]);
+    if (volume.configMap) wanted.push(['ConfigMap', volume.configMap.name]);
+  }
+  // Objects the chart does not render (existing Secrets, the namespace's default account) are the operator's.
+  return wanted.flatMap(([kind, name]) =>
+    manifests.filter((manifest) => manifest['kind'] === kind && manifest['metadata'].name === name),
+  );
+}
+
+/**
+ * What would go wrong at `helm install`/`upgrade`: Helm creates the hooks of a phase one by one in
+ * weight order, ordinary release objects only after every pre-install hook (and deletes
+ * `hook-succeeded` hooks once all hooks of the phase succeeded). A hook Job may therefore use, in
+ * each of its phases, a hook object of that phase with a lower weight, or an ordinary object unless
+ * the phase is pre-install (on upgrade they exist from the previous release; after install, all do).
+ */
+function hookProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  for (const job of ofKind(manifests, 'Job').filter((candidate) => hookPhases(candidate).length > 0)) {
+    for (const phase of hookPhases(job)) {
+      for (const needed of requirementsOf(job, manifests)) {
+        const phases = hookPhases(needed);
+        if (phases.length === 0 && phase === 'pre-install')
+          problems.push(
+            `${identity(job)} (${phase}) needs ${identity(needed)}, created after the pre-install hooks`,
+          );
+        if (phases.length > 0 && !phases.includes(phase))
+          problems.push(
+            `${identity(job)} (${phase}) needs ${identity(needed)}, a hook of ${phases.join(',')} only`,
+          );
+        if (phases.includes(phase) && hookWeight(needed) >= hookWeight(job))
+          problems.push(
+            `${identity(job)} (${phase}) needs ${identity(needed)}, created no earlier (weight ${hookWeight(needed)})`,
+          );
+      }
+    }
+  }
+  return problems;
+}
+
+describe('hooks (migrations, topics)', () => {
+  const externalDatabase = {
+    postgresql: { bundled: { enabled: false }, external: { url: 'postgresql://u:p@db:5432/q' } },
+  };
+  const externalKafka = {
+    kafka: {
+      bundled: { enabled: false },
+      external: { brokers: ['k1:9093'] },
+      provisionTopics: { enabled: true },
+    },
+  };
+  const cases: [string, Manifest[]][] = [
+    ['production values', production],
+    [
+      'defaults with topic provisioning',
+      render({ values: { kafka: { provisionTopics: { enabled: true } } } }),
+    ],
+    [
+      'external database URL, bundled Kafka',
+      render({ values: { ...externalDatabase, kafka: { provisionTopics: { enabled: true } } } }),
+    ],
+    ['bundled PostgreSQL, external Kafka', render({ values: externalKafka })],
+    [
+      'external database URL and Kafka with SASL',
+      render({
+        values: {
+          ...externalDatabase,
+          ...externalKafka,
+          config: { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u' },
+          secrets: { KAFKA_SASL_PASSWORD: 'p' },
+        },
+      }),
+    ],
+    [
+      'an existing ServiceAccount',
+      render({
+        files: [PRODUCTION_VALUES],
+        values: { serviceAccount: { create: false, name: 'quarry-runner' } },
+      }),
+    ],
+  ];
+
+  it.each(cases)('%s: every hook Job finds what it needs when it runs', (_label, manifests) => {
+    expect(ofKind(manifests, 'Job').length).toBeGreaterThan(0);
+    expect(hookProblems(manifests)).toEqual([]);
+  });
+
+  it('would catch a pre-install Job using the release ServiceAccount or the bundled Kafka (the check can fail)', () => {
+    const manifests = structuredClone(
+      render({ values: { ...externalDatabase, kafka: { provisionTopics: { enabled: true } } } }),
+    );
+    const migrate = named(manifests, 'Job', 'quarry-migrate');
+    migrate['spec'].template.spec.serviceAccountName = 'quarry';
+    named(manifests, 'Job', 'quarry-topics')['metadata'].annotations['helm.sh/hook'] =
+      'pre-install,pre-upgrade';
+    expect(hookProblems(manifests)).toEqual([
+      'Job/quarry-migrate (pre-install) needs ServiceAccount/quarry, created after the pre-install hooks',
+      'Job/quarry-topics (pre-install) needs Service/quarry-kafka, created after the pre-install hooks',
+    ]);
+  });
+
+  it('runs the hooks under their own ServiceAccount, with the annotations of the release one (cloud IAM)', () => {
+    const manifests = render({
+      files: [PRODUCTION_VALUES],
+      values: { serviceAccount: { annotations: { 'iam.gke.io/gcp-service-account': 'quarry@p.iam' } } },
+    });
+    const account = named(manifests, 'ServiceAccount', 'quarry-hooks');
+    expect(account['metadata'].annotations).toMatchObject({
+      'helm.sh/hook': 'pre-install,pre-upgrade',
+      'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+      'iam.gke.io/gcp-service-account': 'quarry@p.iam',
+    });
+    expect(account['automountServiceAccountToken']).toBe(false);
+    for (const job of ofKind(manifests, 'Job'))
+      expect(job['spec'].template.spec.serviceAccountName).toBe('quarry-hooks');
+    expect(named(manifests, 'ServiceAccount', 'quarry')['metadata'].annotations).toEqual({
+      'iam.gke.io/gcp-service-account': 'quarry@p.iam',
+    });
+    // Without a chart-made account, the hooks use the operator's (it exists before install).
+    const existing = render({
+      files: [PRODUCTION_VALUES],
+      values: { serviceAccount: { create: false, name: 'quarry-runner' } },
+    });
+    expect(ofKind(existing, 'ServiceAccount')).toEqual([]);
+    for (const job of ofKind(existing, 'Job'))
+      expect(job['spec'].template.spec.serviceAccountName).toBe('quarry-runner');
+  });
+
+  it('provisions topics after install when Kafka is bundled, before install when it is external (independently of PostgreSQL)', () => {
+    const topicsHook = (values: Record<string, unknown>) =>
+      named(render({ values }), 'Job', 'quarry-topics')['metadata'].annotations['helm.sh/hook'];
+    expect(topicsHook({ ...externalDatabase, kafka: { provisionTopics: { enabled: true } } })).toBe(
+      'post-install,pre-upgrade',
+    );
+    expect(topicsHook(externalKafka)).toBe('pre-install,pre-upgrade');
+    const mixed = render({ values: { ...externalDatabase, kafka: { provisionTopics: { enabled: true } } } });
+    expect(named(mixed, 'Job', 'quarry-migrate')['metadata'].annotations['helm.sh/hook']).toBe(
+      'pre-install,pre-upgrade',
+    );
+    expect(named(mixed, 'ServiceAccount', 'quarry-hooks')['metadata'].annotations['helm.sh/hook']).toBe(
+      'post-install,pre-install,pre-upgrade',
+    );
+  });
+
+  it('gives the topics Job the Kafka TLS and SASL settings, the password from a hook Secret or the existing Secret', () => {
+    const sasl = {
+      config: { KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'quarry' },
+    };
+    const inline = render({ values: { ...externalKafka, ...sasl, secrets: { KAFKA_SASL_PASSWORD: 'pw' } } });
+    const env = (manifests: Manifest[]) =>
+      named(manifests, 'Job', 'quarry-topics')['spec'].template.spec.containers[0].env;
+    expect(env(inline)).toEqual(
+      expect.arrayContaining([
+        { name: 'KAFKA_SSL', value: 'true' },
+        { name: 'KAFKA_SASL_MECHANISM', value: 'scram-sha-512' },
+        { name: 'KAFKA_SASL_USERNAME', value: 'quarry' },
+        {
+          name: 'KAFKA_SASL_PASSWORD',
+          valueFrom: { secretKeyRef: { name: 'quarry-hooks', key: 'KAFKA_SASL_PASSWORD' } },
+        },
+      ]),
+    );
+    expect(named(inline, 'Secret', 'quarry-hooks')['stringData']).toEqual({ KAFKA_SASL_PASSWORD: 'pw' });
+    expect(named(inline, 'Secret', 'quarry-env')['stringData'].KAFKA_SASL_PASSWORD).toBe('pw'); // the services' copy
+    const existing = render({ files: [PRODUCTION_VALUES], values: sasl });
+    expect(env(existing)).toContainEqual({
+      name: 'KAFKA_SASL_PASSWORD',
+      valueFrom: { secretKeyRef: { name: 'quarry-env', key: 'KAFKA_SASL_PASSWORD' } },
+    });
+    expect(ofKind(existing, 'Secret')).toEqual([]);
+    // No SASL configured: no password variable at all.
+    expect(env(production).map((entry: Manifest) => entry['name'])).not.toContain('KAFKA_SASL_PASSWORD');
+  });
+});
+
+describe('rolling on database changes', () => {
+  const checksums = (values: Record<string, unknown>) =>
+    ofKind(render({ values }), 'Deployment').map(
+      (deployment) => deployment['spec'].template.metadata.annotations['checksum/database'] as string,
+    );
+
+  it('changes checksum/database of every pod when the rendered DATABASE_URL changes', () => {
+    const external = (url: string) => ({ postgresql: { bundled: { enabled: false }, external: { url } } });
+    const before = checksums(external('postgresql://u:p@db:5432/q'));
+    const after = checksums(external('postgresql://u:rotated@db:5432/q'));
+    expect(before.every((checksum) => /^[0-9a-f]{64}$/.test(checksum))).toBe(true);
+    before.forEach((checksum, index) => expect(after[index]).not.toBe(checksum));
+    expect(checksums(external('postgresql://u:p@db:5432/q'))).toEqual(before); // stable when nothing changed
+    const bundled = (password: string) => checksums({ postgresql: { bundled: { password } } });
+    expect(bundled('one')).not.toEqual(bundled('two'));
+    expect(bundled('one')).toEqual(bundled('one'));
   });
 });
 
 describe('refused values', () => {
   it.each([
-    [{ postgresql: { bundled: { enabled: false } } }, /postgresql: enable postgresql.bundled or set postgresql.external/],
-    [{ postgresql: { external: { url: 'postgresql://x@y/z' } } }, /postgresql.external.\* is set while postgresql.bundled.enabled=true/],
+    [
+      { postgresql: { bundled: { enabled: false } } },
+      /postgresql: enable postgresql.bundled or set postgresql.external/,
+    ],
+    [
+      { postgresql: { external: { url: 'postgresql://x@y/z' } } },
+      /postgresql.external.\* is set while postgresql.bundled.enabled=true/,
+    ],
     [{ kafka: { bundled: { enabled: false } } }, /kafka: enable kafka.bundled or set kafka.external.brokers/],
-    [{ docParser: { env: { BLOB_DIR: '/elsewhere' } } }, /docParser\.env\.BLOB_DIR: the chart sets BLOB_DIR itself/],
+    [
+      { docParser: { env: { BLOB_DIR: '/elsewhere' } } },
+      /docParser\.env\.BLOB_DIR: the chart sets BLOB_DIR itself/,
+    ],
     [{ docParser: { replicas: 2 } }, /docParser[\s\S]*replicas/],
     [{ config: { NOT_A_SETTING: 'x' } }, /NOT_A_SETTING/],
-    [{ gateway: { autoscaling: { enabled: true, targetCPUUtilizationPercentage: 500 } } }, /targetCPUUtilizationPercentage/],
+    [
+      { gateway: { autoscaling: { enabled: true, targetCPUUtilizationPercentage: 500 } } },
+      /targetCPUUtilizationPercentage/,
+    ],
     [{ kafka: { bundled: { enabled: false }, external: { brokers: ['no-port'] } } }, /brokers/],
   ])('%j', (values, message) => {
     expect(renderError({ values })).toMatch(message);
@@ -382,7 +769,11 @@ describe('the schema validator of the pipeline', () => {
     deployment['spec'].template.spec.containers[0].livenessProbe.httpGet.pathh = '/livez';
     const file = join(mkdtempSync(join(tmpdir(), 'quarry-validate-')), 'bad.yaml');
     writeFileSync(file, stringify(deployment));
-    const result = spawnSync(join(REPO_ROOT, '.tools/venv/bin/kubernetes-validate'), ['--strict', '-k', '1.34.0', file], { encoding: 'utf8' });
+    const result = spawnSync(
+      join(REPO_ROOT, '.tools/venv/bin/kubernetes-validate'),
+      ['--strict', '-k', '1.34.0', file],
+      { encoding: 'utf8' },
+    );
     expect(result.status).not.toBe(0);
     expect(result.stdout + result.stderr).toMatch(/pathh/);
   });

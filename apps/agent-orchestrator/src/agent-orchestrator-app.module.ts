@@ -2,15 +2,25 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { BillingModule } from '@quarry/billing';
 import { JobsModule } from '@quarry/jobs';
+import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 
-/** The agent orchestrator: consumes `agent.work`, plans and records runs; serves only probes and metrics over HTTP. */
+/**
+ * The agent orchestrator: consumes `agent.work`, plans and records runs; schedules and runs monitor
+ * checks (`monitor.checks`); serves only probes and metrics over HTTP.
+ */
 @Module({})
 export class AgentOrchestratorAppModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: AgentOrchestratorAppModule,
-      imports: [PlatformModule.forRoot(runtime), BillingModule, JobsModule, AgentOrchestratorModule],
+      imports: [
+        PlatformModule.forRoot(runtime),
+        BillingModule,
+        JobsModule,
+        AgentOrchestratorModule,
+        MonitorRunnerModule,
+      ],
       controllers: [HealthController],
     };
   }

@@ -1,4 +1,11 @@
-import { startFixtureServer, uniqueName, type FixtureHandler, type FixtureServer } from '@quarry/testing';
+import {
+  startFixtureServer,
+  TEST_KAFKA_BROKERS,
+  uniqueName,
+  type FixtureHandler,
+  type FixtureServer,
+} from '@quarry/testing';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { call } from './support/api-client';
 import {
   checkTraceInvariants,
@@ -299,6 +306,21 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
       error: expect.stringContaining('zero data retention enabled'),
     });
     expect((zdr.body as { error: string }).error).toContain('not supported on extract');
+    // …nor read, trace, snapshot, cancel or list them (checked before the job is looked up).
+    for (const [method, path] of [
+      ['GET', `/v2/agent/${unknown}`],
+      ['GET', `/v2/agent/${unknown}/trace`],
+      ['GET', `/v2/agent/${unknown}/snapshots/${unknown}`],
+      ['DELETE', `/v2/agent/${unknown}`],
+      ['GET', '/v2/agent'],
+    ]) {
+      const response = await call(gateway, method, path, { apiKey: zdrKey });
+      expect({ path: `${method} ${path}`, status: response.status, body: response.body }).toEqual({
+        path: `${method} ${path}`,
+        status: 400,
+        body: { success: false, code: 'BAD_REQUEST', error: (zdr.body as { error: string }).error },
+      });
+    }
 
     // Request validation, authentication, credits.
     expect(
@@ -513,5 +535,52 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
     expect(await sql(databaseUrl, `SELECT amount FROM credit_ledger WHERE job_id = $1`, [id])).toEqual([
       { amount: -6 },
     ]);
+  });
+});
+
+describe('agent submission refused by Kafka', () => {
+  let platform: Platform;
+
+  beforeAll(async () => {
+    platform = await startCluster({ gateways: 1, workers: 0 });
+  });
+  afterAll(() => platform?.stop());
+
+  it('answers 500 "Failed to passthrough agent request." and records the run as failed', async () => {
+    // The broker rejects every message on the orchestrators' topic (record too large): a real refusal on submission.
+    const admin = new Kafka({
+      clientId: 'agent-passthrough-e2e',
+      brokers: TEST_KAFKA_BROKERS,
+      logLevel: logLevel.NOTHING,
+    }).admin();
+    await admin.connect();
+    try {
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [
+          {
+            type: ConfigResourceTypes.TOPIC,
+            name: `${platform.env['BUS_TOPIC_PREFIX']}agent.work`,
+            configEntries: [{ name: 'max.message.bytes', value: '16' }],
+          },
+        ],
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    const response = await call(platform.url(), 'POST', '/v2/agent', {
+      apiKey: platform.apiKey,
+      body: { prompt: 'widgets', urls: ['https://example.com/'] },
+    });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      success: false,
+      code: 'UNKNOWN_ERROR',
+      error: 'Failed to passthrough agent request.',
+    });
+    const list = await call<{ agents: { status: string }[] }>(platform.url(), 'GET', '/v2/agent', {
+      apiKey: platform.apiKey,
+    });
+    expect(list.body.agents.map((agent) => agent.status)).toEqual(['failed']);
   });
 });

@@ -7,6 +7,8 @@ import {
   garbagePdf,
   longPdf,
   officeFixtures,
+  PII_PDF,
+  piiPdf,
   REPORT,
   reportPdf,
   SCANNED_PAGES,
@@ -29,6 +31,7 @@ jest.setTimeout(240_000);
 
 interface Fixtures {
   report: Buffer;
+  pii: Buffer;
   long: Buffer;
   scanned: Buffer;
   encrypted: Buffer;
@@ -45,6 +48,7 @@ async function fixtureSite(files: Fixtures): Promise<FixtureServer> {
     };
   return startFixtureServer({
     '/report.pdf': pdf(files.report),
+    '/pii.pdf': pdf(files.pii),
     '/long.pdf': pdf(files.long),
     '/scanned.pdf': pdf(files.scanned),
     '/encrypted.pdf': pdf(files.encrypted),
@@ -53,6 +57,17 @@ async function fixtureSite(files: Fixtures): Promise<FixtureServer> {
       '<html><head><title>Plain page</title></head><body><main><h1>Plain HTML</h1><p>Not a PDF at all, marker html-42.</p></main></body></html>',
     ),
   });
+}
+
+/** Every block span indexes the returned markdown exactly, or is null (spec §2.3). */
+function spansValidOrNull(document: ScrapeDocument): LayoutBlock[] {
+  const items = (document.blocks ?? []).flatMap((page: PageBlocks) => page.items as LayoutBlock[]);
+  for (const block of items)
+    if (block.markdownSpan)
+      expect((document.markdown ?? '').slice(block.markdownSpan[0], block.markdownSpan[1])).toBe(
+        block.content,
+      );
+  return items;
 }
 
 function spansIndexMarkdown(document: ScrapeDocument): void {
@@ -88,6 +103,7 @@ function describeDocumentParsing(
     beforeAll(async () => {
       files = {
         report: await reportPdf(),
+        pii: await piiPdf(),
         long: await longPdf(200),
         scanned: await scannedPdf(150),
         encrypted: await encryptedPdf(),
@@ -184,6 +200,75 @@ function describeDocumentParsing(
       expect(fast.body).toMatchObject({ success: false, code: 'SCRAPE_PDF_OCR_REQUIRED' });
     });
 
+    it('OCRs every page of a scanned PDF in ocr mode, with OCR blocks', async () => {
+      const response = await scrape({
+        url: `${site.url}/scanned.pdf`,
+        parsers: [{ type: 'pdf', mode: 'ocr', pages: true, blocks: true }],
+      });
+      expect(response.status).toBe(200);
+      const document = response.body.data;
+      SCANNED_PAGES.forEach((page, index) =>
+        expect(
+          characterErrorRate(
+            scannedPageText(page),
+            (document.pages?.[index].markdown ?? '').replace(/^#+ /gm, ''),
+          ),
+        ).toBeLessThan(0.05),
+      );
+      expect(document.blocks?.map((page) => page.status)).toEqual(['ok', 'ok']);
+      const items = spansValidOrNull(document);
+      expect(new Set(items.map((block) => block.source))).toEqual(new Set(['layout_ocr']));
+      expect(items.every((block) => typeof block.confidence.ocr === 'number')).toBe(true);
+      expect(document.metadata).toMatchObject({ numPages: 2, totalPages: 2, creditsUsed: 2 });
+    });
+
+    it('redacts PII in the markdown, the pages and the blocks of a PDF; spans stay exact or null', async () => {
+      const response = await scrape({
+        url: `${site.url}/pii.pdf`,
+        redactPII: true,
+        parsers: [{ type: 'pdf', mode: 'fast', pages: true, blocks: true }],
+      });
+      expect(response.status).toBe(200);
+      const document = response.body.data;
+      const everything = JSON.stringify(document);
+      for (const raw of PII_PDF.raw)
+        expect({ raw, found: everything.includes(raw) }).toEqual({ raw, found: false });
+      expect(document.markdown).toContain('[EMAIL]');
+      expect(document.markdown).toContain('[FINANCIAL]');
+      expect(document.pages?.map((page) => page.markdown.includes('[PHONE]'))).toEqual([true, true]);
+      const items = spansValidOrNull(document);
+      // Body blocks keep exact spans into the redacted markdown; the running footer (kept out of it) is redacted too.
+      expect(
+        items.filter((block) => block.markdownSpan && block.content.includes('[EMAIL]')).length,
+      ).toBeGreaterThan(0);
+      const footers = items.filter((block) => block.type === 'page_footer');
+      expect(footers.length).toBe(2);
+      for (const footer of footers) expect(footer.content).toBe('Case owner: [EMAIL]');
+      expect(document.warning).toContain('redactPII: no language model');
+    });
+
+    it('leaves markdown out of a PDF when formats do not ask for it, as for HTML pages', async () => {
+      const links = (await scrape({ url: `${site.url}/report.pdf`, formats: ['links'] })).body.data;
+      expect(links.markdown).toBeUndefined();
+      expect(links.links).toEqual([]);
+      expect(links.metadata).toMatchObject({ numPages: 3, creditsUsed: 3 });
+    });
+
+    it('returns a base64 PDF untouched by language-model formats, with a warning (parsers: [])', async () => {
+      const { body } = await scrape({
+        url: `${site.url}/pii.pdf`,
+        parsers: [],
+        formats: ['markdown', 'summary'],
+        redactPII: true,
+      });
+      expect(Buffer.from(body.data.markdown ?? '', 'base64').equals(files.pii)).toBe(true);
+      expect(body.data.summary).toBeUndefined();
+      expect(body.data.metadata.creditsUsed).toBe(1);
+      expect(body.data.warning).toBe(
+        'summary, redactPII were not applied: with parsers: [] the PDF is returned base64-encoded, not as text; use the pdf parser to get its text.',
+      );
+    });
+
     it('recognises a PDF by its signature and ignores the PDF parser on HTML pages', async () => {
       const signed = (await scrape({ url: `${site.url}/download` })).body.data;
       expect(signed.metadata).toMatchObject({ numPages: 3, contentType: 'application/pdf' });
@@ -199,7 +284,9 @@ function describeDocumentParsing(
       const encrypted = await scrape({ url: `${site.url}/encrypted.pdf` });
       expect(encrypted.status).toBe(422);
       expect(encrypted.body).toMatchObject({ success: false, code: 'DOCUMENT_ENCRYPTED' });
+      // Items are objects (spec §2.1.2); the bare string "pdf" is refused (compat §21 #7).
       for (const parser of [
+        'pdf',
         'pdf:fast',
         { type: 'pdf', mode: 'turbo' },
         { type: 'pdf', maxPages: 0 },
@@ -213,7 +300,8 @@ function describeDocumentParsing(
         expect(Array.isArray(response.body.details)).toBe(true);
       }
       expect(
-        (await scrape({ url: `${site.url}/report.pdf`, parsers: ['pdf'] })).body.data.metadata.numPages,
+        (await scrape({ url: `${site.url}/report.pdf`, parsers: [{ type: 'pdf' }] })).body.data.metadata
+          .numPages,
       ).toBe(3);
     });
 
@@ -263,6 +351,16 @@ function describeDocumentParsing(
         contentType: 'image/png',
         creditsUsed: 1,
       });
+    });
+
+    it('returns an uploaded PDF base64-encoded for one credit with parsers: []', async () => {
+      // compat §14 forbids the rawBase64 format on parse, not the parsers option (§3): [] is the raw PDF.
+      const response = await parse({ filename: 'report.pdf', data: files.report }, { parsers: [] });
+      expect(response.status).toBe(200);
+      expect(response.body.data.markdown?.startsWith('JVBER')).toBe(true);
+      expect(Buffer.from(response.body.data.markdown ?? '', 'base64').equals(files.report)).toBe(true);
+      expect(response.body.data.metadata).toMatchObject({ sourceURL: 'report.pdf', creditsUsed: 1 });
+      expect(response.body.data.metadata.numPages).toBeUndefined();
     });
 
     it('rejects unsupported options, file types, missing files and bad options JSON with 400', async () => {

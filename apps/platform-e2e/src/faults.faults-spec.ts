@@ -1,5 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Firecrawl from '@mendable/firecrawl-js';
 import { startFixtureServer, type FixtureServer } from '@quarry/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { LocalCluster, waitFor, type ClusterService } from './support/local-cluster';
@@ -11,44 +12,83 @@ import { REPO_ROOT } from './support/service-process';
  * min.insync.replicas 2) and a PostgreSQL cluster of its own on 55432. Each scenario breaks one part under load and checks what clients
  * and the data see. Figures are printed and written to .cache/faults/report.json.
  *
- * Crawl and batch endpoints have not landed yet (issue 4): the "500 pages" load is 500 concurrent
- * synchronous scrapes of 500 distinct pages, which go through the same scrape-jobs topic and
- * workers as crawl pages do.
+ * The worker scenario is a real crawl (the Firecrawl SDK against the round-robin proxy) of a site of
+ * exactly 500 pages reached by links; its pages travel on crawl.tasks to the three workers.
  */
 interface Outcome {
   url: string;
   status: number;
-  body: { success?: boolean; data?: { markdown?: string; metadata?: { creditsUsed?: number } }; error?: string; code?: string };
+  body: {
+    success?: boolean;
+    data?: { markdown?: string; metadata?: { creditsUsed?: number } };
+    error?: string;
+    code?: string;
+  };
   retryAfter: string | null;
   startedAt: number;
   ms: number;
 }
 
+/** Pages of the crawled site: the home page and /p/1 … /p/499. */
 const PAGES = 500;
-const CRAWL_CONCURRENCY = 100;
+/** Links per page: / links to /p/1–20, /p/n to /p/20n+1 … /p/20n+20 (up to /p/499). */
+const FANOUT = 20;
+const PAGE_DELAY_MS = 400;
+const PROXY_PORT = 3100;
 /** Fields an error body may have (spec §7.1, compat §1.2–1.3). */
 const SPEC_ERROR_FIELDS = ['success', 'error', 'code', 'details', 'retry_after_seconds'];
 const report: Record<string, unknown> = {};
 let cluster: LocalCluster;
 let site: FixtureServer;
 
-/** Pages /page/<n>?delay=<ms>: a unique marker per page, served after an optional delay. */
+/** The page numbers /p/n links to (its children in a tree of PAGES − 1 pages under /). */
+const childrenOf = (n: number) =>
+  Array.from({ length: FANOUT }, (_, index) => n * FANOUT + index + 1).filter((child) => child < PAGES);
+
+/**
+ * Pages /page/<n>?delay=<ms> (a unique marker per page, served after an optional delay) for the
+ * scrape scenarios, and the crawl site: / and /p/1 … /p/499, each with its marker, links to its
+ * children, its parent and the home page (so the crawler sees most URLs more than once), served after
+ * PAGE_DELAY_MS.
+ */
 async function startPageSite(): Promise<FixtureServer> {
   return startFixtureServer({
     '*': async (request, response) => {
       const url = new URL(request.url ?? '/', 'http://fixture');
+      const crawlPage = url.pathname === '/' ? 0 : Number(/^\/p\/(\d+)$/.exec(url.pathname)?.[1] ?? NaN);
+      if (Number.isInteger(crawlPage) && crawlPage < PAGES) {
+        await new Promise((resolve) => setTimeout(resolve, PAGE_DELAY_MS));
+        const parent = Math.floor((crawlPage - 1) / FANOUT);
+        const links = [
+          ...childrenOf(crawlPage).map((child) => `/p/${child}`),
+          '/',
+          crawlPage > 0 && parent > 0 ? `/p/${parent}` : '/',
+        ]
+          .map((href) => `<li><a href="${href}">${href}</a></li>`)
+          .join('');
+        return void response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!doctype html><html><head><title>Crawl page ${crawlPage}</title></head><body><main><h1>Crawl page ${crawlPage}</h1><p>marker-crawl-${crawlPage} ${'text '.repeat(40)}</p><ul>${links}</ul></main></body></html>`,
+          );
+      }
       const match = /^\/page\/(\d+)$/.exec(url.pathname);
       if (!match) return void response.writeHead(404).end();
       const delay = Number(url.searchParams.get('delay') ?? 0);
       if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<!doctype html><html><head><title>Page ${match[1]}</title></head><body><main><h1>Page ${match[1]}</h1><p>marker-page-${match[1]} ${'text '.repeat(40)}</p></main></body></html>`);
+        .end(
+          `<!doctype html><html><head><title>Page ${match[1]}</title></head><body><main><h1>Page ${match[1]}</h1><p>marker-page-${match[1]} ${'text '.repeat(40)}</p></main></body></html>`,
+        );
     },
   });
 }
 
-async function scrape(url: string, options: { timeoutMs?: number; clientTimeoutMs?: number } = {}): Promise<Outcome> {
+async function scrape(
+  url: string,
+  options: { timeoutMs?: number; clientTimeoutMs?: number } = {},
+): Promise<Outcome> {
   const startedAt = Date.now();
   try {
     const response = await fetch(`${cluster.url}/v2/scrape`, {
@@ -64,31 +104,33 @@ async function scrape(url: string, options: { timeoutMs?: number; clientTimeoutM
     } catch {
       body = { error: text.slice(0, 200) };
     }
-    return { url, status: response.status, body, retryAfter: response.headers.get('retry-after'), startedAt, ms: Date.now() - startedAt };
+    return {
+      url,
+      status: response.status,
+      body,
+      retryAfter: response.headers.get('retry-after'),
+      startedAt,
+      ms: Date.now() - startedAt,
+    };
   } catch (error) {
     // A network error or the client's own timeout (status 0): what a hang would look like.
-    return { url, status: 0, body: { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, retryAfter: null, startedAt, ms: Date.now() - startedAt };
-  }
-}
-
-/**
- * A well-behaved client (spec §7.4): retries 429/502/503/504 and network errors with exponential
- * backoff and jitter, preferring Retry-After, at most 5 attempts. Returns the last outcome and the
- * number of retries.
- */
-async function scrapeWithRetries(url: string): Promise<Outcome & { retries: number }> {
-  for (let attempt = 1; ; attempt += 1) {
-    const outcome = await scrape(url);
-    const retryable = outcome.status === 0 || [429, 502, 503, 504].includes(outcome.status);
-    if (!retryable || attempt === 5) return { ...outcome, retries: attempt - 1 };
-    const backoff = Math.min(30_000, 500 * 2 ** (attempt - 1));
-    const wait = Math.max(Number(outcome.retryAfter ?? 0) * 1000, backoff / 2 + Math.random() * (backoff / 2));
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    return {
+      url,
+      status: 0,
+      body: { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) },
+      retryAfter: null,
+      startedAt,
+      ms: Date.now() - startedAt,
+    };
   }
 }
 
 /** Runs `count` requests with at most `concurrency` in flight. */
-async function load<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+async function load<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
   const results = new Array<T>(count);
   let next = 0;
   await Promise.all(
@@ -108,7 +150,14 @@ function percentiles(values: number[]) {
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
-const countBy = (outcomes: Outcome[]) => outcomes.reduce<Record<string, number>>((counts, outcome) => ((counts[String(outcome.status)] = (counts[String(outcome.status)] ?? 0) + 1), counts), {});
+const countBy = (outcomes: Outcome[]) =>
+  outcomes.reduce<Record<string, number>>(
+    (counts, outcome) => (
+      (counts[String(outcome.status)] = (counts[String(outcome.status)] ?? 0) + 1),
+      counts
+    ),
+    {},
+  );
 
 async function teamId(): Promise<string> {
   const [team] = await cluster.sql<{ id: string }>(undefined, `SELECT id FROM teams WHERE name = 'default'`);
@@ -117,7 +166,15 @@ async function teamId(): Promise<string> {
 
 /** Jobs, documents and charges of the scrapes of `urls`: each job stored once, charged once. */
 async function ledgerOf(urls: string[]) {
-  const rows = await cluster.sql<{ id: string; status: string; credits_used: number; documents: string; charges: string; charged: string | null; source_url: string | null }>(
+  const rows = await cluster.sql<{
+    id: string;
+    status: string;
+    credits_used: number;
+    documents: string;
+    charges: string;
+    charged: string | null;
+    source_url: string | null;
+  }>(
     undefined,
     `SELECT j.id, j.status, j.credits_used,
             (SELECT count(*) FROM documents d WHERE d.job_id = j.id) AS documents,
@@ -127,7 +184,12 @@ async function ledgerOf(urls: string[]) {
        FROM jobs j WHERE j.kind = 'scrape' AND j.input->>'url' = ANY($1)`,
     [urls],
   );
-  return rows.map((row) => ({ ...row, documents: Number(row.documents), charges: Number(row.charges), charged: Number(row.charged ?? 0) }));
+  return rows.map((row) => ({
+    ...row,
+    documents: Number(row.documents),
+    charges: Number(row.charges),
+    charged: Number(row.charged ?? 0),
+  }));
 }
 
 beforeAll(async () => {
@@ -136,7 +198,16 @@ beforeAll(async () => {
   cluster = await LocalCluster.start({
     gateways: 2,
     workers: 3,
-    env: { ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '10' },
+    basePort: PROXY_PORT,
+    env: {
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_SIZE: '10',
+      // The crawl's `next` links and URLs point at the proxy; its pages may be 60 in flight.
+      PUBLIC_URL: `http://127.0.0.1:${PROXY_PORT}`,
+      TEAM_CONCURRENCY_LIMIT: '60',
+    },
     log: (line) => process.stdout.write(`[cluster] ${line}\n`),
   });
   report['clusterStartSeconds'] = (Date.now() - started) / 1000;
@@ -147,80 +218,167 @@ beforeAll(async () => {
 
 afterAll(async () => {
   mkdirSync(join(REPO_ROOT, '.cache/faults/logs'), { recursive: true });
-  for (const [name, lines] of cluster?.logs ?? []) writeFileSync(join(REPO_ROOT, '.cache/faults/logs', `${name}.log`), `${lines.join('\n')}\n`);
+  for (const [name, lines] of cluster?.logs ?? [])
+    writeFileSync(join(REPO_ROOT, '.cache/faults/logs', `${name}.log`), `${lines.join('\n')}\n`);
   writeFileSync(join(REPO_ROOT, '.cache/faults/report.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nfault-test figures:\n${JSON.stringify(report, null, 2)}\n`);
   await cluster?.stop();
   await site?.close();
 }, 120_000);
 
-const worker = (name: string): ClusterService => cluster.workers.find((candidate) => candidate.name === name) as ClusterService;
+const worker = (name: string): ClusterService =>
+  cluster.workers.find((candidate) => candidate.name === name) as ClusterService;
 
-it(`kill -9 of a scrape worker while ${PAGES} pages are scraped: every page stored once, charged once`, async () => {
-  const urls = Array.from({ length: PAGES }, (_, index) => `${site.url}/page/${index + 1}?delay=400`);
-  const balanceBefore = Number((await cluster.sql<{ credits: number }>(undefined, `SELECT credits FROM teams WHERE id = $1`, [await teamId()]))[0].credits);
+it(`kill -9 of a scrape worker mid-crawl of ${PAGES} pages: every page exactly once, one charge per page, the crawl completed`, async () => {
+  const firecrawl = new Firecrawl({ apiKey: cluster.apiKey, apiUrl: cluster.url });
+  const team = await teamId();
+  const balance = async () =>
+    Number(
+      (
+        await cluster.sql<{ credits: number }>(undefined, `SELECT credits FROM teams WHERE id = $1`, [team])
+      )[0].credits,
+    );
+  const balanceBefore = await balance();
   const victim = worker('worker-2');
+  const expectedUrls = [
+    `${site.url}/`,
+    ...Array.from({ length: PAGES - 1 }, (_, index) => `${site.url}/p/${index + 1}`),
+  ].sort();
   try {
     const started = Date.now();
-    // 100 pages in flight at a time, like a crawl's concurrency; the client retries what the spec calls retryable.
-    const running = load(PAGES, CRAWL_CONCURRENCY, (index) => scrapeWithRetries(urls[index]));
-    // Kill a worker once a fifth of the pages are done: it holds jobs in flight and uncommitted offsets.
-    await waitFor(async () => {
-      const [row] = await cluster.sql<{ done: string }>(undefined, `SELECT count(*) AS done FROM jobs WHERE status = 'completed' AND input->>'url' = ANY($1)`, [urls]);
-      return Number(row.done) >= PAGES / 5 ? true : undefined;
-    }, 120_000, `${PAGES / 5} completed scrapes`);
-    const [inFlight] = await cluster.sql<{ active: string }>(undefined, `SELECT count(*) AS active FROM jobs WHERE status = 'active' AND input->>'url' = ANY($1)`, [urls]);
+    const crawl = await firecrawl.startCrawl(`${site.url}/`, {
+      limit: 1_000,
+      maxConcurrency: 60,
+      sitemap: 'skip',
+    });
+    // Kill a worker once a fifth of the pages are stored: it holds pages in flight and uncommitted offsets.
+    await waitFor(
+      async () => {
+        const [row] = await cluster.sql<{ done: string }>(
+          undefined,
+          `SELECT count(*) AS done FROM crawl_pages WHERE crawl_id = $1 AND status = 'completed'`,
+          [crawl.id],
+        );
+        return Number(row.done) >= PAGES / 5 ? true : undefined;
+      },
+      180_000,
+      `${PAGES / 5} stored pages`,
+    );
+    const [atKill] = await cluster.sql<{ dispatched: string; completed: string }>(
+      undefined,
+      `SELECT count(*) FILTER (WHERE status = 'dispatched') AS dispatched, count(*) FILTER (WHERE status = 'completed') AS completed FROM crawl_pages WHERE crawl_id = $1`,
+      [crawl.id],
+    );
     const killedAt = Date.now();
     await cluster.killService(victim, 'SIGKILL');
-    const outcomes = await running;
+    const done = await waitFor(
+      async () => {
+        const status = await firecrawl.getCrawlStatus(crawl.id, { autoPaginate: false });
+        return status.status === 'scraping' ? undefined : status;
+      },
+      300_000,
+      'the crawl to end',
+    );
     const finished = Date.now();
+    const all = await firecrawl.getCrawlStatus(crawl.id); // every page, following `next`
 
-    const statuses = countBy(outcomes);
-    const ledger = await ledgerOf(urls);
-    const balanceAfter = Number((await cluster.sql<{ credits: number }>(undefined, `SELECT credits FROM teams WHERE id = $1`, [await teamId()]))[0].credits);
-    const refetched = urls.filter((url) => (site.hits.get(new URL(url).pathname) ?? 0) > 1).length;
-    const perUrl = new Map<string, typeof ledger>();
-    for (const row of ledger) perUrl.set(row.source_url ?? '', [...(perUrl.get(row.source_url ?? '') ?? []), row]);
-    report['workerKill'] = {
+    const [stored] = await cluster.sql<{
+      rows: string;
+      completed: string;
+      other: string;
+      distinct_keys: string;
+      documents: string;
+      distinct_document_urls: string;
+      charges: string;
+      distinct_charge_keys: string;
+      charged: string;
+      credits_used: number;
+      finished_at: Date;
+    }>(
+      undefined,
+      `SELECT (SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND status NOT IN ('duplicate', 'alias')) AS rows,
+              (SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND status = 'completed') AS completed,
+              (SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND status NOT IN ('completed', 'duplicate', 'alias')) AS other,
+              (SELECT count(DISTINCT url_key) FROM crawl_pages WHERE crawl_id = $1 AND status = 'completed') AS distinct_keys,
+              (SELECT count(*) FROM documents WHERE job_id = $1) AS documents,
+              (SELECT count(DISTINCT source_url) FROM documents WHERE job_id = $1) AS distinct_document_urls,
+              (SELECT count(*) FROM credit_ledger WHERE job_id = $1 AND amount < 0) AS charges,
+              (SELECT count(DISTINCT idempotency_key) FROM credit_ledger WHERE job_id = $1 AND amount < 0) AS distinct_charge_keys,
+              (SELECT coalesce(-sum(amount), 0) FROM credit_ledger WHERE job_id = $1 AND amount < 0) AS charged,
+              (SELECT credits_used FROM jobs WHERE id = $1) AS credits_used,
+              (SELECT finished_at FROM jobs WHERE id = $1) AS finished_at`,
+      [crawl.id],
+    );
+    const balanceAfter = await balance();
+    const crawlHits = [...site.hits].filter(([path]) => path === '/' || path.startsWith('/p/'));
+    report['workerKillMidCrawl'] = {
       pages: PAGES,
-      clientConcurrency: CRAWL_CONCURRENCY,
-      activeJobsWhenKilled: Number(inFlight.active),
-      statuses,
-      clientRetries: outcomes.reduce((sum, outcome) => sum + outcome.retries, 0),
-      errors: [...new Set(outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)}`))],
-      seconds: (finished - started) / 1000,
-      lastAnswerAfterKillSeconds: (Math.max(...outcomes.map((outcome) => outcome.startedAt + outcome.ms)) - killedAt) / 1000,
-      latencyMs: percentiles(outcomes.map((outcome) => outcome.ms)),
-      pagesFetchedMoreThanOnce: refetched,
-      jobs: ledger.length,
-      documents: ledger.reduce((sum, row) => sum + row.documents, 0),
-      charges: ledger.reduce((sum, row) => sum + row.charges, 0),
+      crawl: { limit: 1_000, maxConcurrency: 60, pageDelayMs: PAGE_DELAY_MS, workers: 3 },
+      pagesStoredWhenKilled: Number(atKill.completed),
+      pagesInFlightWhenKilled: Number(atKill.dispatched),
+      status: done.status,
+      completed: done.completed,
+      documentsReturned: all.data.length,
+      pagesFetchedMoreThanOnce: crawlHits.filter(([, count]) => count > 1).length,
+      fetches: crawlHits.reduce((sum, [, count]) => sum + count, 0),
+      crawlPageRows: Number(stored.rows),
+      documents: Number(stored.documents),
+      charges: Number(stored.charges),
       creditsCharged: balanceBefore - balanceAfter,
+      seconds: (finished - started) / 1000,
+      secondsFromKillToEnd: (finished - killedAt) / 1000,
+      pagesPerSecond: Math.round((PAGES / ((finished - started) / 1000)) * 10) / 10,
     };
 
-    expect(statuses).toEqual({ '200': PAGES });
-    for (const [index, outcome] of outcomes.entries()) expect(outcome.body.data?.markdown).toContain(`marker-page-${index + 1}`);
-    // Every page: exactly one job, completed, with exactly one document and exactly one charge.
-    expect(perUrl.size).toBe(PAGES);
-    expect([...perUrl].filter(([, rows]) => rows.length !== 1).map(([url]) => url)).toEqual([]);
-    expect(ledger.filter((row) => row.status !== 'completed' || row.documents !== 1 || row.charges !== 1)).toEqual([]);
-    const charged = ledger.reduce((sum, row) => sum + row.charged, 0);
-    expect(charged).toBe(ledger.reduce((sum, row) => sum + row.credits_used, 0));
-    expect(balanceBefore - balanceAfter).toBe(charged);
-    expect(outcomes.reduce((sum, outcome) => sum + (outcome.body.data?.metadata?.creditsUsed ?? 0), 0)).toBe(charged);
+    expect(Number(atKill.dispatched)).toBeGreaterThan(0);
+    expect(done.status).toBe('completed');
+    expect(done.completed).toBe(PAGES);
+    // Exactly the site's pages, each once, each with its own content.
+    const urls = all.data.map((document) => String(document.metadata?.sourceURL));
+    expect(urls.length).toBe(PAGES);
+    expect([...urls].sort()).toEqual(expectedUrls);
+    for (const document of all.data) {
+      const path = new URL(String(document.metadata?.sourceURL)).pathname;
+      expect(document.markdown).toContain(`marker-crawl-${path === '/' ? 0 : path.slice(3)}`);
+    }
+    // One frontier row, one document and one ledger charge per page; the balance moved by exactly that.
+    expect(Number(stored.rows)).toBe(PAGES);
+    expect(Number(stored.completed)).toBe(PAGES);
+    expect(Number(stored.other)).toBe(0);
+    expect(Number(stored.distinct_keys)).toBe(PAGES);
+    expect(Number(stored.documents)).toBe(PAGES);
+    expect(Number(stored.distinct_document_urls)).toBe(PAGES);
+    expect(Number(stored.charges)).toBe(PAGES);
+    expect(Number(stored.distinct_charge_keys)).toBe(PAGES);
+    expect(Number(stored.charged)).toBe(PAGES); // one credit per markdown page
+    expect(stored.credits_used).toBe(PAGES);
+    expect(done.creditsUsed).toBe(PAGES);
+    expect(balanceBefore - balanceAfter).toBe(PAGES);
+    // The survivors finished the crawl after the kill.
+    expect(new Date(stored.finished_at).getTime()).toBeGreaterThan(killedAt);
   } finally {
     if (!victim.running) await cluster.startService(victim);
   }
 });
 
 it('restart of a Kafka broker (kill -9, 10 s down) under load: no lost jobs', async () => {
-  const admin = new Kafka({ clientId: 'faults', brokers: cluster.brokers, logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    clientId: 'faults',
+    brokers: cluster.brokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
   await admin.connect();
   const topic = `${cluster.env['BUS_TOPIC_PREFIX']}scrape.jobs`;
   const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
   const leaders = metadata.topics[0].partitions.map((partition) => partition.leader);
   // The broker leading the most scrape-job partitions (ties: the lowest id) is the one to break.
-  const broker = ([1, 2, 3] as const).reduce((best, id) => (leaders.filter((leader) => leader === id).length > leaders.filter((leader) => leader === best).length ? id : best), 1 as 1 | 2 | 3);
+  const broker = ([1, 2, 3] as const).reduce(
+    (best, id) =>
+      leaders.filter((leader) => leader === id).length > leaders.filter((leader) => leader === best).length
+        ? id
+        : best,
+    1 as 1 | 2 | 3,
+  );
   await admin.disconnect();
 
   const total = 400;
@@ -239,7 +397,9 @@ it('restart of a Kafka broker (kill -9, 10 s down) under load: no lost jobs', as
   const outcomes = await load(total, 40, (index) => scrape(urls[index]));
   await fault;
   const finished = Date.now();
-  const duringFault = outcomes.filter((outcome) => outcome.startedAt + outcome.ms >= killedAt && outcome.startedAt <= restartedAt);
+  const duringFault = outcomes.filter(
+    (outcome) => outcome.startedAt + outcome.ms >= killedAt && outcome.startedAt <= restartedAt,
+  );
   const ledger = await ledgerOf(urls);
   report['brokerRestart'] = {
     broker,
@@ -256,20 +416,34 @@ it('restart of a Kafka broker (kill -9, 10 s down) under load: no lost jobs', as
 
   expect(countBy(outcomes)).toEqual({ '200': total });
   expect(ledger).toHaveLength(total);
-  expect(ledger.filter((row) => row.status !== 'completed' || row.documents !== 1 || row.charges !== 1)).toEqual([]);
-  await waitFor(async () => {
-    const cluster3 = new Kafka({ clientId: 'faults', brokers: cluster.brokers, logLevel: logLevel.NOTHING }).admin();
-    await cluster3.connect();
-    const described = await cluster3.describeCluster();
-    await cluster3.disconnect();
-    return described.brokers.length === 3 ? true : undefined;
-  }, 120_000, 'the restarted broker to rejoin');
+  expect(
+    ledger.filter((row) => row.status !== 'completed' || row.documents !== 1 || row.charges !== 1),
+  ).toEqual([]);
+  await waitFor(
+    async () => {
+      const cluster3 = new Kafka({
+        clientId: 'faults',
+        brokers: cluster.brokers,
+        logLevel: logLevel.NOTHING,
+      }).admin();
+      await cluster3.connect();
+      const described = await cluster3.describeCluster();
+      await cluster3.disconnect();
+      return described.brokers.length === 3 ? true : undefined;
+    },
+    120_000,
+    'the restarted broker to rejoin',
+  );
 });
 
 it('PostgreSQL stopped for 10 s: 503 in the spec shape, then recovery without restarting anything', async () => {
   const pids = cluster.services.map((service) => service.process?.pid);
   // Slow pages in flight when the database goes away.
-  const inFlight = Promise.all(Array.from({ length: 20 }, (_, index) => scrape(`${site.url}/page/${20_000 + index}?delay=3000`, { timeoutMs: 120_000 })));
+  const inFlight = Promise.all(
+    Array.from({ length: 20 }, (_, index) =>
+      scrape(`${site.url}/page/${20_000 + index}?delay=3000`, { timeoutMs: 120_000 }),
+    ),
+  );
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const stoppedAt = Date.now();
   cluster.postgres('stop');
@@ -285,33 +459,66 @@ it('PostgreSQL stopped for 10 s: 503 in the spec shape, then recovery without re
     cluster.postgres('start');
   }
   const startedAt = Date.now();
-  const recovered = await waitFor(async () => {
-    const outcome = await scrape(`${site.url}/page/${22_000 + Math.floor(Math.random() * 1e6)}`, { clientTimeoutMs: 60_000 });
-    return outcome.status === 200 ? outcome : undefined;
-  }, 120_000, 'a successful scrape after PostgreSQL came back');
+  const recovered = await waitFor(
+    async () => {
+      const outcome = await scrape(`${site.url}/page/${22_000 + Math.floor(Math.random() * 1e6)}`, {
+        clientTimeoutMs: 60_000,
+      });
+      return outcome.status === 200 ? outcome : undefined;
+    },
+    120_000,
+    'a successful scrape after PostgreSQL came back',
+  );
   const recoverySeconds = (Date.now() - startedAt) / 1000;
   const afterwards = await load(40, 20, (index) => scrape(`${site.url}/page/${23_000 + index}`));
   const inFlightOutcomes = await inFlight;
   let notReady: string[] = [];
-  const readyAgain = await waitFor(async () => {
-    const answers = await Promise.all(
-      cluster.services.map((service) => fetch(`${service.url}/readyz`).then(async (response) => ({ service: service.name, status: response.status, body: await response.text() }), () => ({ service: service.name, status: 0, body: '' }))),
+  const readyAgain = await waitFor(
+    async () => {
+      const answers = await Promise.all(
+        cluster.services.map((service) =>
+          fetch(`${service.url}/readyz`).then(
+            async (response) => ({
+              service: service.name,
+              status: response.status,
+              body: await response.text(),
+            }),
+            () => ({ service: service.name, status: 0, body: '' }),
+          ),
+        ),
+      );
+      notReady = answers
+        .filter((answer) => answer.status !== 200)
+        .map((answer) => `${answer.service} ${answer.status} ${answer.body}`);
+      return notReady.length === 0 ? answers : undefined;
+    },
+    60_000,
+    'every service ready again',
+  ).catch((error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}; not ready: ${notReady.join(' | ')}`,
     );
-    notReady = answers.filter((answer) => answer.status !== 200).map((answer) => `${answer.service} ${answer.status} ${answer.body}`);
-    return notReady.length === 0 ? answers : undefined;
-  }, 60_000, 'every service ready again').catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; not ready: ${notReady.join(' | ')}`);
   });
   report['postgresStop'] = {
     downSeconds: (startedAt - stoppedAt) / 1000,
     requestsDuringOutage: countBy(during),
-    outageBodies: [...new Set(during.map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)} retry-after=${outcome.retryAfter}`))],
+    outageBodies: [
+      ...new Set(
+        during.map(
+          (outcome) => `${outcome.status} ${JSON.stringify(outcome.body)} retry-after=${outcome.retryAfter}`,
+        ),
+      ),
+    ],
     maxLatencyDuringOutageMs: Math.max(...during.map((outcome) => outcome.ms)),
-    readyzDuringOutage: readiness.reduce<Record<string, number>>((counts, status) => ((counts[status] = (counts[status] ?? 0) + 1), counts), {}),
+    readyzDuringOutage: readiness.reduce<Record<string, number>>(
+      (counts, status) => ((counts[status] = (counts[status] ?? 0) + 1), counts),
+      {},
+    ),
     firstSuccessAfterRestartSeconds: recoverySeconds,
     requestsInFlightAtStop: countBy(inFlightOutcomes),
     requestsAfterRecovery: countBy(afterwards),
-    processesRestarted: cluster.services.filter((service, index) => service.process?.pid !== pids[index]).length,
+    processesRestarted: cluster.services.filter((service, index) => service.process?.pid !== pids[index])
+      .length,
   };
 
   expect(during.length).toBeGreaterThan(3);
@@ -346,7 +553,9 @@ it('kill -9 of a gateway with requests in flight: clients get errors, not hangs,
   let meanwhile: Outcome[];
   try {
     outcomes = await running;
-    retried = await Promise.all(outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => scrape(outcome.url)));
+    retried = await Promise.all(
+      outcomes.filter((outcome) => outcome.status !== 200).map((outcome) => scrape(outcome.url)),
+    );
     // New requests while the gateway is down go to the other one.
     meanwhile = await load(20, 10, (index) => scrape(`${site.url}/page/${31_000 + index}`));
   } finally {
@@ -362,7 +571,8 @@ it('kill -9 of a gateway with requests in flight: clients get errors, not hangs,
     inFlight: urls.length,
     // Per page whose first request died: its orphaned job and the retry's job.
     jobsForPagesWhoseRequestDied: orphaned.length,
-    completedAndChargedOfThose: orphaned.filter((row) => row.status === 'completed' && row.charges === 1).length,
+    completedAndChargedOfThose: orphaned.filter((row) => row.status === 'completed' && row.charges === 1)
+      .length,
     statuses: countBy(outcomes),
     errorBodies: [...new Set(failed.map((outcome) => `${outcome.status} ${JSON.stringify(outcome.body)}`))],
     secondsFromKillToLastError: errorDelays.length ? Math.max(...errorDelays) / 1000 : 0,

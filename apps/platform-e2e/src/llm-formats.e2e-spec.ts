@@ -9,7 +9,7 @@ import {
   type FixtureHandler,
   type FixtureServer,
 } from '@quarry/testing';
-import { call } from './support/api-client';
+import { call, upload } from './support/api-client';
 import { checkTraceInvariants, newTeamKey, sql, traceOf, waitForAgent } from './support/agent-support';
 import { startCluster, type Platform } from './support/platform';
 import { startService, type ServiceProcess } from './support/service-process';
@@ -57,6 +57,7 @@ describe('language-model formats and a model-planned agent on a cluster, against
     platform = await startCluster({
       gateways: 1,
       workers: 1,
+      docParsers: 1,
       env: {
         LLM_BASE_URL: llm.url,
         LLM_API_KEY: 'sk-e2e',
@@ -216,6 +217,35 @@ describe('language-model formats and a model-planned agent on a cluster, against
     const withTrue = await scrape({ url: `${site.url}/lamp`, formats: ['markdown'], redactPII: true });
     expect(withTrue.body.data.markdown).not.toContain('maria.lopez@lamps.example');
     expect((await scrape({ url: `${site.url}/lamp`, redactPII: 'yes' })).status).toBe(400);
+  });
+
+  it('answers json and summary on a /v2/parse upload from the model (doc-parser process)', async () => {
+    const file = {
+      filename: 'lamp.html',
+      data: Buffer.from(
+        '<html><head><title>Arc Floor Lamp</title></head><body><main><h1>Arc Floor Lamp</h1><p>The lamp lights a reading corner.</p><p>Name: Arc Floor Lamp</p><p>Price: 199.00</p></main></body></html>',
+      ),
+    };
+    const response = await upload<{
+      success: boolean;
+      data: Record<string, unknown> & { metadata: Record<string, unknown> };
+    }>(gateway, '/v2/parse', file, {
+      apiKey: platform.apiKey,
+      options: { formats: ['summary', { type: 'json', schema }] },
+    });
+    expect(response.status).toBe(200);
+    const data = response.body.data;
+    expect(data.summary).toMatch(/^MODEL SUMMARY: /);
+    expect(data.json).toEqual({ name: 'Arc Floor Lamp', price: 199 });
+    expect(data.markdown).toBeUndefined();
+    expect(data.warning).toBeUndefined();
+    expect(data.metadata).toMatchObject({ sourceURL: 'lamp.html', creditsUsed: 1 + 4 });
+    const usage = await sql<{ purpose: string }>(
+      platform.database?.url as string,
+      'SELECT DISTINCT purpose FROM llm_token_usage WHERE job_id = $1 ORDER BY purpose',
+      [data.metadata.scrapeId],
+    );
+    expect(usage.map((row) => row.purpose)).toEqual(['json', 'summary']);
   });
 
   it('runs an agent planned by the model: it chooses the links, extracts with the model, and its tokens are accounted', async () => {

@@ -122,7 +122,33 @@ describe('map, search and account usage (SDK, cluster)', () => {
         { apiKey: platform.apiKey, body: { url: `${site.url}/nothing-here`, sitemap: 'skip' } },
       );
       expect(lonely.body.links.length).toBeLessThanOrEqual(1);
-      expect(lonely.body.warning).toContain('Only');
+      expect(lonely.body.warning).toBe(
+        `Only ${lonely.body.links.length} result(s) found. For broader coverage, try mapping the base domain: ${site.url}`,
+      );
+      const one = await call<{ warning?: string }>(platform.publicUrl, 'POST', '/v2/map', {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/nothing-here`, sitemap: 'skip', limit: 1 },
+      });
+      expect(one.body.warning).toBeUndefined();
+    });
+
+    it('follows a start URL that moved to another host name and maps the new host (compat §10)', async () => {
+      // moved.localhost answers every path with a 301 to the same path on localhost
+      const moved = await firecrawl.map(`${site.movedUrl}/`, {
+        includeSubdomains: false,
+        sitemap: 'skip',
+        limit: 1_000,
+      });
+      const urls = moved.links.map((link) => link.url);
+      expect(urls).toEqual(
+        expect.arrayContaining([`${site.url}/`, `${site.url}/about`, `${site.url}/docs/`]),
+      );
+      expect(urls.every((url) => url.startsWith(`${site.url}/`))).toBe(true);
+      // the path is kept: filterByPath applies to the redirected start URL
+      const blog = await firecrawl.map(`${site.movedUrl}/blog/`, { includeSubdomains: false, limit: 1_000 });
+      const blogUrls = blog.links.map((link) => link.url);
+      expect(blogUrls).toEqual(expect.arrayContaining([`${site.url}/blog/`, `${site.url}/blog/post-50`]));
+      expect(blogUrls.every((url) => url.startsWith(`${site.url}/blog/`))).toBe(true);
     });
   });
 
@@ -211,6 +237,31 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(document.markdown).toContain(CRAWL_SITE.searchMarker);
       expect(document.metadata?.sourceURL).toBe(`${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`);
       expect(document.title).toBe(`Doc ${CRAWL_SITE.searchMarkerPage}`);
+
+      // creditsUsed = the search charge + the scrapes' charges, exactly what the ledger lost (compat §11)
+      const before = (await firecrawl.getCreditUsage()).remainingCredits;
+      const charged = await call<{ creditsUsed: number; data: { web: (Document & { url: string })[] } }>(
+        platform.publicUrl,
+        'POST',
+        '/v2/search',
+        {
+          apiKey: platform.apiKey,
+          body: {
+            query: CRAWL_SITE.searchMarker,
+            includeDomains: ['localhost'],
+            scrapeOptions: { formats: ['markdown'] },
+          },
+        },
+      );
+      expect(charged.body.data.web).toHaveLength(1);
+      expect(charged.body.data.web[0].metadata?.creditsUsed).toBe(1);
+      expect(charged.body.creditsUsed).toBe(2 + 1);
+      expect(before - (await firecrawl.getCreditUsage()).remainingCredits).toBe(charged.body.creditsUsed);
+      const plain = await call<{ creditsUsed: number }>(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: { query: CRAWL_SITE.searchMarker, includeDomains: ['localhost'] },
+      });
+      expect(plain.body.creditsUsed).toBe(2);
 
       // another team's pages are not in its index
       const otherKey = await createTeamKey(platform, 'search-other', 100);
@@ -328,6 +379,36 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(
         await call(platform.publicUrl, 'POST', '/v2/map', { apiKey: key, body: { url: site.url } }),
       ).toMatchObject({ status: 402 });
+    });
+
+    it('pre-checks the most a search can cost: 402 rather than fewer results, nothing charged', async () => {
+      const key = await createTeamKey(platform, 'search-budget', 5);
+      const budget = new Firecrawl({ apiKey: key, apiUrl: platform.publicUrl });
+      // limit 10 costs at most 2 credits: it runs (the reference's "at least `limit` credits" would refuse it)
+      const small = await call<{ creditsUsed: number; data: { web: unknown[] } }>(
+        platform.publicUrl,
+        'POST',
+        '/v2/search',
+        {
+          apiKey: key,
+          body: { query: 'fixture query' },
+        },
+      );
+      expect(small.status).toBe(200);
+      expect(small.body.data.web).toHaveLength(10);
+      expect(small.body.creditsUsed).toBe(2);
+      expect((await budget.getCreditUsage()).remainingCredits).toBe(3);
+      for (const body of [
+        { query: 'fixture query', limit: 100 }, // up to 100 results: 20 credits
+        { query: 'fixture query', limit: 10, sources: ['web', 'news'] }, // up to 20 results: 4 credits
+        { query: 'fixture query', limit: 2, scrapeOptions: { formats: ['markdown'] } }, // 2 + 2 scrapes: 4 credits
+      ]) {
+        expect(await call(platform.publicUrl, 'POST', '/v2/search', { apiKey: key, body })).toMatchObject({
+          status: 402,
+          body: { success: false, error: 'Payment Required: Insufficient credits' },
+        });
+      }
+      expect((await budget.getCreditUsage()).remainingCredits).toBe(3);
     });
 
     it('stops a crawl as failed with a clear error when credits run out, never charging past zero', async () => {

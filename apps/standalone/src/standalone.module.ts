@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AdminApiModule } from '@quarry/admin';
 import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
 import { ApiModule } from '@quarry/api';
+import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
@@ -27,6 +28,7 @@ export class StandaloneModule {
         DocParserModule,
         CrawlRunnerModule,
         AgentOrchestratorModule,
+        MonitorRunnerModule,
         AdminApiModule,
       ],
     };

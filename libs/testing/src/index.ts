@@ -7,3 +7,4 @@ export * from './lib/promql';
 export * from './lib/crawl-site';
 export * from './lib/fake-llm-server';
 export * from './lib/scripted-llm';
+export * from './lib/fake-smtp-server';

@@ -23,14 +23,22 @@ export interface CrawlCluster extends Platform {
  * A cluster for crawl tests: one gateway on a known port (so PUBLIC_URL, which builds absolute
  * `next` links, is right) and `workers` scrape workers, as separate processes on Kafka and PostgreSQL.
  */
-export async function startCrawlCluster(options: ClusterOptions & { workers?: number } = {}): Promise<CrawlCluster> {
+export async function startCrawlCluster(
+  options: ClusterOptions & { workers?: number } = {},
+): Promise<CrawlCluster> {
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const platform = await startCluster({
     ...options,
     gateways: 1,
     workers: 0,
-    env: { PORT: String(port), PUBLIC_URL: publicUrl, TEAM_CONCURRENCY_LIMIT: '8', CRAWL_SWEEP_INTERVAL_MS: '1000', ...options.env },
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+      TEAM_CONCURRENCY_LIMIT: '8',
+      CRAWL_SWEEP_INTERVAL_MS: '1000',
+      ...options.env,
+    },
   });
   try {
     for (let index = 0; index < (options.workers ?? 2); index += 1) await platform.startWorker({ PORT: '0' });
@@ -41,19 +49,44 @@ export async function startCrawlCluster(options: ClusterOptions & { workers?: nu
   return { ...platform, publicUrl };
 }
 
-/** Creates a team with its own key through the admin CLI (as an operator would). */
-export async function createTeamKey(platform: Platform, team: string, credits: number): Promise<string> {
+/** Creates a team with its own key through the admin CLI (as an operator would); `scopes` default to all. */
+export async function createTeamKey(
+  platform: Platform,
+  team: string,
+  credits: number,
+  scopes?: string[],
+): Promise<string> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/run-cli.cjs'), 'keys', 'create', '--team', team, '--credits', String(credits)], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', DATABASE_URL: platform.env['DATABASE_URL'], LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'tools/run-cli.cjs'),
+        'keys',
+        'create',
+        '--team',
+        team,
+        '--credits',
+        String(credits),
+        ...(scopes ? ['--scopes', scopes.join(',')] : []),
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          HOME: process.env['HOME'] ?? '/tmp',
+          DATABASE_URL: platform.env['DATABASE_URL'],
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`cli exited ${code}: ${stderr}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`cli exited ${code}: ${stderr}`)),
+    );
   });
   const key = output.trim().split('\n').pop();
   if (!key?.startsWith('fc-')) throw new Error(`unexpected cli output: ${output}`);
@@ -61,7 +94,11 @@ export async function createTeamKey(platform: Platform, team: string, credits: n
 }
 
 /** Runs SQL against the cluster's database (assertions only). */
-export async function query<T = Record<string, unknown>>(platform: Platform, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(
+  platform: Platform,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new Client({ connectionString: platform.env['DATABASE_URL'] });
   await client.connect();
   try {
@@ -74,7 +111,15 @@ export async function query<T = Record<string, unknown>>(platform: Platform, sql
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   raw: string;
-  body: { success: boolean; type: string; id: string; webhookId: string; data: unknown[]; error?: string; metadata: Record<string, unknown> };
+  body: {
+    success: boolean;
+    type: string;
+    id: string;
+    webhookId: string;
+    data: unknown[];
+    error?: string;
+    metadata: Record<string, unknown>;
+  };
   at: number;
 }
 
@@ -101,7 +146,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         response.writeHead(failureStatus).end('try again');
         return;
       }
-      received.push({ headers: request.headers, raw, body: JSON.parse(raw) as ReceivedWebhook['body'], at: Date.now() });
+      received.push({
+        headers: request.headers,
+        raw,
+        body: JSON.parse(raw) as ReceivedWebhook['body'],
+        at: Date.now(),
+      });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -143,7 +193,10 @@ export interface FakeSearxng {
  * (`GET /search?q=…&format=json&pageno=…&categories=…`), serving `perPage` results a page from the
  * given result lists per category.
  */
-export async function startFakeSearxng(results: Record<'general' | 'news' | 'images', FakeSearchResult[]>, perPage = 10): Promise<FakeSearxng> {
+export async function startFakeSearxng(
+  results: Record<'general' | 'news' | 'images', FakeSearchResult[]>,
+  perPage = 10,
+): Promise<FakeSearxng> {
   const requests: URLSearchParams[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
@@ -155,8 +208,14 @@ export async function startFakeSearxng(results: Record<'general' | 'news' | 'ima
     const category = (url.searchParams.get('categories') ?? 'general') as keyof typeof results;
     const page = Number(url.searchParams.get('pageno') ?? '1');
     const all = results[category] ?? [];
-    const slice = all.slice((page - 1) * perPage, page * perPage).map((result) => ({ ...result, engine: 'fake', category }));
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: url.searchParams.get('q'), number_of_results: all.length, results: slice }));
+    const slice = all
+      .slice((page - 1) * perPage, page * perPage)
+      .map((result) => ({ ...result, engine: 'fake', category }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ query: url.searchParams.get('q'), number_of_results: all.length, results: slice }),
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -171,7 +230,11 @@ export async function startFakeSearxng(results: Record<'general' | 'news' | 'ima
 }
 
 /** Polls `check` until it returns a value (not undefined) or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 250): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  intervalMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

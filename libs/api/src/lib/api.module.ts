@@ -8,6 +8,7 @@ import { HealthController } from '@quarry/platform/http';
 import { Database } from '@quarry/platform/database';
 import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
 import { CrawlModule } from '@quarry/crawl';
+import { MonitorModule } from '@quarry/monitor';
 import { ScrapeCache } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
 import { AccountController } from './account/account.controller';
@@ -18,6 +19,7 @@ import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { CrawlController } from './crawl/crawl.controller';
 import { MapController } from './map/map.controller';
+import { MonitorController } from './monitor/monitor.controller';
 import { RootController } from './root/root.controller';
 import { ParseController } from './parse/parse.controller';
 import { ParseUploadsService } from './parse/parse-uploads.service';
@@ -47,7 +49,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
 
 /** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule, AgentApiModule],
+  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule, AgentApiModule, MonitorModule],
   controllers: [
     RootController,
     HealthController,
@@ -60,20 +62,30 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     AccountController,
     AgentController,
     ParseController,
+    MonitorController,
   ],
   providers: [
     ApiAuthGuard,
     CollectionWatcher,
     ScrapeService,
     { provide: ScrapeCache, useFactory: (db: Database) => new ScrapeCache(db), inject: [Database] },
-    { provide: ProfileRepository, useFactory: (db: Database) => new ProfileRepository(db), inject: [Database] },
-    { provide: ChangeSnapshotRepository, useFactory: (db: Database) => new ChangeSnapshotRepository(db), inject: [Database] },
+    {
+      provide: ProfileRepository,
+      useFactory: (db: Database) => new ProfileRepository(db),
+      inject: [Database],
+    },
+    {
+      provide: ChangeSnapshotRepository,
+      useFactory: (db: Database) => new ChangeSnapshotRepository(db),
+      inject: [Database],
+    },
     ParseService,
     ParseUploadsService,
     BootstrapKeyService,
     {
       provide: JobWaiter,
-      useFactory: (bus: MessageBus, jobs: JobRepository, logger: Logger) => new JobWaiter(bus, jobs, logger.child({ component: 'job-waiter' })),
+      useFactory: (bus: MessageBus, jobs: JobRepository, logger: Logger) =>
+        new JobWaiter(bus, jobs, logger.child({ component: 'job-waiter' })),
       inject: [MESSAGE_BUS, JobRepository, LOGGER],
     },
     JobWaiterLifecycle,

@@ -43,12 +43,17 @@ export interface ScrapeChargeInput {
 /** Credits for one scraped page, with the surcharges of its options. */
 export function scrapeCredits(input: ScrapeChargeInput): number {
   if (input.lockdown) return input.cacheHit ? PRICES.lockdownHit : PRICES.lockdownMiss;
+  // A base64 PDF is flat (spec §2.1.2): the language-model formats and redactPII are not applied to it.
+  if (input.rawPdf) return PRICES.rawPdf + (input.zeroDataRetention ? PRICES.zeroDataRetention : 0);
   let credits = PRICES.page;
-  if (input.rawPdf) credits = PRICES.rawPdf;
-  else if (input.pdfPages && input.pdfPages > 1) credits += (input.pdfPages - 1) * PRICES.pdfPage;
+  if (input.pdfPages && input.pdfPages > 1) credits += (input.pdfPages - 1) * PRICES.pdfPage;
   const formats = input.formats;
   const changeTracking = findFormat(formats, 'changeTracking');
-  if (hasFormat(formats, 'json') || hasFormat(formats, 'deterministicJson') || changeTracking?.modes.includes('json')) {
+  if (
+    hasFormat(formats, 'json') ||
+    hasFormat(formats, 'deterministicJson') ||
+    changeTracking?.modes.includes('json')
+  ) {
     credits += PRICES.jsonExtraction;
   }
   if (hasFormat(formats, 'summary')) credits += PRICES.summary;

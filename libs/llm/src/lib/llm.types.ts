@@ -25,6 +25,12 @@ export interface CompletionRequest {
   maxOutputTokens?: number;
   temperature?: number;
   signal?: AbortSignal;
+  /**
+   * Epoch ms by which the caller needs the answer (the request's deadline). A retry whose wait
+   * (`Retry-After` or backoff) would end past it is not attempted: the call fails at once so the
+   * caller can still fall back in time.
+   */
+  deadline?: number;
   usage: UsageContext;
 }
 

@@ -2,7 +2,7 @@ import { startFakeLlmServer, type FakeLlmServer } from '@quarry/testing';
 import { LlmError } from './llm-error';
 import type { TokenUsage, UsageContext } from './llm.types';
 import { OpenAiCompatibleProvider, type OpenAiCompatibleOptions } from './openai-compatible.provider';
-import { backoffDelayMs, parseRetryAfterMs } from './retry-policy';
+import { backoffDelayMs, MAX_RETRY_AFTER_MS, parseRetryAfterMs, waitFitsBudget } from './retry-policy';
 
 describe('OpenAiCompatibleProvider against a local chat-completions server', () => {
   let server: FakeLlmServer;
@@ -99,6 +99,39 @@ describe('OpenAiCompatibleProvider against a local chat-completions server', () 
     expect(at[1] - at[0]).toBeGreaterThanOrEqual(950);
   });
 
+  it('does not sleep into the deadline: a Retry-After longer than the time left ends the call at once', async () => {
+    server.respondWith(() => ({ status: 429, headers: { 'retry-after': '3600' } }));
+    const started = Date.now();
+    const error = (await sut()
+      .complete({ messages: [{ role: 'user', content: 'x' }], usage, deadline: Date.now() + 5_000 })
+      .catch((caught: unknown) => caught)) as LlmError;
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(LlmError);
+    expect(error.status).toBe(429);
+    expect(error.unreachable).toBe(true);
+    expect(error.message).toMatch(/after Retry-After 3600 s, beyond the time left for this request/);
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('gives up on a Retry-After beyond the longest wait when the caller has no deadline', async () => {
+    server.respondWith(() => ({ status: 503, headers: { 'retry-after': '86400' } }));
+    const started = Date.now();
+    await expect(sut().complete({ messages: [{ role: 'user', content: 'x' }], usage })).rejects.toMatchObject(
+      { kind: 'http', status: 503 },
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('caps the attempts at 5 whatever it is configured with (spec §7.4)', async () => {
+    server.respondWith(() => ({ status: 503 }));
+    const error = (await sut({ maxAttempts: 10 })
+      .complete({ messages: [{ role: 'user', content: 'x' }], usage })
+      .catch((caught: unknown) => caught)) as LlmError;
+    expect(error.message).toContain('after 5 attempts');
+    expect(server.calls).toHaveLength(5);
+  });
+
   it('retries an attempt that times out, then succeeds', async () => {
     server.respondWith((_request, index) => (index === 0 ? { delayMs: 1_500, then: 'too late' } : 'in time'));
     const result = await sut({ timeoutMs: 500 }).complete({
@@ -169,6 +202,13 @@ describe('retry policy (spec §7.4)', () => {
     expect(backoffDelayMs(2, 500, () => 1)).toBe(1_000);
     expect(backoffDelayMs(3, 500, () => 0)).toBe(1_000);
     expect(backoffDelayMs(20, 500, () => 1)).toBe(30_000);
+  });
+
+  it('lets a wait happen only when it fits the deadline, or the longest wait without one', () => {
+    expect(waitFitsBudget(1_000, 10_000, 0)).toBe(true);
+    expect(waitFitsBudget(9_900, 10_000, 0)).toBe(false);
+    expect(waitFitsBudget(MAX_RETRY_AFTER_MS, undefined)).toBe(true);
+    expect(waitFitsBudget(MAX_RETRY_AFTER_MS + 1, undefined)).toBe(false);
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

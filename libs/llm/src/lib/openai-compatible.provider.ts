@@ -8,7 +8,13 @@ import {
   type TokenUsage,
   type TokenUsageSink,
 } from './llm.types';
-import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs } from './retry-policy';
+import {
+  backoffDelayMs,
+  isRetryableStatus,
+  MAX_ATTEMPTS,
+  parseRetryAfterMs,
+  waitFitsBudget,
+} from './retry-policy';
 
 export interface OpenAiCompatibleOptions {
   /** Base URL of the API, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1`. */
@@ -17,7 +23,7 @@ export interface OpenAiCompatibleOptions {
   model: string;
   /** Per attempt. */
   timeoutMs: number;
-  /** Attempts in total (spec §7.4: at most 5). */
+  /** Attempts in total (spec §7.4: at most 5; larger values are capped). */
   maxAttempts: number;
   maxOutputTokens: number;
   maxInputChars: number;
@@ -96,18 +102,24 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         return result;
       } catch (error) {
         if (!(error instanceof RetryableFailure)) throw error;
-        if (attempt >= this.options.maxAttempts || request.signal?.aborted) {
-          throw new LlmError(
-            error.failure.kind,
-            `${error.failure.message} (after ${attempt} attempt${attempt > 1 ? 's' : ''})`,
-            {
-              status: error.failure.status,
-              attempts: attempt,
-              cause: error.failure,
-            },
-          );
-        }
         const delay = error.retryAfterMs ?? backoffDelayMs(attempt, this.options.baseDelayMs ?? 500);
+        const last = attempt >= Math.min(this.options.maxAttempts, MAX_ATTEMPTS) || request.signal?.aborted;
+        if (last || !waitFitsBudget(delay, request.deadline)) {
+          // A wait the request cannot afford (e.g. a huge Retry-After) ends the call now, so the
+          // caller still has time for its fallback instead of sleeping into its deadline.
+          const why = last
+            ? `after ${attempt} attempt${attempt > 1 ? 's' : ''}`
+            : `after ${attempt} attempt${attempt > 1 ? 's' : ''}; the next one would start ${
+                error.retryAfterMs !== undefined
+                  ? `after Retry-After ${Math.ceil(delay / 1000)} s`
+                  : `in ${delay} ms`
+              }, beyond the time left for this request`;
+          throw new LlmError(error.failure.kind, `${error.failure.message} (${why})`, {
+            status: error.failure.status,
+            attempts: attempt,
+            cause: error.failure,
+          });
+        }
         this.options.logger?.warn(
           { attempt, delayMs: delay, reason: error.failure.message },
           'language model call failed; retrying',

@@ -5,6 +5,15 @@
  */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 export const MAX_BACKOFF_MS = 30_000;
+/** Spec §7.4: at most 5 attempts. */
+export const MAX_ATTEMPTS = 5;
+/**
+ * The longest `Retry-After` a call without a deadline waits for; a server asking for more is
+ * answered by giving up (the spec forbids retrying sooner, and nobody waits minutes for a format).
+ */
+export const MAX_RETRY_AFTER_MS = 120_000;
+/** Less time than this left after a wait is not worth another attempt. */
+export const MIN_ATTEMPT_MS = 250;
 
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
@@ -24,4 +33,13 @@ export function parseRetryAfterMs(header: string | null | undefined, now = Date.
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+/**
+ * Whether waiting `delayMs` before the next attempt still leaves time for it: within the caller's
+ * deadline (and a minimal attempt), else within MAX_RETRY_AFTER_MS when the caller has none.
+ */
+export function waitFitsBudget(delayMs: number, deadline: number | undefined, now = Date.now()): boolean {
+  if (deadline === undefined) return delayMs <= MAX_RETRY_AFTER_MS;
+  return now + delayMs + MIN_ATTEMPT_MS <= deadline;
 }

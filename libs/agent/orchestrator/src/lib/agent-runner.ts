@@ -590,6 +590,11 @@ export class AgentRunner {
     });
     if (finished) {
       this.deps.metrics.jobsFinished.inc({ kind: 'agent', outcome: termination.outcome });
+      // The run's whole life, from acceptance to its end (its steps may have run on several orchestrators).
+      this.deps.metrics.jobDuration.observe(
+        { kind: 'agent', engine: 'none' },
+        Math.max(0, Date.now() - run.createdAt.getTime()) / 1000,
+      );
       if (termination.state === 'completed')
         this.deps.metrics.creditsConsumed.inc({ kind: 'agent' }, success?.credits ?? 0);
     }

@@ -13,6 +13,9 @@ export const AGENT_JOB_WAITER = Symbol('AGENT_JOB_WAITER');
 
 /** Consumes `agent.work` (advance runs, run sub-agent tasks) and runs the sweeper. */
 export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  /** Messages in progress per run (see working()). */
+  private readonly active = new Map<string, number>();
+
   constructor(
     @Inject(AgentRunner) private readonly runner: AgentRunner,
     @Inject(TaskRunner) private readonly tasks: TaskRunner,
@@ -42,8 +45,11 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
           return;
         }
         const work = parsed.data;
-        if (work.type === 'advance') await this.runner.advance(work.runId);
-        else await this.tasks.run(work.runId, work.teamId, work.taskId);
+        await this.working(work.runId, () =>
+          work.type === 'advance'
+            ? this.runner.advance(work.runId)
+            : this.tasks.run(work.runId, work.teamId, work.taskId),
+        );
         // `ok`/`error` attempts are counted by the bus itself.
       },
     );
@@ -55,6 +61,26 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
     this.sweeper.start();
     // Runs interrupted while no orchestrator was up are picked up at once.
     void this.sweeper.sweep();
+  }
+
+  /**
+   * `quarry_jobs_running{kind="agent"}`: runs this process works on right now (a step of the run or
+   * one of its sub-agent tasks; several tasks of one run count once).
+   */
+  private async working(runId: string, work: () => Promise<void>): Promise<void> {
+    const count = this.active.get(runId) ?? 0;
+    this.active.set(runId, count + 1);
+    if (count === 0) this.metrics.jobsRunning.inc({ kind: 'agent' });
+    try {
+      await work();
+    } finally {
+      const left = (this.active.get(runId) ?? 1) - 1;
+      if (left > 0) this.active.set(runId, left);
+      else {
+        this.active.delete(runId);
+        this.metrics.jobsRunning.dec({ kind: 'agent' });
+      }
+    }
   }
 
   beforeApplicationShutdown(): void {

@@ -1,4 +1,9 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { isAppError, type CollectionStatusResponse, type WatcherFrame } from '@quarry/contracts';
 import { CollectionService, type CollectionKind } from '@quarry/crawl';
@@ -33,13 +38,19 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
 
   onApplicationBootstrap(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance() as FastifyInstance | undefined;
-    if (!fastify || !attachWatchHandler(fastify, (socket, request, kind) => void this.watch(socket, request, kind))) {
-      this.logger.warn('WebSocket watchers are not available: the HTTP app was not set up with configureApiHttp');
+    if (
+      !fastify ||
+      !attachWatchHandler(fastify, (socket, request, kind) => void this.watch(socket, request, kind))
+    ) {
+      this.logger.warn(
+        'WebSocket watchers are not available: the HTTP app was not set up with configureApiHttp',
+      );
     }
   }
 
   beforeApplicationShutdown(): void {
-    for (const socket of this.sockets) socket.close(1001, JSON.stringify({ type: 'error', error: 'Server shutting down' }));
+    for (const socket of this.sockets)
+      socket.close(1001, JSON.stringify({ type: 'error', error: 'Server shutting down' }));
   }
 
   private async watch(socket: WebSocket, request: FastifyRequest, kind: CollectionKind): Promise<void> {
@@ -65,15 +76,17 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
       try {
         summary = await this.collections.summary(caller, kind, id);
       } catch (error) {
-        if (isAppError(error) && (error.status === 404 || error.status === 400)) return close(CLOSE.notFound, { type: 'error', error: 'Job not found' });
+        if (isAppError(error) && (error.status === 404 || error.status === 400))
+          return close(CLOSE.notFound, { type: 'error', error: 'Job not found' });
         throw error;
       }
       // catchup: the status with the documents finished so far
       let lastSeq = 0;
       const first = await this.collections.status(caller, kind, id, { skip: 0, limit: 1_000 });
       lastSeq = first.data.length;
-      send({ type: 'catchup', data: withoutNext(first) });
-      if (first.status !== 'scraping') return close(CLOSE.done, first.status === 'completed' ? { type: 'done' } : undefined);
+      send({ type: 'catchup', data: catchupOf(first) });
+      if (first.status !== 'scraping')
+        return close(CLOSE.done, first.status === 'completed' ? { type: 'done' } : undefined);
       while (!closed) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         if (closed) return;
@@ -88,7 +101,16 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
         }
         const status = summary.status;
         if (status.status === 'completed') {
-          send({ type: 'done', data: { status: status.status, completed: status.completed, total: status.total, creditsUsed: status.creditsUsed, expiresAt: status.expiresAt } });
+          send({
+            type: 'done',
+            data: {
+              status: status.status,
+              completed: status.completed,
+              total: status.total,
+              creditsUsed: status.creditsUsed,
+              expiresAt: status.expiresAt,
+            },
+          });
           return close(CLOSE.done, { type: 'done' });
         }
         if (status.status !== 'scraping') return close(CLOSE.done);
@@ -109,7 +131,14 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 }
 
-function withoutNext(status: CollectionStatusResponse): Extract<WatcherFrame, { type: 'catchup' }>['data'] {
+/**
+ * The `catchup` frame's status (without `next`). A job that failed before storing anything (its
+ * start URL failed: a kickoff failure) is reported as compat §18 says, with `success:false`; the
+ * SDK's watcher reads only `status` and ends on it.
+ */
+function catchupOf(status: CollectionStatusResponse): Extract<WatcherFrame, { type: 'catchup' }>['data'] {
   const { next: _next, ...rest } = status;
+  if (status.status === 'failed' && status.completed === 0)
+    return { ...rest, success: false, total: 0, completed: 0, creditsUsed: 0, data: [] };
   return rest;
 }

@@ -24,11 +24,19 @@ export const pathPatternsSchema = z
       try {
         new RegExp(pattern);
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `Invalid regular expression in ${pattern}: ${(error as Error).message}`, path: [index] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Invalid regular expression in ${pattern}: ${(error as Error).message}`,
+          path: [index],
+        });
         return;
       }
       if (NESTED_QUANTIFIER.test(pattern)) {
-        ctx.addIssue({ code: 'custom', message: `Regular expression ${pattern} nests quantifiers (catastrophic backtracking); rewrite it without a repeated group of repetitions`, path: [index] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Regular expression ${pattern} nests quantifiers (catastrophic backtracking); rewrite it without a repeated group of repetitions`,
+          path: [index],
+        });
       }
     });
   });
@@ -56,11 +64,17 @@ export const crawlerOptionsShape = {
   maxConcurrency: z.int().min(1).max(LIMITS.crawl.maxConcurrency).optional(),
 };
 
+/** Natural-language crawl instructions (compat §8.1): an empty or blank prompt is an invalid prompt (400). */
+const promptSchema = z
+  .string()
+  .max(LIMITS.promptMaxLength)
+  .refine((prompt) => prompt.trim().length > 0, { error: 'The prompt must not be empty' });
+
 /** Body of `POST /v2/crawl` (compat §8.1). Unknown keys are rejected. */
 export const crawlRequestSchema = z.strictObject({
   url: httpUrlSchema,
   ...crawlerOptionsShape,
-  prompt: z.string().max(LIMITS.promptMaxLength).optional(),
+  prompt: promptSchema.optional(),
   webhook: webhookSchema.optional(),
   scrapeOptions: scrapeOptionsSchema.prefault({}),
   zeroDataRetention: z.boolean().default(false),
@@ -70,12 +84,15 @@ export const crawlRequestSchema = z.strictObject({
 
 export type CrawlRequestInput = z.input<typeof crawlRequestSchema>;
 export type CrawlRequest = z.output<typeof crawlRequestSchema>;
-export type CrawlerOptions = Omit<CrawlRequest, 'url' | 'prompt' | 'webhook' | 'scrapeOptions' | 'zeroDataRetention' | 'origin' | 'integration'>;
+export type CrawlerOptions = Omit<
+  CrawlRequest,
+  'url' | 'prompt' | 'webhook' | 'scrapeOptions' | 'zeroDataRetention' | 'origin' | 'integration'
+>;
 
 /** Body of `POST /v2/crawl/params-preview` (compat §8.3; not strict in the reference). */
 export const crawlParamsPreviewSchema = z.object({
   url: httpUrlSchema,
-  prompt: z.string().min(1).max(LIMITS.promptMaxLength),
+  prompt: promptSchema,
   origin: z.string().max(256).optional(),
   integration: z.string().max(256).optional(),
 });

@@ -43,6 +43,8 @@ export const TOPICS = {
   crawlTasks: { name: 'crawl.tasks', partitions: 12 },
   /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
   agentWork: { name: 'agent.work', partitions: 6 },
+  /** Monitor checks to run or continue (see monitorCheckMessageSchema), consumed by the agent orchestrators. */
+  monitorChecks: { name: 'monitor.checks', partitions: 6 },
 } as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -53,4 +55,5 @@ export const CONSUMER_GROUPS = {
   docParsers: 'doc-parsers',
   crawlWorkers: 'crawl-workers',
   agentOrchestrators: 'agent-orchestrators',
+  monitorRunners: 'monitor-runners',
 } as const;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 
+/**
+ * A parser entry (spec §2.1.2: "Each item is an object with no additional properties allowed").
+ * The bare string `"pdf"` some clients send is refused with 400 like any other non-object item
+ * (compat §21 #7: the product spec replaces the reference's string shorthand).
+ */
 export const pdfParserSchema = z.strictObject({
   type: z.literal('pdf'),
   mode: z.enum(['fast', 'auto', 'ocr']).default('auto'),
@@ -10,10 +15,6 @@ export const pdfParserSchema = z.strictObject({
   pageMarkers: z.boolean().default(false),
 });
 
-/** A parser entry: the object form, or the bare string `"pdf"` as shorthand for `{type:"pdf"}`. */
-export const parserSchema = z.union([
-  z.literal('pdf').transform(() => pdfParserSchema.parse({ type: 'pdf' })),
-  pdfParserSchema,
-]);
+export const parserSchema = pdfParserSchema;
 
 export type PdfParser = z.infer<typeof pdfParserSchema>;

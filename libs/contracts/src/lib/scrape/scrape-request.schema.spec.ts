@@ -199,12 +199,14 @@ describe('scrape request contract (spec §2.1)', () => {
   });
 
   describe('parsers (§2.1.2)', () => {
-    it('accepts "pdf" and the object form with defaults', () => {
-      expect(ok({ parsers: ['pdf'] }).parsers).toEqual([{ type: 'pdf', mode: 'auto', pages: false, blocks: false, pageMarkers: false }]);
+    it('accepts the object form with defaults', () => {
+      expect(ok({ parsers: [{ type: 'pdf' }] }).parsers).toEqual([{ type: 'pdf', mode: 'auto', pages: false, blocks: false, pageMarkers: false }]);
       expect(ok({ parsers: [{ type: 'pdf', mode: 'fast', maxPages: 10_000, pages: true }] }).parsers?.[0]).toMatchObject({ mode: 'fast', maxPages: 10_000 });
       expect(ok({ parsers: [] }).parsers).toEqual([]);
     });
     it.each([
+      // Items are objects (spec §2.1.2; compat §21 #7 replaces the reference's string shorthand).
+      ['pdf'],
       ['pdf:fast'],
       ['image'],
       [{ type: 'image' }],
@@ -215,7 +217,11 @@ describe('scrape request contract (spec §2.1)', () => {
       [{ type: 'pdf', pages: 'yes' }],
       [{ type: 'pdf', blocks: 1 }],
       [{ type: 'pdf', pageMarkers: null }],
-    ])('rejects %j', (parser) => expect(failure({ url: URL, parsers: [parser] }).message).toBe('Bad Request'));
+    ])('rejects %j with 400 Bad Request and details', (parser) => {
+      const described = failure({ url: URL, parsers: [parser] });
+      expect(described.message).toBe('Bad Request');
+      expect(described.details.length).toBeGreaterThan(0);
+    });
   });
 
   describe('location, profile, proxy, redactPII', () => {

@@ -52,17 +52,15 @@ const sourceSchema = z.union([
   z.strictObject({ type: z.literal('news') }),
 ]);
 
-const categorySchema = z
-  .union([z.string(), z.strictObject({ type: z.string() })])
-  .transform((value, ctx) => {
-    const name = (typeof value === 'string' ? value : value.type).toLowerCase();
-    const category = CATEGORY_ALIASES[name];
-    if (!category) {
-      ctx.addIssue({ code: 'custom', message: `Unknown search category ${name}` });
-      return z.NEVER;
-    }
-    return category;
-  });
+const categorySchema = z.union([z.string(), z.strictObject({ type: z.string() })]).transform((value, ctx) => {
+  const name = (typeof value === 'string' ? value : value.type).toLowerCase();
+  const category = CATEGORY_ALIASES[name];
+  if (!category) {
+    ctx.addIssue({ code: 'custom', message: `Unknown search category ${name}` });
+    return z.NEVER;
+  }
+  return category;
+});
 
 const domainSchema = z
   .string()
@@ -75,7 +73,11 @@ export const searchRequestSchema = z
   .strictObject({
     query: z.string().trim().min(1).max(LIMITS.search.maxQueryLength),
     limit: z.int().min(1).max(LIMITS.search.maxLimit).default(LIMITS.search.defaultLimit),
-    sources: z.array(sourceSchema).min(1).max(3).default(['web'].map((type) => ({ type: type as 'web' }))),
+    sources: z
+      .array(sourceSchema)
+      .min(1)
+      .max(3)
+      .default(['web'].map((type) => ({ type: type as 'web' }))),
     categories: z.array(categorySchema).max(4).optional(),
     includeDomains: z.array(domainSchema).max(100).optional(),
     excludeDomains: z.array(domainSchema).max(100).optional(),
@@ -89,7 +91,10 @@ export const searchRequestSchema = z
     timeout: z.int().min(1).max(LIMITS.timeoutMs.max).default(LIMITS.timeoutMs.default),
     ignoreInvalidURLs: z.boolean().default(false),
     asyncScraping: z.boolean().default(false),
-    enterprise: z.array(z.enum(['default', 'anon', 'zdr'])).max(3).optional(),
+    enterprise: z
+      .array(z.enum(['default', 'anon', 'zdr']))
+      .max(3)
+      .optional(),
     scrapeOptions: scrapeOptionsSchema.optional(),
     threatProtection: z.record(z.string(), z.unknown()).optional(),
     origin: z.string().max(256).default('api'),
@@ -100,15 +105,28 @@ export const searchRequestSchema = z
   })
   .superRefine((request, ctx) => {
     if (request.includeDomains?.length && request.excludeDomains?.length) {
-      ctx.addIssue({ code: 'custom', message: 'includeDomains and excludeDomains cannot both be specified', path: ['includeDomains'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'includeDomains and excludeDomains cannot both be specified',
+        path: ['includeDomains'],
+      });
     }
-    const categories = request.categories ?? [];
-    if (categories.includes('developer') && categories.length > 1) {
-      ctx.addIssue({ code: 'custom', message: 'The developer category cannot be combined with other categories', path: ['categories'] });
+    // Aliases of one category (`docs`, `code` → developer) are one category, not a combination.
+    const categories = new Set(request.categories ?? []);
+    if (categories.has('developer') && categories.size > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The developer category cannot be combined with other categories',
+        path: ['categories'],
+      });
     }
     for (const format of request.scrapeOptions?.formats ?? []) {
       if (!SEARCH_SCRAPE_FORMATS.includes(format.type)) {
-        ctx.addIssue({ code: 'custom', message: `The ${format.type} format is not available in search`, path: ['scrapeOptions', 'formats'] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `The ${format.type} format is not available in search`,
+          path: ['scrapeOptions', 'formats'],
+        });
       }
     }
   })

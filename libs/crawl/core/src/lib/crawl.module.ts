@@ -5,7 +5,7 @@ import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
-import { LOGGER, type Logger } from '@quarry/platform/observability';
+import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { AccountUsageService } from './account/account-usage.service';
 import { CollectionRepository } from './collection/collection.repository';
 import { CollectionService } from './collection/collection.service';
@@ -59,9 +59,9 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
     { provide: CollectionEvents, useValue: new CollectionEvents() },
     {
       provide: Dispatcher,
-      useFactory: (frontier: FrontierRepository, events: CollectionEvents, bus: MessageBus, logger: Logger, config: AppConfig) =>
-        new Dispatcher(frontier, events, bus, logger.child({ component: 'crawl-dispatcher' }), { defaultTeamConcurrency: config.limits.teamConcurrency }),
-      inject: [FrontierRepository, CollectionEvents, MESSAGE_BUS, LOGGER, APP_CONFIG],
+      useFactory: (frontier: FrontierRepository, events: CollectionEvents, bus: MessageBus, logger: Logger, config: AppConfig, metrics: PlatformMetrics) =>
+        new Dispatcher(frontier, events, bus, logger.child({ component: 'crawl-dispatcher' }), { defaultTeamConcurrency: config.limits.teamConcurrency, metrics }),
+      inject: [FrontierRepository, CollectionEvents, MESSAGE_BUS, LOGGER, APP_CONFIG, PlatformMetrics],
     },
     { provide: SitemapFetcher, useFactory: (client: GuardedHttpClient) => new SitemapFetcher(client), inject: [CRAWL_HTTP_CLIENT] },
     { provide: RobotsFetcher, useFactory: (client: GuardedHttpClient) => new RobotsFetcher(client), inject: [CRAWL_HTTP_CLIENT] },
@@ -76,6 +76,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
         events: CollectionEvents,
         bus: MessageBus,
         config: AppConfig,
+        metrics: PlatformMetrics,
       ) =>
         new CollectionService({
           collections,
@@ -85,6 +86,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
           dispatcher,
           events,
           bus,
+          metrics,
           settings: {
             publicUrl: config.service.publicUrl,
             retentionHours: config.jobs.retentionHours,
@@ -92,7 +94,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
             addressPolicy: new AddressPolicy(config.net.allowPrivateNetworks, config.net.allowlist),
           },
         }),
-      inject: [CollectionRepository, FrontierRepository, JobRepository, CreditsService, Dispatcher, CollectionEvents, MESSAGE_BUS, APP_CONFIG],
+      inject: [CollectionRepository, FrontierRepository, JobRepository, CreditsService, Dispatcher, CollectionEvents, MESSAGE_BUS, APP_CONFIG, PlatformMetrics],
     },
     {
       provide: MapService,
@@ -107,6 +109,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
         credits: CreditsService,
         logger: Logger,
         config: AppConfig,
+        metrics: PlatformMetrics,
       ) =>
         new MapService({
           client,
@@ -118,14 +121,24 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
           outcomes,
           credits,
           logger: logger.child({ component: 'map' }),
+          metrics,
           crawlPages: config.map.crawlPages,
           retentionHours: config.jobs.retentionHours,
         }),
-      inject: [CRAWL_HTTP_CLIENT, SitemapFetcher, RobotsFetcher, DocumentIndexRepository, SEARCH_PROVIDER, JobRepository, JobOutcomeStore, CreditsService, LOGGER, APP_CONFIG],
+      inject: [CRAWL_HTTP_CLIENT, SitemapFetcher, RobotsFetcher, DocumentIndexRepository, SEARCH_PROVIDER, JobRepository, JobOutcomeStore, CreditsService, LOGGER, APP_CONFIG, PlatformMetrics],
     },
     {
       provide: SearchService,
-      useFactory: (index: DocumentIndexRepository, provider: SearchProvider | null, jobs: JobRepository, outcomes: JobOutcomeStore, credits: CreditsService, logger: Logger, config: AppConfig) =>
+      useFactory: (
+        index: DocumentIndexRepository,
+        provider: SearchProvider | null,
+        jobs: JobRepository,
+        outcomes: JobOutcomeStore,
+        credits: CreditsService,
+        logger: Logger,
+        config: AppConfig,
+        metrics: PlatformMetrics,
+      ) =>
         new SearchService({
           index,
           provider: provider ?? undefined,
@@ -133,10 +146,11 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
           outcomes,
           credits,
           logger: logger.child({ component: 'search' }),
+          metrics,
           providerTimeoutMs: config.search.timeoutMs,
           retentionHours: config.jobs.retentionHours,
         }),
-      inject: [DocumentIndexRepository, SEARCH_PROVIDER, JobRepository, JobOutcomeStore, CreditsService, LOGGER, APP_CONFIG],
+      inject: [DocumentIndexRepository, SEARCH_PROVIDER, JobRepository, JobOutcomeStore, CreditsService, LOGGER, APP_CONFIG, PlatformMetrics],
     },
     {
       provide: AccountUsageService,

@@ -82,7 +82,8 @@ async function parsePdfDocument(
     ...(request.pdf.pages ? { pages: layout.pages } : {}),
     ...(request.pdf.blocks ? { blocks: layout.blocks } : {}),
     metadata,
-    pdfPages: result.parsedPages,
+    // numPages and the billed pages are the same count: failed pages cost nothing (spec §2.1.2, §8).
+    pdfPages: result.numPages,
     pageSummary: layout.blocks.map((page) => ({
       source: result.sources[page.pageNumber - 1] ?? 'native_text',
       status: page.status,

@@ -9,7 +9,14 @@ export function createBus(config: AppConfig['bus'], logger: Logger, metrics?: Pl
   const busLogger = logger.child({ component: 'bus' });
   if (config.driver === 'kafka') {
     return new KafkaBus(
-      { brokers: config.brokers, clientId: config.clientId, topicPrefix: config.topicPrefix, replicationFactor: config.replicationFactor },
+      {
+        brokers: config.brokers,
+        ssl: config.ssl,
+        sasl: config.sasl,
+        clientId: config.clientId,
+        topicPrefix: config.topicPrefix,
+        replicationFactor: config.replicationFactor,
+      },
       busLogger,
       metrics,
     );

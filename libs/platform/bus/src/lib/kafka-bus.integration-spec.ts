@@ -51,7 +51,7 @@ describe('KafkaBus against a real broker', () => {
       const sut = bus(prefix);
       await sut.start();
       await sut.stop();
-      const names = ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results', 'crawl.tasks', 'agent.work'];
+      const names = ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results', 'crawl.tasks', 'agent.work', 'monitor.checks'];
       const describe = async () => {
         const described = await admin.describeConfigs({
           includeSynonyms: false,
@@ -80,6 +80,7 @@ describe('KafkaBus against a real broker', () => {
       // Crawl and agent work may wait in a backlog: the broker's retention applies.
       expect(config['crawl.tasks']['retention.ms'].isDefault).toBe(true);
       expect(config['agent.work']['retention.ms'].isDefault).toBe(true);
+      expect(config['monitor.checks']['retention.ms'].isDefault).toBe(true);
     } finally {
       await admin.disconnect();
     }

@@ -5,10 +5,10 @@ import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observabilit
 import type { Logger } from 'pino';
 import { tracedPublish, type BusTelemetry } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
+import { kafkaConnectionConfig, type KafkaConnectionOptions } from './kafka-client-config';
 import { BusUnavailableError, sleep, type MessageBus, type MessageHandler, type PublishOptions, type SubscribeOptions } from './message-bus';
 
-export interface KafkaBusOptions {
-  brokers: string[];
+export interface KafkaBusOptions extends KafkaConnectionOptions {
   clientId: string;
   topicPrefix: string;
   replicationFactor: number;
@@ -63,8 +63,8 @@ export class KafkaBus implements MessageBus {
   ) {
     this.telemetry = { system: 'kafka', metrics };
     this.kafka = new Kafka({
+      ...kafkaConnectionConfig(options),
       clientId: `${options.clientId}-${hostname()}-${process.pid}`,
-      brokers: options.brokers,
       connectionTimeout: 3_000,
       requestTimeout: 30_000,
       retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: 10 },

@@ -43,6 +43,11 @@ describe('loadConfig', () => {
     expect(sut({ BOOTSTRAP_API_KEY: '' }).auth.bootstrapApiKey).toBeUndefined();
   });
 
+  it('allows at most 5 language-model attempts (spec §7.4)', () => {
+    expect(sut({ LLM_MAX_ATTEMPTS: '5' }).llm.maxAttempts).toBe(5);
+    expect(() => sut({ LLM_MAX_ATTEMPTS: '6' })).toThrow(/LLM_MAX_ATTEMPTS/);
+  });
+
   it('documents every variable in the README configuration table', () => {
     const readme = readFileSync(join(__dirname, '../../../../../README.md'), 'utf8');
     const missing = Object.keys(envSchema.shape).filter((name) => !readme.includes(`\`${name}\``));

@@ -10,9 +10,24 @@ export interface AppConfig {
   service: { name: string; host: string; port: number; publicUrl: string; logLevel: string };
   dataDir: string;
   database: { url?: string; poolSize: number; migrateOnStart: boolean; embeddedDir: string };
-  bus: { driver: BusDriver; brokers: string[]; clientId: string; topicPrefix: string; replicationFactor: number };
+  bus: {
+    driver: BusDriver;
+    brokers: string[];
+    clientId: string;
+    topicPrefix: string;
+    replicationFactor: number;
+    /** TLS to the brokers (system CAs, certificate and host name verified). */
+    ssl: boolean;
+    /** SASL authentication; absent: none. */
+    sasl?: KafkaSasl;
+  };
   auth: { enabled: boolean; bootstrapApiKey?: string; bootstrapCredits: number };
-  limits: { rateLimitPerMinute: number; teamConcurrency: number; maxBodyBytes: number; maxResponseBytes: number };
+  limits: {
+    rateLimitPerMinute: number;
+    teamConcurrency: number;
+    maxBodyBytes: number;
+    maxResponseBytes: number;
+  };
   net: { allowPrivateNetworks: boolean; allowlist: string[]; userAgent: string };
   worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
   browser: {
@@ -43,8 +58,31 @@ export interface AppConfig {
   search: { providerUrl?: string; timeoutMs: number };
   map: { crawlPages: number };
   /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
-  llm: { baseUrl?: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; maxOutputTokens: number; maxInputChars: number };
-  agent: { maxPages: number; concurrency: number; leaseMs: number; sweepIntervalMs: number; scrapeTimeoutMs: number };
+  llm: {
+    baseUrl?: string;
+    apiKey?: string;
+    model: string;
+    timeoutMs: number;
+    maxAttempts: number;
+    maxOutputTokens: number;
+    maxInputChars: number;
+  };
+  agent: {
+    maxPages: number;
+    concurrency: number;
+    leaseMs: number;
+    sweepIntervalMs: number;
+    scrapeTimeoutMs: number;
+  };
+  /** Monitors: the scheduler tick, checks per orchestrator, lease and time limit of one check (docs/monitor.md). */
+  monitor: {
+    schedulerIntervalMs: number;
+    checkConcurrency: number;
+    checkLeaseMs: number;
+    checkTimeoutMs: number;
+  };
+  /** Outgoing email (monitor notifications); absent `url` = no email is sent. */
+  smtp: { url?: string; from: string };
   documents: DocumentsConfig;
 }
 
@@ -56,13 +94,26 @@ export interface DocumentsConfig {
   pageTimeoutMs: number;
   convertTimeoutMs: number;
   maxUploadBytes: number;
-  ocr: { engine: 'auto' | 'tesseract' | 'tesseract-js'; languages: string; dpi: number; concurrency: number; tesseractPath: string };
+  ocr: {
+    engine: 'auto' | 'tesseract' | 'tesseract-js';
+    languages: string;
+    dpi: number;
+    concurrency: number;
+    tesseractPath: string;
+  };
   renderer: 'auto' | 'pdftoppm' | 'pdfjs';
   pdftoppmPath: string;
   /** LibreOffice for legacy .doc/.xls/.xlsb/.ppt; an empty value disables it. */
   sofficePath?: string;
   /** Ghostscript, to rewrite damaged PDFs pdf.js cannot open; an empty value disables it. */
   ghostscriptPath?: string;
+}
+
+export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+export interface KafkaSasl {
+  mechanism: KafkaSaslMechanism;
+  username: string;
+  password: string;
 }
 
 export class ConfigError extends Error {
@@ -75,16 +126,31 @@ export class ConfigError extends Error {
 const DEFAULT_CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
 /** Builds the configuration; throws ConfigError listing every bad variable. */
-export function loadConfig(source: Record<string, string | undefined> = process.env, defaults: { serviceName?: string } = {}): AppConfig {
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  defaults: { serviceName?: string } = {},
+): AppConfig {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),
+    );
   }
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR);
-  const driver: BusDriver = env.BUS_DRIVER ? env.BUS_DRIVER : env.KAFKA_BROKERS.length > 0 ? 'kafka' : 'memory';
-  if (driver === 'kafka' && env.KAFKA_BROKERS.length === 0) throw new ConfigError(['KAFKA_BROKERS: required when BUS_DRIVER=kafka']);
-  const blobDir = env.BLOB_DIR ? (isAbsolute(env.BLOB_DIR) ? env.BLOB_DIR : resolve(env.BLOB_DIR)) : join(dataDir, 'blobs');
+  const driver: BusDriver = env.BUS_DRIVER
+    ? env.BUS_DRIVER
+    : env.KAFKA_BROKERS.length > 0
+      ? 'kafka'
+      : 'memory';
+  if (driver === 'kafka' && env.KAFKA_BROKERS.length === 0)
+    throw new ConfigError(['KAFKA_BROKERS: required when BUS_DRIVER=kafka']);
+  const sasl = kafkaSasl(env.KAFKA_SASL_MECHANISM, env.KAFKA_SASL_USERNAME, env.KAFKA_SASL_PASSWORD);
+  const blobDir = env.BLOB_DIR
+    ? isAbsolute(env.BLOB_DIR)
+      ? env.BLOB_DIR
+      : resolve(env.BLOB_DIR)
+    : join(dataDir, 'blobs');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
     env: env.NODE_ENV,
@@ -108,21 +174,35 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientId: env.KAFKA_CLIENT_ID,
       topicPrefix: env.BUS_TOPIC_PREFIX,
       replicationFactor: env.KAFKA_REPLICATION_FACTOR || Math.min(3, Math.max(1, env.KAFKA_BROKERS.length)),
+      ssl: env.KAFKA_SSL,
+      ...(sasl ? { sasl } : {}),
     },
-    auth: { enabled: env.AUTH_ENABLED, bootstrapApiKey: env.BOOTSTRAP_API_KEY, bootstrapCredits: env.BOOTSTRAP_CREDITS },
+    auth: {
+      enabled: env.AUTH_ENABLED,
+      bootstrapApiKey: env.BOOTSTRAP_API_KEY,
+      bootstrapCredits: env.BOOTSTRAP_CREDITS,
+    },
     limits: {
       rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
       teamConcurrency: env.TEAM_CONCURRENCY_LIMIT,
       maxBodyBytes: env.MAX_BODY_BYTES,
       maxResponseBytes: env.MAX_RESPONSE_BYTES,
     },
-    net: { allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS, allowlist: env.OUTBOUND_ALLOWLIST, userAgent: env.SCRAPE_USER_AGENT },
+    net: {
+      allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS,
+      allowlist: env.OUTBOUND_ALLOWLIST,
+      userAgent: env.SCRAPE_USER_AGENT,
+    },
     worker: {
       concurrency: env.WORKER_CONCURRENCY,
       browserConcurrency: env.BROWSER_CONCURRENCY,
       chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATHS.find((path) => existsSync(path)),
     },
-    browser: { userAgent: env.BROWSER_USER_AGENT, settleMs: env.BROWSER_SETTLE_MS, maxTransferBytes: env.BROWSER_MAX_TRANSFER_BYTES },
+    browser: {
+      userAgent: env.BROWSER_USER_AGENT,
+      settleMs: env.BROWSER_SETTLE_MS,
+      maxTransferBytes: env.BROWSER_MAX_TRANSFER_BYTES,
+    },
     proxies: { basic: env.PROXY_BASIC_URLS, enhanced: env.PROXY_ENHANCED_URLS },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
@@ -132,13 +212,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       pageTimeoutMs: env.DOC_PAGE_TIMEOUT_MS,
       convertTimeoutMs: env.DOC_CONVERT_TIMEOUT_MS,
       maxUploadBytes: env.PARSE_MAX_FILE_BYTES,
-      ocr: { engine: env.OCR_ENGINE, languages: env.OCR_LANGUAGES, dpi: env.OCR_DPI, concurrency: env.OCR_CONCURRENCY, tesseractPath: env.TESSERACT_PATH },
+      ocr: {
+        engine: env.OCR_ENGINE,
+        languages: env.OCR_LANGUAGES,
+        dpi: env.OCR_DPI,
+        concurrency: env.OCR_CONCURRENCY,
+        tesseractPath: env.TESSERACT_PATH,
+      },
       renderer: env.PDF_RENDERER,
       pdftoppmPath: env.PDFTOPPM_PATH,
       sofficePath: env.SOFFICE_PATH.trim() || undefined,
       ghostscriptPath: env.GHOSTSCRIPT_PATH.trim() || undefined,
     },
-    tracing: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, headers: env.OTEL_EXPORTER_OTLP_HEADERS, sampleRatio: env.OTEL_TRACES_SAMPLER_ARG },
+    tracing: {
+      endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      headers: env.OTEL_EXPORTER_OTLP_HEADERS,
+      sampleRatio: env.OTEL_TRACES_SAMPLER_ARG,
+    },
     crawl: {
       workerConcurrency: env.CRAWL_WORKER_CONCURRENCY,
       robotsUserAgent: env.CRAWL_ROBOTS_USER_AGENT,
@@ -149,8 +239,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sweepIntervalMs: env.CRAWL_SWEEP_INTERVAL_MS,
       sitemapTimeoutMs: env.CRAWL_SITEMAP_TIMEOUT_MS,
     },
-    webhooks: { secret: env.WEBHOOK_SECRET, timeoutMs: env.WEBHOOK_TIMEOUT_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: env.WEBHOOK_RETRY_BASE_MS },
-    search: { providerUrl: env.SEARCH_PROVIDER_URL?.replace(/\/+$/, ''), timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS },
+    webhooks: {
+      secret: env.WEBHOOK_SECRET,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    },
+    search: {
+      providerUrl: env.SEARCH_PROVIDER_URL?.replace(/\/+$/, ''),
+      timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS,
+    },
     map: { crawlPages: env.MAP_CRAWL_PAGES },
     llm: {
       baseUrl: env.LLM_BASE_URL?.replace(/\/+$/, ''),
@@ -168,5 +266,34 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,
       scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
     },
+    monitor: {
+      schedulerIntervalMs: env.MONITOR_SCHEDULER_INTERVAL_MS,
+      checkConcurrency: env.MONITOR_CHECK_CONCURRENCY,
+      checkLeaseMs: env.MONITOR_CHECK_LEASE_MS,
+      checkTimeoutMs: env.MONITOR_CHECK_TIMEOUT_MS,
+    },
+    smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
   };
+}
+
+/** SASL settings: all three variables or none (a half-configured client would fail at connect, far from the cause). */
+function kafkaSasl(
+  mechanism: KafkaSaslMechanism | undefined,
+  username: string | undefined,
+  password: string | undefined,
+): KafkaSasl | undefined {
+  if (!mechanism) {
+    if (username || password) {
+      throw new ConfigError([
+        'KAFKA_SASL_MECHANISM: required when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set',
+      ]);
+    }
+    return undefined;
+  }
+  const missing = [!username && 'KAFKA_SASL_USERNAME', !password && 'KAFKA_SASL_PASSWORD'].filter(
+    (name): name is string => Boolean(name),
+  );
+  if (missing.length)
+    throw new ConfigError(missing.map((name) => `${name}: required when KAFKA_SASL_MECHANISM is set`));
+  return { mechanism, username: username as string, password: password as string };
 }

@@ -5,7 +5,9 @@ const bool = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
     .optional()
-    .transform((value) => (value === undefined || value === '' ? fallback : ['true', '1', 'yes'].includes(value)));
+    .transform((value) =>
+      value === undefined || value === '' ? fallback : ['true', '1', 'yes'].includes(value),
+    );
 
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z
@@ -41,7 +43,10 @@ const keyValues = z
   .optional()
   .transform((value, ctx) => {
     const entries: Record<string, string> = {};
-    for (const item of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const item of (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const at = item.indexOf('=');
       if (at <= 0) {
         ctx.addIssue({ code: 'custom', message: `"${item}" is not key=value` });
@@ -99,6 +104,13 @@ export const envSchema = z.object({
   KAFKA_CLIENT_ID: z.string().default('quarry'),
   BUS_TOPIC_PREFIX: z.string().default('quarry.'),
   KAFKA_REPLICATION_FACTOR: int(0, 0, 7),
+  KAFKA_SSL: bool(false),
+  KAFKA_SASL_MECHANISM: z
+    .enum(['plain', 'scram-sha-256', 'scram-sha-512', ''])
+    .optional()
+    .transform((value) => value || undefined),
+  KAFKA_SASL_USERNAME: optionalString,
+  KAFKA_SASL_PASSWORD: optionalString,
 
   AUTH_ENABLED: bool(true),
   BOOTSTRAP_API_KEY: optionalString.refine(
@@ -115,7 +127,9 @@ export const envSchema = z.object({
   ALLOW_PRIVATE_NETWORKS: bool(false),
   OUTBOUND_ALLOWLIST: list,
   MAX_RESPONSE_BYTES: int(25 * 1024 * 1024, 1_024),
-  SCRAPE_USER_AGENT: z.string().default('Mozilla/5.0 (compatible; QuarryBot/0.1; +https://github.com/quarry)'),
+  SCRAPE_USER_AGENT: z
+    .string()
+    .default('Mozilla/5.0 (compatible; QuarryBot/0.1; +https://github.com/quarry)'),
   WORKER_CONCURRENCY: int(16, 1, 1_000),
   CHROMIUM_PATH: optionalString,
   BROWSER_CONCURRENCY: int(2, 0, 64),
@@ -131,7 +145,12 @@ export const envSchema = z.object({
   DOC_CONVERT_TIMEOUT_MS: int(60_000, 1_000, 600_000),
   PARSE_MAX_FILE_BYTES: int(50 * 1024 * 1024, 1_024),
   OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract-js']).default('auto'),
-  OCR_LANGUAGES: z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/, { message: 'must be Tesseract language codes joined by +, e.g. eng or eng+deu' }).default('eng'),
+  OCR_LANGUAGES: z
+    .string()
+    .regex(/^[a-z_]+(\+[a-z_]+)*$/, {
+      message: 'must be Tesseract language codes joined by +, e.g. eng or eng+deu',
+    })
+    .default('eng'),
   OCR_DPI: int(200, 72, 600),
   OCR_CONCURRENCY: int(2, 1, 32),
   TESSERACT_PATH: z.string().default('tesseract'),
@@ -167,7 +186,7 @@ export const envSchema = z.object({
   LLM_API_KEY: optionalString,
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   LLM_TIMEOUT_MS: int(60_000, 100, 600_000),
-  LLM_MAX_ATTEMPTS: int(5, 1, 10),
+  LLM_MAX_ATTEMPTS: int(5, 1, 5), // spec §7.4: at most 5 attempts
   LLM_MAX_OUTPUT_TOKENS: int(4_096, 16, 1_000_000),
   LLM_MAX_INPUT_CHARS: int(100_000, 1_000, 10_000_000),
 
@@ -176,6 +195,15 @@ export const envSchema = z.object({
   AGENT_LEASE_MS: int(30_000, 1_000, 3_600_000),
   AGENT_SWEEP_INTERVAL_MS: int(5_000, 100, 600_000),
   AGENT_SCRAPE_TIMEOUT_MS: int(30_000, 1_000, 300_000),
+
+  MONITOR_SCHEDULER_INTERVAL_MS: int(10_000, 100, 600_000),
+  MONITOR_CHECK_CONCURRENCY: int(4, 1, 256),
+  MONITOR_CHECK_LEASE_MS: int(30_000, 1_000, 3_600_000),
+  MONITOR_CHECK_TIMEOUT_MS: int(3_600_000, 10_000, 86_400_000),
+  SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\/[^/\s]+/i.test(value), {
+    message: 'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…',
+  }),
+  SMTP_FROM: z.string().min(3).default('Quarry <quarry@localhost>'),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -1,3 +1,4 @@
+import type { MetricJobKind } from '@quarry/contracts';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Lag of one consumer group on one topic (messages published but not yet handled). */
@@ -15,6 +16,28 @@ export interface PendingJobs {
 }
 
 type Source<T> = () => Promise<T[]>;
+
+/**
+ * Labels of a job metric: `kind` is one of the contracts' METRIC_JOB_KINDS (the dashboards select
+ * on the same list), the other labels are free.
+ */
+export type JobKindLabels<Other extends string = never> = { kind: MetricJobKind } & Partial<
+  Record<Other, string | number>
+>;
+/** A counter whose `kind` label only takes METRIC_JOB_KINDS. */
+export type JobKindCounter<Other extends string = never> = Omit<Counter<'kind' | Other>, 'inc'> & {
+  inc(labels: JobKindLabels<Other>, value?: number): void;
+};
+/** A gauge whose `kind` label only takes METRIC_JOB_KINDS. */
+export type JobKindGauge = Omit<Gauge<'kind'>, 'inc' | 'dec' | 'set'> & {
+  inc(labels: JobKindLabels, value?: number): void;
+  dec(labels: JobKindLabels, value?: number): void;
+  set(labels: JobKindLabels, value: number): void;
+};
+/** A histogram whose `kind` label only takes METRIC_JOB_KINDS. */
+export type JobKindHistogram<Other extends string = never> = Omit<Histogram<'kind' | Other>, 'observe'> & {
+  observe(labels: JobKindLabels<Other>, value: number): void;
+};
 
 /** How long a scrape of /metrics waits for a source (Kafka admin, database) before leaving it out. */
 const SOURCE_TIMEOUT_MS = 2_000;
@@ -46,7 +69,7 @@ export class PlatformMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [this.registry],
   });
-  readonly jobsQueued = new Counter({
+  readonly jobsQueued: JobKindCounter = new Counter({
     name: 'quarry_jobs_queued_total',
     help: 'Jobs published to the bus, by job kind.',
     labelNames: ['kind'] as const,
@@ -59,26 +82,26 @@ export class PlatformMetrics {
     registers: [this.registry],
     collect: () => this.collectPending(),
   });
-  readonly jobsRunning = new Gauge({
+  readonly jobsRunning: JobKindGauge = new Gauge({
     name: 'quarry_jobs_running',
     help: 'Jobs being executed by this process, by job kind.',
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
-  readonly jobsFinished = new Counter({
+  readonly jobsFinished: JobKindCounter<'outcome'> = new Counter({
     name: 'quarry_jobs_finished_total',
     help: 'Jobs finished by this process, by job kind and outcome (completed, failed, cancelled).',
     labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
-  readonly jobDuration = new Histogram({
+  readonly jobDuration: JobKindHistogram<'engine'> = new Histogram({
     name: 'quarry_job_duration_seconds',
     help: 'Execution time of jobs, by job kind and engine.',
     labelNames: ['kind', 'engine'] as const,
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
-  readonly creditsConsumed = new Counter({
+  readonly creditsConsumed: JobKindCounter = new Counter({
     name: 'quarry_credits_consumed_total',
     help: 'Credits charged, by job kind.',
     labelNames: ['kind'] as const,
@@ -189,9 +212,30 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Counts `work` as one job of `kind` executed by this process: running while it runs, then its
+   * duration and outcome (`completed`, or `failed` when it throws). For synchronous jobs (map,
+   * search) that have no handler of their own.
+   */
+  async trackJob<T>(kind: MetricJobKind, engine: string, work: () => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    this.jobsRunning.inc({ kind });
+    let outcome = 'failed';
+    try {
+      const result = await work();
+      outcome = 'completed';
+      return result;
+    } finally {
+      this.jobsRunning.dec({ kind });
+      this.jobsFinished.inc({ kind, outcome });
+      this.jobDuration.observe({ kind, engine }, (performance.now() - startedAt) / 1000);
+    }
+  }
+
   constructor(options: { service: string; defaultMetrics?: boolean }) {
     this.registry.setDefaultLabels({ service: options.service });
-    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });
+    if (options.defaultMetrics !== false)
+      collectDefaultMetrics({ register: this.registry, prefix: 'quarry_process_' });
   }
 
   /** Adds a source of consumer lag (the bus of this process). */
@@ -212,13 +256,15 @@ export class PlatformMetrics {
   private async collectLag(): Promise<void> {
     const entries = await this.gather('lag', this.lagSources);
     this.busConsumerLag.reset();
-    for (const entry of entries) this.busConsumerLag.set({ topic: entry.topic, group: entry.group }, entry.lag);
+    for (const entry of entries)
+      this.busConsumerLag.set({ topic: entry.topic, group: entry.group }, entry.lag);
   }
 
   private async collectPending(): Promise<void> {
     const entries = await this.gather('pending', this.pendingSources);
     this.jobsPending.reset();
-    for (const entry of entries) this.jobsPending.set({ kind: entry.kind, status: entry.status }, entry.count);
+    for (const entry of entries)
+      this.jobsPending.set({ kind: entry.kind, status: entry.status }, entry.count);
   }
 
   private async collectDependencies(): Promise<void> {
@@ -226,14 +272,17 @@ export class PlatformMetrics {
     const source = this.dependencySource;
     const [report] = await this.gather('dependencies', [async () => [await source()]]);
     this.dependencyUp.reset();
-    for (const [name, up] of Object.entries(report ?? {})) this.dependencyUp.set({ dependency: name }, up ? 1 : 0);
+    for (const [name, up] of Object.entries(report ?? {}))
+      this.dependencyUp.set({ dependency: name }, up ? 1 : 0);
   }
 
   /** Runs the sources (bounded in time, cached briefly); a failing source contributes nothing. */
   private async gather<T>(key: string, sources: Source<T>[]): Promise<T[]> {
     const cached = this.cache.get(key);
     if (cached && Date.now() - cached.at < SOURCE_CACHE_MS) return (await cached.value) as T[];
-    const value = Promise.all(sources.map((source) => withTimeout(source(), SOURCE_TIMEOUT_MS).catch(() => [] as T[]))).then((lists) => lists.flat());
+    const value = Promise.all(
+      sources.map((source) => withTimeout(source(), SOURCE_TIMEOUT_MS).catch(() => [] as T[])),
+    ).then((lists) => lists.flat());
     this.cache.set(key, { at: Date.now(), value });
     return value;
   }

@@ -57,7 +57,7 @@ export function buildDocument(page: FetchedPage, request: ScrapeRequest, scrapeI
 }
 
 /** Formats computed from the markdown even when markdown itself was not asked for. */
-function needsMarkdownForOthers(request: ScrapeRequest): boolean {
+export function needsMarkdownForOthers(request: ScrapeRequest): boolean {
   return request.formats.some((format) => ['summary', 'json', 'question', 'highlights', 'query', 'changeTracking'].includes(format.type));
 }
 

@@ -26,6 +26,7 @@ import {
 import { currencyFromEntities, fillSchema } from './structured/schema-fill.util';
 import { readStructuredData, type StructuredEntity } from './structured/structured-data.util';
 import { extractiveSummary } from './summary/extractive-summary.util';
+import { terms } from './text/tokens.util';
 
 /** A page to read: its markdown, and when available its raw HTML (structured data) and title. */
 export interface PageInput {
@@ -39,6 +40,8 @@ export interface ExtractionContext {
   teamId?: string;
   jobId?: string;
   signal?: AbortSignal;
+  /** Epoch ms by which the request must be answered; model retries never wait past it. */
+  deadline?: number;
 }
 
 /** A derived value, how it was produced, and the warning to show when it came from a fallback or was skipped. */
@@ -101,6 +104,7 @@ export class ExtractionService {
           ],
           maxOutputTokens: 400,
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'summary'),
         });
         return { value: result.text.trim(), via: 'llm' };
@@ -173,6 +177,7 @@ export class ExtractionService {
           messages,
           responseSchema: { name: 'extraction', schema: normalizeSchemaForModel(schema) },
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, purpose),
         });
         answer = result.json;
@@ -219,7 +224,7 @@ export class ExtractionService {
         warning: `json: ${reason}; without a schema the result is the page's own structured data (JSON-LD, microdata, meta tags), not an answer to the prompt (offline fallback).`,
       };
     }
-    const merged = mergeFills(options.schema, perPage);
+    const merged = mergeFills(options.schema, perPage, pageRelevance(pages, options.prompt));
     const notFound = merged.missing.length ? ` Not found on the page: ${merged.missing.join(', ')}.` : '';
     return {
       value: merged.value,
@@ -260,6 +265,7 @@ export class ExtractionService {
           ],
           maxOutputTokens: 600,
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'question'),
         });
         return { value: result.text.trim(), via: 'llm' };
@@ -301,6 +307,7 @@ export class ExtractionService {
             },
           },
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'highlights'),
         });
         const quotes = ((result.json as { highlights?: unknown })?.highlights ?? []) as unknown[];
@@ -379,6 +386,7 @@ export class ExtractionService {
             { role: 'user', content: markdown },
           ],
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'clean'),
         });
         const cleaned = result.text.replace(/^```(?:markdown|md)?\s*\n([\s\S]*?)\n```\s*$/i, '$1').trim();
@@ -453,6 +461,7 @@ export class ExtractionService {
           },
         },
         signal: context.signal,
+        deadline: context.deadline,
         usage: this.usage(context, 'redactPII'),
       });
       const found = (
@@ -524,6 +533,7 @@ export class ExtractionService {
           },
         },
         signal: context.signal,
+        deadline: context.deadline,
         usage: this.usage(context, 'checkPromptInjection'),
       });
       const verdict = result.json as { injection?: unknown; evidence?: unknown };
@@ -592,6 +602,7 @@ export class ExtractionService {
           ],
           maxOutputTokens: 300,
           signal: context.signal,
+          deadline: context.deadline,
           usage: this.usage(context, 'changeTracking'),
         });
         return { value: result.text.trim(), via: 'llm' };
@@ -662,12 +673,23 @@ export class ExtractionService {
     reason: string,
   ): Extracted<unknown> {
     if (options.schema) return this.jsonFallback(pages, options, reason);
-    let best: { answer: string; url: string; score: number } | undefined;
-    for (const page of pages) {
-      const found = extractiveAnswer(page.markdown, options.prompt);
-      if (found.answer && (!best || found.score > best.score))
-        best = { answer: found.answer, url: page.url, score: found.score };
-    }
+    // One ranking over the passages of every page read, so scores compare across pages, with a
+    // prior for the pages most about the prompt (an index hit from another site rarely is).
+    const relevance = pageRelevance(pages, options.prompt);
+    const top = Math.max(0, ...relevance);
+    const pageOf = (markdown: string) =>
+      Math.max(
+        0,
+        pages.findIndex((page) => page.markdown.includes(markdown.trim())),
+      );
+    let best: { answer: string; url: string } | undefined;
+    const found = extractiveAnswer(
+      pages.map((page) => page.markdown).join('\n\n'),
+      options.prompt,
+      (passage) => (top > 0 ? 1 + relevance[pageOf(passage.markdown)] / top : 1),
+    );
+    if (found.answer)
+      best = { answer: found.answer, url: pages[pageOf(found.source?.markdown ?? found.answer)].url };
     return {
       value: {
         answer: best?.answer ?? 'None of the pages read appear to answer the task.',
@@ -699,14 +721,40 @@ function describeEntities(entities: readonly StructuredEntity[]): Record<string,
 }
 
 /** Fills the schema from each page and keeps, per field, the first page that has it (arrays: all pages, deduplicated). */
+/**
+ * How much each page is about the prompt: the prompt's terms found in the page's title and text,
+ * each weighted by how few of the pages carry it (so "Road Glide" tells two shoe pages apart).
+ */
+function pageRelevance(pages: readonly PageInput[], prompt: string | undefined): number[] {
+  const wanted = [...new Set(terms(prompt ?? ''))];
+  const vocabularies = pages.map((page) => new Set(terms(`${page.title ?? ''} ${page.markdown}`)));
+  return vocabularies.map((vocabulary) =>
+    wanted
+      .filter((term) => vocabulary.has(term))
+      .reduce(
+        (sum, term) =>
+          sum + Math.log(1 + pages.length / vocabularies.filter((other) => other.has(term)).length),
+        0,
+      ),
+  );
+}
+
 function mergeFills(
   schema: JsonSchema,
   perPage: readonly StructuredEntity[][],
+  relevance: readonly number[] = [],
 ): { value: Record<string, unknown>; missing: string[] } {
   const results = perPage.map((entities) => fillSchema(schema, entities, currencyFromEntities(entities)));
   if (results.length === 1) return results[0];
-  // The page that answers most of the schema is the subject page: its values win over stray ones elsewhere.
-  const ranked = [...results].sort((a, b) => Object.keys(b.value).length - Object.keys(a.value).length);
+  // The page that answers most of the schema is the subject page: its values win over stray ones
+  // elsewhere; among pages that answer as much, the one most about the prompt.
+  const ranked = results
+    .map((result, index) => ({ result, relevance: relevance[index] ?? 0 }))
+    .sort(
+      (a, b) =>
+        Object.keys(b.result.value).length - Object.keys(a.result.value).length || b.relevance - a.relevance,
+    )
+    .map((entry) => entry.result);
   const value: Record<string, unknown> = {};
   for (const result of ranked) {
     for (const [key, field] of Object.entries(result.value)) {

@@ -184,4 +184,38 @@ describe('LlmFormatsEnricher in the scrape pipeline (fixture site, real HTTP eng
       expect(document.warning).toContain(label);
     expect(document.warning?.match(/offline fallback/g)?.length).toBe(5);
   });
+
+  it('leaves a base64 PDF (parsers: []) alone: no format reads or rewrites it, the warning says why', async () => {
+    const base64 = Buffer.from('%PDF-1.7\nMaria Lopez maria.lopez@lamps.example').toString('base64');
+    const sut = new LlmFormatsEnricher(new ExtractionService(new OfflineProvider(2_000, 50_000)));
+    const enrich = async (input: Omit<ScrapeRequestInput, 'url'>) => {
+      const request = scrapeRequestSchema.parse({ url: `${site.url}/file.pdf`, parsers: [], ...input });
+      const document = {
+        markdown: base64,
+        metadata: {
+          contentType: 'application/pdf',
+          sourceURL: request.url,
+          url: request.url,
+          statusCode: 200,
+        },
+      };
+      expect(sut.appliesTo(request)).toBe(true);
+      await sut.enrich(document, request, {
+        jobId: randomUUID(),
+        teamId: randomUUID(),
+        signal: new AbortController().signal,
+        timeoutMs: 10_000,
+      });
+      return document as typeof document & { summary?: string; warning?: string };
+    };
+    const kept = await enrich({ formats: ['markdown', 'summary'], redactPII: true, onlyCleanContent: true });
+    expect(kept.markdown).toBe(base64);
+    expect(kept.summary).toBeUndefined();
+    expect(kept.warning).toBe(
+      'summary, onlyCleanContent, redactPII were not applied: with parsers: [] the PDF is returned base64-encoded, not as text; use the pdf parser to get its text.',
+    );
+    const dropped = await enrich({ formats: ['summary'] });
+    expect(dropped.markdown).toBeUndefined();
+    expect(dropped.warning).toMatch(/^summary was not applied: /);
+  });
 });

@@ -1,7 +1,14 @@
 import { findFormat, hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import { decodeBody } from '@quarry/scrape/content';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
-import type { ExtractionContext, ExtractionService, PageInput, PiiOptions } from '@quarry/scrape/extraction';
+import {
+  applyRedaction,
+  type ExtractionContext,
+  type ExtractionService,
+  type PageInput,
+  type PiiOptions,
+} from '@quarry/scrape/extraction';
+import { redactFragments, relocateSpans } from './document-fragments.util';
 
 const TEXT_FORMATS = ['summary', 'json', 'deterministicJson', 'question', 'highlights', 'query'] as const;
 
@@ -39,16 +46,29 @@ export class LlmFormatsEnricher implements DocumentEnricher {
   async enrich(document: ScrapeDocument, request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
     const extraction = this.extraction;
     const formats = request.formats;
+    if (isRawPdf(document, request)) {
+      // The markdown is the file base64-encoded: summarising, cleaning or redacting it would only corrupt it.
+      appendWarning(document, rawPdfWarning(request));
+      if (!hasFormat(formats, 'markdown')) delete document.markdown;
+      return;
+    }
     const json = findFormat(formats, 'json');
     const deterministic = findFormat(formats, 'deterministicJson');
     // Schema errors are the caller's: answer 422 before spending anything on the page.
     extraction.assertValidSchema(json?.schema);
     extraction.assertValidSchema(deterministic?.schema);
-    const ctx: ExtractionContext = { teamId: context.teamId, jobId: context.jobId, signal: context.signal };
+    const ctx: ExtractionContext = {
+      teamId: context.teamId,
+      jobId: context.jobId,
+      signal: context.signal,
+      deadline: context.deadline,
+    };
 
     let markdown = document.markdown ?? '';
     if (request.onlyCleanContent) {
       const cleaned = await extraction.clean(markdown, { zeroDataRetention: request.zeroDataRetention }, ctx);
+      // Block spans must index the markdown returned (spec §2.3): re-locate them, or null.
+      if (cleaned.value !== markdown) relocateSpans(document, cleaned.value);
       markdown = cleaned.value;
       appendWarning(document, cleaned.warning);
     }
@@ -118,9 +138,11 @@ export class LlmFormatsEnricher implements DocumentEnricher {
 
     const pii = piiOptions(request.redactPII);
     if (pii) {
-      const redacted = await extraction.redactPii(markdown, pii, ctx);
-      markdown = redacted.value;
-      appendWarning(document, redacted.warning);
+      const found = await extraction.findPii(markdown, pii, ctx);
+      // PDF pages and blocks carry the same text: redacted too, spans kept exact or nulled.
+      if (document.pages || document.blocks) redactFragments(document, markdown, found.value, pii);
+      markdown = applyRedaction(markdown, found.value, pii.replaceStyle);
+      appendWarning(document, found.warning);
       for (const field of ['summary', 'answer', 'highlights'] as const) {
         const text = document[field];
         if (typeof text === 'string' && text)
@@ -131,6 +153,22 @@ export class LlmFormatsEnricher implements DocumentEnricher {
     if (hasFormat(formats, 'markdown')) document.markdown = markdown;
     else delete document.markdown;
   }
+}
+
+/** `parsers: []` on a PDF (spec §2.1.2): the markdown is the file base64-encoded, not text. */
+function isRawPdf(document: ScrapeDocument, request: ScrapeRequest): boolean {
+  return request.parsers?.length === 0 && document.metadata.contentType === 'application/pdf';
+}
+
+function rawPdfWarning(request: ScrapeRequest): string {
+  const skipped = [
+    ...request.formats
+      .map((format) => format.type)
+      .filter((type) => (TEXT_FORMATS as readonly string[]).includes(type)),
+    ...(request.onlyCleanContent ? ['onlyCleanContent'] : []),
+    ...(request.redactPII !== false ? ['redactPII'] : []),
+  ];
+  return `${[...new Set(skipped)].join(', ')} ${skipped.length > 1 ? 'were' : 'was'} not applied: with parsers: [] the PDF is returned base64-encoded, not as text; use the pdf parser to get its text.`;
 }
 
 /** Waits for every task, then rethrows the first failure (so no task is left running unobserved). */

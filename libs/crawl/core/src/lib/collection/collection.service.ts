@@ -21,6 +21,7 @@ import {
 } from '@quarry/contracts';
 import type { JobRecord, JobRepository } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { AddressPolicy } from '@quarry/platform/net';
 import { isIP } from 'node:net';
 import type { Dispatcher } from '../frontier/dispatcher';
@@ -57,6 +58,8 @@ export interface CollectionServiceDeps {
   events: CollectionEvents;
   bus: MessageBus;
   settings: CollectionServiceSettings;
+  /** Counts crawls and batch scrapes started (`quarry_jobs_queued_total`). */
+  metrics?: PlatformMetrics;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -73,23 +76,50 @@ export class CollectionService {
    * `POST /v2/crawl`. With a `prompt`, options read from it fill the fields the caller did not send
    * (`explicitKeys`: the body's keys; explicit fields win, compat §8.1).
    */
-  async startCrawl(caller: Caller, input: CrawlRequest, idempotencyKey?: string, explicitKeys: ReadonlySet<string> = new Set()): Promise<CollectionStartResponse & { promptGeneratedOptions?: PromptOptions; finalCrawlerOptions?: Record<string, unknown> }> {
+  async startCrawl(
+    caller: Caller,
+    input: CrawlRequest,
+    idempotencyKey?: string,
+    explicitKeys: ReadonlySet<string> = new Set(),
+  ): Promise<
+    CollectionStartResponse & {
+      promptGeneratedOptions?: PromptOptions;
+      finalCrawlerOptions?: Record<string, unknown>;
+    }
+  > {
     let request = input;
     let promptGeneratedOptions: PromptOptions | undefined;
     if (input.prompt) {
       promptGeneratedOptions = crawlOptionsFromPrompt(input.prompt).options;
-      const applied = Object.fromEntries(Object.entries(promptGeneratedOptions).filter(([key]) => !explicitKeys.has(key)));
+      const applied = Object.fromEntries(
+        Object.entries(promptGeneratedOptions).filter(([key]) => !explicitKeys.has(key)),
+      );
       request = { ...input, ...applied };
     }
-    if ((request.ignoreRobotsTxt || request.robotsUserAgent) && !caller.canOverrideRobots) throw new AppError('FORBIDDEN');
+    if ((request.ignoreRobotsTxt || request.robotsUserAgent) && !caller.canOverrideRobots)
+      throw new AppError('FORBIDDEN');
     const zeroDataRetention = caller.zeroDataRetention || request.zeroDataRetention;
-    const template = this.template(request.url, { ...stripEnvelope(request.scrapeOptions), zeroDataRetention, origin: request.origin, integration: request.integration });
+    const template = this.template(request.url, {
+      ...stripEnvelope(request.scrapeOptions),
+      zeroDataRetention,
+      origin: request.origin,
+      integration: request.integration,
+    });
     const perPage = this.pageCost(template);
     const balance = await this.deps.credits.balance(caller.teamId);
     if (balance < perPage) throw new AppError('PAYMENT_REQUIRED');
     // A crawl short of credits gets its limit lowered instead of a 402 (compat §1.3).
     const pageLimit = Math.max(1, Math.min(request.limit, Math.floor(balance / perPage)));
-    const { url: _url, prompt, webhook, scrapeOptions: _scrapeOptions, zeroDataRetention: _zdr, origin, integration, ...crawler } = request;
+    const {
+      url: _url,
+      prompt,
+      webhook,
+      scrapeOptions: _scrapeOptions,
+      zeroDataRetention: _zdr,
+      origin,
+      integration,
+      ...crawler
+    } = request;
     const id = randomUUID();
     const options: CollectionOptions = {
       crawler: { ...crawler, limit: pageLimit },
@@ -116,26 +146,56 @@ export class CollectionService {
     });
     const kickoff: CrawlTaskMessage = { type: 'kickoff', crawlId: id, teamId: caller.teamId };
     await this.deps.bus.publish('crawlTasks', kickoff, { key: id });
+    this.deps.metrics?.jobsQueued.inc({ kind: 'crawl' });
     const response = { success: true as const, id, url: this.publicUrl('crawl', id) };
-    return promptGeneratedOptions ? { ...response, promptGeneratedOptions, finalCrawlerOptions: { ...options.crawler, prompt } } : response;
+    return promptGeneratedOptions
+      ? { ...response, promptGeneratedOptions, finalCrawlerOptions: { ...options.crawler, prompt } }
+      : response;
   }
 
   /** `POST /v2/crawl/params-preview` (compat §8.3): the options a prompt would set. */
-  previewParams(url: string, prompt: string): { success: true; data: PromptOptions & { url: string }; warning?: string } {
+  previewParams(
+    url: string,
+    prompt: string,
+  ): { success: true; data: PromptOptions & { url: string }; warning?: string } {
     const derivation = crawlOptionsFromPrompt(prompt);
-    return { success: true, data: { url, ...derivation.options }, ...(derivation.warning ? { warning: derivation.warning } : {}) };
+    return {
+      success: true,
+      data: { url, ...derivation.options },
+      ...(derivation.warning ? { warning: derivation.warning } : {}),
+    };
   }
 
-  async startBatch(caller: Caller, request: BatchScrapeRequest, idempotencyKey?: string): Promise<CollectionStartResponse> {
+  async startBatch(
+    caller: Caller,
+    request: BatchScrapeRequest,
+    idempotencyKey?: string,
+  ): Promise<CollectionStartResponse> {
     const valid: string[] = [];
     const invalid: string[] = [];
     request.urls.forEach((raw) => (this.acceptableBatchUrl(raw) ? valid.push(raw) : invalid.push(raw)));
     if (invalid.length > 0 && !request.ignoreInvalidURLs) {
       const index = request.urls.indexOf(invalid[0]);
-      throw new AppError('INVALID_URL', { details: [{ code: 'custom', path: ['urls', index], message: 'Invalid URL' }] });
+      throw new AppError('INVALID_URL', {
+        details: [{ code: 'custom', path: ['urls', index], message: 'Invalid URL' }],
+      });
     }
-    if (valid.length === 0) throw new AppError('BAD_REQUEST', { message: 'No valid URLs provided', details: invalid.length ? { invalidURLs: invalid } : undefined });
-    const { urls: _urls, webhook, appendToId, ignoreInvalidURLs: _ignore, maxConcurrency, zeroDataRetention: requestedZdr, origin, integration, ...scrapeOptions } = request;
+    if (valid.length === 0)
+      throw new AppError('BAD_REQUEST', {
+        message: 'No valid URLs provided',
+        details: invalid.length ? { invalidURLs: invalid } : undefined,
+      });
+    const {
+      urls: _urls,
+      webhook,
+      appendToId,
+      ignoreInvalidURLs: _ignore,
+      maxConcurrency,
+      zeroDataRetention: requestedZdr,
+      origin,
+      integration,
+      ...scrapeOptions
+    } = request;
     const zeroDataRetention = caller.zeroDataRetention || requestedZdr;
     const template = this.template(valid[0], { ...scrapeOptions, zeroDataRetention, origin, integration });
     await this.deps.credits.ensureAvailable(caller.teamId, valid.length * this.pageCost(template));
@@ -143,12 +203,23 @@ export class CollectionService {
 
     if (appendToId) {
       const existing = await this.deps.frontier.loadCollection(appendToId);
-      if (!existing || existing.teamId !== caller.teamId || existing.kind !== 'batch_scrape') throw new AppError('JOB_NOT_FOUND');
-      const outcome = await this.deps.collections.append(appendToId, caller.teamId, batchPages(valid, Date.now() * 1_000));
+      if (!existing || existing.teamId !== caller.teamId || existing.kind !== 'batch_scrape')
+        throw new AppError('JOB_NOT_FOUND');
+      const outcome = await this.deps.collections.append(
+        appendToId,
+        caller.teamId,
+        batchPages(valid, Date.now() * 1_000),
+      );
       if (outcome === 'not-found') throw new AppError('JOB_NOT_FOUND');
-      if (outcome === 'ended') throw new AppError('CONFLICT', { message: 'Batch scrape has already ended; start a new one' });
+      if (outcome === 'ended')
+        throw new AppError('CONFLICT', { message: 'Batch scrape has already ended; start a new one' });
       this.deps.dispatcher.kick(appendToId);
-      return { success: true, id: appendToId, url: this.publicUrl('batch_scrape', appendToId), ...(invalidURLs ? { invalidURLs } : {}) };
+      return {
+        success: true,
+        id: appendToId,
+        url: this.publicUrl('batch_scrape', appendToId),
+        ...(invalidURLs ? { invalidURLs } : {}),
+      };
     }
 
     const id = randomUUID();
@@ -158,7 +229,12 @@ export class CollectionService {
       kind: 'batch_scrape',
       url: null,
       input: request,
-      options: { request: template, wantsRawHtml: hasFormat(template.formats, 'rawHtml'), origin, integration },
+      options: {
+        request: template,
+        wantsRawHtml: hasFormat(template.formats, 'rawHtml'),
+        origin,
+        integration,
+      },
       pageLimit: valid.length,
       maxConcurrency: this.concurrency(caller, maxConcurrency),
       delayMs: 0,
@@ -167,16 +243,29 @@ export class CollectionService {
       idempotencyKey,
       pages: batchPages(valid, 0),
     });
+    this.deps.metrics?.jobsQueued.inc({ kind: 'batch_scrape' });
     await this.deps.dispatcher.dispatch(id);
-    return { success: true, id, url: this.publicUrl('batch_scrape', id), ...(invalidURLs ? { invalidURLs } : {}) };
+    return {
+      success: true,
+      id,
+      url: this.publicUrl('batch_scrape', id),
+      ...(invalidURLs ? { invalidURLs } : {}),
+    };
   }
 
-  async status(caller: Caller, kind: CollectionKind, id: string, page: { skip?: number; limit?: number } = {}): Promise<CollectionStatusResponse> {
+  async status(
+    caller: Caller,
+    kind: CollectionKind,
+    id: string,
+    page: { skip?: number; limit?: number } = {},
+  ): Promise<CollectionStatusResponse> {
     const { job, collection } = await this.find(caller, kind, id);
     const skip = Math.max(0, page.skip ?? 0);
     const size = Math.min(Math.max(1, page.limit ?? LIMITS.crawl.statusPageSize), 1_000);
     const counts = await this.deps.collections.counts(id);
-    const documents = collection.zeroDataRetention ? [] : await this.deps.collections.documents(id, skip, size);
+    const documents = collection.zeroDataRetention
+      ? []
+      : await this.deps.collections.documents(id, skip, size);
     const data: ScrapeDocument[] = [];
     let bytes = 0;
     for (const entry of documents) {
@@ -195,7 +284,11 @@ export class CollectionService {
   }
 
   /** The status object without documents (WebSocket `catchup` and `done`). */
-  async summary(caller: Caller, kind: CollectionKind, id: string): Promise<{ job: JobRecord; collection: CollectionRow; status: CollectionStatusResponse }> {
+  async summary(
+    caller: Caller,
+    kind: CollectionKind,
+    id: string,
+  ): Promise<{ job: JobRecord; collection: CollectionRow; status: CollectionStatusResponse }> {
     const { job, collection } = await this.find(caller, kind, id);
     const counts = await this.deps.collections.counts(id);
     return { job, collection, status: this.statusBody(job, collection, counts, []) };
@@ -203,7 +296,8 @@ export class CollectionService {
 
   async cancel(caller: Caller, kind: CollectionKind, id: string): Promise<{ status: 'cancelled' }> {
     await this.find(caller, kind, id);
-    if (!(await this.deps.collections.cancel(id))) throw new AppError('CONFLICT', { message: 'Crawl is already completed' });
+    if (!(await this.deps.collections.cancel(id)))
+      throw new AppError('CONFLICT', { message: 'Crawl is already completed' });
     return { status: 'cancelled' };
   }
 
@@ -237,14 +331,19 @@ export class CollectionService {
   }
 
   /** Documents finished after `afterSeq` (WebSocket `document` frames). */
-  async documentsAfter(id: string, afterSeq: number, limit: number): Promise<{ seq: number; document: ScrapeDocument }[]> {
+  async documentsAfter(
+    id: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; document: ScrapeDocument }[]> {
     return this.deps.collections.documents(id, afterSeq, limit);
   }
 
   static parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
     const value = Array.isArray(header) ? header[0] : header;
     if (value === undefined || value === '') return undefined;
-    if (!UUID.test(value.trim())) throw new AppError('BAD_REQUEST', { message: 'Idempotency key must be a UUID' });
+    if (!UUID.test(value.trim()))
+      throw new AppError('BAD_REQUEST', { message: 'Idempotency key must be a UUID' });
     return value.trim().toLowerCase();
   }
 
@@ -286,29 +385,43 @@ export class CollectionService {
         started: this.deps.events.started({ kind: input.kind, webhook: webhook ?? null }),
       });
     } catch (error) {
-      if (error instanceof IdempotencyConflict) throw new AppError('CONFLICT', { message: 'Idempotency key already used' });
+      if (error instanceof IdempotencyConflict)
+        throw new AppError('CONFLICT', { message: 'Idempotency key already used' });
       throw error;
     }
   }
 
-  private async find(caller: Caller, kind: CollectionKind, id: string): Promise<{ job: JobRecord; collection: CollectionRow }> {
+  private async find(
+    caller: Caller,
+    kind: CollectionKind,
+    id: string,
+  ): Promise<{ job: JobRecord; collection: CollectionRow }> {
     const job = await this.deps.jobs.findForTeam(id, caller.teamId, kind);
     const collection = job ? await this.deps.frontier.loadCollection(id) : undefined;
     if (!job || !collection) throw new AppError('JOB_NOT_FOUND');
     return { job, collection };
   }
 
-  private statusBody(job: JobRecord, collection: CollectionRow, counts: { inFlight: number; queued: number; robotsBlocked: number }, data: ScrapeDocument[]): CollectionStatusResponse {
+  private statusBody(
+    job: JobRecord,
+    collection: CollectionRow,
+    counts: { inFlight: number; queued: number; robotsBlocked: number },
+    data: ScrapeDocument[],
+  ): CollectionStatusResponse {
     const completed = collection.completedCount;
     const running = job.status === 'queued' || job.status === 'active';
-    const waiting = running ? Math.max(0, Math.min(counts.queued, collection.pageLimit - completed - counts.inFlight)) : 0;
+    const waiting = running
+      ? Math.max(0, Math.min(counts.queued, collection.pageLimit - completed - counts.inFlight))
+      : 0;
     const body: CollectionStatusResponse = {
       success: true,
       status: apiStatus(job.status),
       completed,
       total: completed + (running ? counts.inFlight : 0) + waiting,
       creditsUsed: job.creditsUsed,
-      expiresAt: (job.expiresAt ?? new Date(job.createdAt.getTime() + this.deps.settings.retentionHours * 3_600_000)).toISOString(),
+      expiresAt: (
+        job.expiresAt ?? new Date(job.createdAt.getTime() + this.deps.settings.retentionHours * 3_600_000)
+      ).toISOString(),
       data,
       createdAt: job.createdAt.toISOString(),
     };
@@ -319,10 +432,20 @@ export class CollectionService {
     if (job.status === 'failed' && job.error) body.error = job.error.message;
     const warnings: string[] = [];
     if (counts.robotsBlocked > 0) warnings.push(ROBOTS_WARNING);
-    if (collection.kind === 'crawl' && !running && completed <= 1 && collection.url) {
+    // A completed crawl that found (almost) nothing below a non-root start path (compat §8.2); not
+    // when it already crawled the entire domain, nor for failed (the error says why) or cancelled ones.
+    if (
+      collection.kind === 'crawl' &&
+      job.status === 'completed' &&
+      completed <= 1 &&
+      collection.url &&
+      !collection.options.crawler?.crawlEntireDomain
+    ) {
       const start = parseHttpUrl(collection.url);
       if (start && start.pathname !== '/' && start.pathname !== '') {
-        warnings.push(`Only ${completed} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a higher-level path like ${start.origin}/`);
+        warnings.push(
+          `Only ${completed} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a higher-level path like ${start.origin}/`,
+        );
       }
     }
     if (warnings.length > 0) body.warning = warnings.join(' ');
@@ -335,7 +458,12 @@ export class CollectionService {
   }
 
   private pageCost(template: Omit<ScrapeRequest, 'url'>): number {
-    return scrapeCredits({ formats: template.formats, zeroDataRetention: template.zeroDataRetention, redactPII: template.redactPII, lockdown: template.lockdown });
+    return scrapeCredits({
+      formats: template.formats,
+      zeroDataRetention: template.zeroDataRetention,
+      redactPII: template.redactPII,
+      lockdown: template.lockdown,
+    });
   }
 
   private concurrency(caller: Caller, requested: number | undefined): number {

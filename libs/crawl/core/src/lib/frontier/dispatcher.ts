@@ -1,5 +1,6 @@
 import type { CrawlTaskMessage, JobError } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import type { CollectionEvents } from '../webhooks/collection-events';
 import type { FrontierRepository } from './frontier.repository';
@@ -14,6 +15,8 @@ export interface DispatchResult {
 export interface DispatcherOptions {
   /** Concurrent pages of one team over all its crawls and batches, when the team sets none. */
   defaultTeamConcurrency: number;
+  /** Counts collections that end (`quarry_jobs_finished_total`, `quarry_job_duration_seconds` of crawl / batch_scrape). */
+  metrics?: PlatformMetrics;
 }
 
 /**
@@ -93,13 +96,20 @@ export class Dispatcher {
         if (state.completed === 0 && collection.kind === 'crawl') error = await this.frontier.startPageErrorIn(tx, collectionId);
         const status = error ? 'failed' : 'completed';
         const ended = await this.frontier.finishCollectionIn(tx, collection, status, error, this.events.finished(collection, status, error?.message));
-        return { pages, dispatched: 0, finished: ended ? status : undefined } as const;
+        return { pages, dispatched: 0, finished: ended ? status : undefined, collection } as const;
       }
       const wakeAt = state.delayMs > 0 && state.queued > pages.length ? await this.frontier.nextPoliteWakeIn(tx, collectionId, state.delayMs) : undefined;
       return { pages, dispatched: pages.length, wakeAt } as const;
     });
     await this.publish(result.pages);
-    if (result.finished) this.logger.info({ crawlId: collectionId, status: result.finished }, 'collection finished');
+    if (result.finished) {
+      this.logger.info({ crawlId: collectionId, status: result.finished }, 'collection finished');
+      if ('collection' in result && result.collection) {
+        const { kind, createdAt } = result.collection;
+        this.options.metrics?.jobsFinished.inc({ kind, outcome: result.finished });
+        this.options.metrics?.jobDuration.observe({ kind, engine: 'none' }, Math.max(0, Date.now() - createdAt.getTime()) / 1000);
+      }
+    }
     return { dispatched: result.dispatched, finished: 'finished' in result ? result.finished : undefined, wakeAt: 'wakeAt' in result ? result.wakeAt : undefined };
   }
 

@@ -3,6 +3,7 @@ import { PRICES, type CreditsService } from '@quarry/billing';
 import { AppError, type MapLink, type MapRequest, type MapResponse } from '@quarry/contracts';
 import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import type { GuardedHttpClient } from '@quarry/platform/net';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { discoverLinks } from '../links/discover-links.util';
 import type { RobotsFetcher } from '../robots/robots-fetcher';
@@ -31,6 +32,8 @@ export interface MapServiceDeps {
   outcomes: JobOutcomeStore;
   credits: CreditsService;
   logger: Logger;
+  /** Counts maps (`kind="map"`: running, finished, duration, credits). */
+  metrics?: PlatformMetrics;
   /** Pages fetched by the light crawl after the start page. */
   crawlPages: number;
   retentionHours: number;
@@ -57,6 +60,13 @@ export class MapService {
 
   async map(caller: MapCaller, request: MapRequest): Promise<MapResponse> {
     await this.deps.credits.ensureAvailable(caller.teamId, PRICES.map);
+    const metrics = this.deps.metrics;
+    return metrics
+      ? metrics.trackJob('map', 'none', () => this.run(caller, request))
+      : this.run(caller, request);
+  }
+
+  private async run(caller: MapCaller, request: MapRequest): Promise<MapResponse> {
     const timeoutMs = request.timeout ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
@@ -79,7 +89,12 @@ export class MapService {
     }
   }
 
-  private async collect(caller: MapCaller, request: MapRequest, deadline: number, signal: AbortSignal): Promise<MapLink[]> {
+  private async collect(
+    caller: MapCaller,
+    request: MapRequest,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<MapLink[]> {
     let start = parseHttpUrl(request.url.trim()) as URL;
     const found = new Map<string, Found>();
     const keyOptions = { ignoreQueryParameters: request.ignoreQueryParameters, deduplicateSimilarURLs: true };
@@ -97,7 +112,8 @@ export class MapService {
     };
 
     // The start page first: it tells us where the site really lives (redirects) and its links.
-    const startPage = request.sitemap === 'only' ? undefined : await this.fetchPage(start.href, request, signal, deadline);
+    const startPage =
+      request.sitemap === 'only' ? undefined : await this.fetchPage(start.href, request, signal, deadline);
     if (startPage && bareHost(startPage.url.hostname) !== bareHost(start.hostname)) {
       start = new URL(start.href);
       start.hostname = startPage.url.hostname;
@@ -110,7 +126,10 @@ export class MapService {
         (async () => {
           const robots = await this.deps.robots.fetch(start.origin, signal);
           const rules = RobotsRules.parse(start.origin, robots.text, '*');
-          const result = await this.deps.sitemaps.collect([...rules.sitemaps(), `${start.origin}/sitemap.xml`], { signal, deadline });
+          const result = await this.deps.sitemaps.collect(
+            [...rules.sitemaps(), `${start.origin}/sitemap.xml`],
+            { signal, deadline },
+          );
           for (const url of result.urls) add(url);
         })(),
       );
@@ -125,8 +144,16 @@ export class MapService {
           (async () => {
             const subdomains = request.includeSubdomains || request.allowExternalLinks;
             const host = subdomains ? registrableDomain(bareHost(start.hostname)) : start.hostname;
-            for (const entry of await this.deps.index.urlsOnHost(caller.teamId, host, subdomains, request.limit)) {
-              add(entry.url, { title: entry.title ?? undefined, description: entry.description ?? undefined });
+            for (const entry of await this.deps.index.urlsOnHost(
+              caller.teamId,
+              host,
+              subdomains,
+              request.limit,
+            )) {
+              add(entry.url, {
+                title: entry.title ?? undefined,
+                description: entry.description ?? undefined,
+              });
             }
           })(),
         );
@@ -135,15 +162,33 @@ export class MapService {
     }
     await Promise.all(sources);
 
-    let links = [...found.values()].map((entry) => ({ url: entry.url.href, ...(entry.title ? { title: entry.title } : {}), ...(entry.description ? { description: entry.description } : {}) }));
-    if (request.search) links = rankByRelevance(links, request.search, (link) => `${safePath(link.url)} ${link.title ?? ''} ${link.description ?? ''}`);
+    let links = [...found.values()].map((entry) => ({
+      url: entry.url.href,
+      ...(entry.title ? { title: entry.title } : {}),
+      ...(entry.description ? { description: entry.description } : {}),
+    }));
+    if (request.search)
+      links = rankByRelevance(
+        links,
+        request.search,
+        (link) => `${safePath(link.url)} ${link.title ?? ''} ${link.description ?? ''}`,
+      );
     return links.slice(0, request.limit);
   }
 
   /** Breadth-first fetches of a few pages of the site (bounded by MAP_CRAWL_PAGES and the deadline). */
-  private async lightCrawl(startPage: FetchedPage, request: MapRequest, inScope: (url: URL) => boolean, add: (url: string, info?: Omit<Found, 'url'>) => void, signal: AbortSignal, deadline: number): Promise<void> {
+  private async lightCrawl(
+    startPage: FetchedPage,
+    request: MapRequest,
+    inScope: (url: URL) => boolean,
+    add: (url: string, info?: Omit<Found, 'url'>) => void,
+    signal: AbortSignal,
+    deadline: number,
+  ): Promise<void> {
     const queue: string[] = [];
-    const visited = new Set<string>([crawlUrlKey(startPage.url, { ignoreQueryParameters: true, deduplicateSimilarURLs: true })]);
+    const visited = new Set<string>([
+      crawlUrlKey(startPage.url, { ignoreQueryParameters: true, deduplicateSimilarURLs: true }),
+    ]);
     const enqueue = (links: string[]) => {
       for (const link of links) {
         add(link);
@@ -170,26 +215,50 @@ export class MapService {
     await Promise.all(Array.from({ length: CRAWL_PARALLELISM }, worker));
   }
 
-  private async fromSearch(start: URL, request: MapRequest, add: (url: string, info?: Omit<Found, 'url'>) => void, signal: AbortSignal): Promise<void> {
+  private async fromSearch(
+    start: URL,
+    request: MapRequest,
+    add: (url: string, info?: Omit<Found, 'url'>) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
     const provider = this.deps.provider as SearchProvider;
     const query = `${request.search ? `${request.search} ` : ''}site:${bareHost(start.hostname)}`;
     try {
-      const results = await provider.search({ query, category: 'general', page: 1 }, { signal, timeoutMs: PAGE_TIMEOUT_MS });
-      for (const result of results) add(result.url, { title: result.title || undefined, description: result.content || undefined });
+      const results = await provider.search(
+        { query, category: 'general', page: 1 },
+        { signal, timeoutMs: PAGE_TIMEOUT_MS },
+      );
+      for (const result of results)
+        add(result.url, { title: result.title || undefined, description: result.content || undefined });
     } catch (error) {
       this.deps.logger.debug({ err: error }, 'map: search provider failed');
     }
   }
 
-  private async fetchPage(url: string, request: MapRequest, signal: AbortSignal, deadline: number): Promise<FetchedPage | undefined> {
+  private async fetchPage(
+    url: string,
+    request: MapRequest,
+    signal: AbortSignal,
+    deadline: number,
+  ): Promise<FetchedPage | undefined> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return undefined;
     try {
-      const response = await this.deps.client.fetch({ url, headers: request.headers, timeoutMs: Math.min(PAGE_TIMEOUT_MS, remaining), signal, maxBytes: PAGE_MAX_BYTES });
+      const response = await this.deps.client.fetch({
+        url,
+        headers: request.headers,
+        timeoutMs: Math.min(PAGE_TIMEOUT_MS, remaining),
+        signal,
+        maxBytes: PAGE_MAX_BYTES,
+      });
       const type = response.contentType ?? '';
       if (response.status >= 400 || (type && !/html|xml/i.test(type))) return undefined;
       const html = response.body.toString('utf8');
-      return { url: new URL(response.url), links: discoverLinks(html, response.url), summary: pageSummary(html) };
+      return {
+        url: new URL(response.url),
+        links: discoverLinks(html, response.url),
+        summary: pageSummary(html),
+      };
     } catch (error) {
       this.deps.logger.debug({ err: error, url }, 'map: page not fetched');
       return undefined;
@@ -206,7 +275,8 @@ export class MapService {
       const candidate = bareHost(url.hostname);
       const sameHost = candidate === host;
       if (!sameHost && !(request.includeSubdomains && isWithinDomain(candidate, domain))) return false;
-      if (request.filterByPath && prefix && sameHost) return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+      if (request.filterByPath && prefix && sameHost)
+        return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
       return true;
     };
   }
@@ -222,7 +292,17 @@ export class MapService {
       zeroDataRetention: caller.zeroDataRetention,
       expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
     });
-    await this.deps.outcomes.complete({ jobId: id, teamId: caller.teamId, kind: 'map', apiKeyId: caller.apiKeyId, credits: PRICES.map });
+    if (
+      await this.deps.outcomes.complete({
+        jobId: id,
+        teamId: caller.teamId,
+        kind: 'map',
+        apiKeyId: caller.apiKeyId,
+        credits: PRICES.map,
+      })
+    ) {
+      this.deps.metrics?.creditsConsumed.inc({ kind: 'map' }, PRICES.map);
+    }
     return id;
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PRICES, type CreditsService } from '@quarry/billing';
+import { PRICES, scrapeCredits, type CreditsService } from '@quarry/billing';
 import {
   AppError,
   type ScrapeDocument,
@@ -11,6 +11,7 @@ import {
   type SearchWebResult,
 } from '@quarry/contracts';
 import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { crawlUrlKey, parseHttpUrl } from '../url/crawl-url.util';
 import { isWithinDomain } from '../url/registrable-domain.util';
@@ -18,7 +19,11 @@ import type { DocumentIndexRepository } from './document-index.repository';
 import type { ProviderCategory, ProviderResult, SearchProvider } from './search-provider';
 
 /** Scrapes one result (the API's synchronous scrape path). */
-export type ResultScraper = (url: string, options: ScrapeOptions, timeoutMs: number) => Promise<ScrapeDocument>;
+export type ResultScraper = (
+  url: string,
+  options: ScrapeOptions,
+  timeoutMs: number,
+) => Promise<ScrapeDocument>;
 
 export interface SearchCaller {
   teamId: string;
@@ -33,13 +38,21 @@ export interface SearchServiceDeps {
   outcomes: JobOutcomeStore;
   credits: CreditsService;
   logger: Logger;
+  /** Counts searches (`kind="search"`: running, finished, duration, credits). */
+  metrics?: PlatformMetrics;
   providerTimeoutMs: number;
   retentionHours: number;
 }
 
 const MAX_PROVIDER_PAGES = 10;
 const SCRAPE_PARALLELISM = 5;
-const TIME_RANGES: Record<string, string> = { 'qdr:h': 'day', 'qdr:d': 'day', 'qdr:w': 'week', 'qdr:m': 'month', 'qdr:y': 'year' };
+const TIME_RANGES: Record<string, string> = {
+  'qdr:h': 'day',
+  'qdr:d': 'day',
+  'qdr:w': 'week',
+  'qdr:m': 'month',
+  'qdr:y': 'year',
+};
 
 /**
  * `POST /v2/search` (compat §11): the configured web search provider (SearXNG protocol) and the
@@ -50,7 +63,22 @@ export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
   async search(caller: SearchCaller, request: SearchRequest, scrape: ResultScraper): Promise<SearchResponse> {
-    await this.deps.credits.ensureAvailable(caller.teamId, PRICES.searchPer10Results);
+    // Our rule: the pre-check asks for the most the request can cost (402 otherwise), never fewer results.
+    await this.deps.credits.ensureAvailable(
+      caller.teamId,
+      maximumSearchCredits(request, caller.zeroDataRetention),
+    );
+    const metrics = this.deps.metrics;
+    return metrics
+      ? metrics.trackJob('search', 'none', () => this.run(caller, request, scrape))
+      : this.run(caller, request, scrape);
+  }
+
+  private async run(
+    caller: SearchCaller,
+    request: SearchRequest,
+    scrape: ResultScraper,
+  ): Promise<SearchResponse> {
     const deadline = Date.now() + request.timeout;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), request.timeout);
@@ -58,20 +86,33 @@ export class SearchService {
       const data: SearchResponse['data'] = {};
       const types = new Set(request.sources.map((source) => source.type));
       const work: Promise<void>[] = [];
-      if (types.has('web')) work.push(this.web(caller, request, controller.signal).then((web) => void (data.web = web)));
-      if (types.has('news')) work.push(this.fromProvider(request, 'news', controller.signal).then((news) => void (data.news = news.map(toNews))));
-      if (types.has('images')) work.push(this.fromProvider(request, 'images', controller.signal).then((images) => void (data.images = images.map(toImage))));
+      if (types.has('web'))
+        work.push(this.web(caller, request, controller.signal).then((web) => void (data.web = web)));
+      if (types.has('news'))
+        work.push(
+          this.fromProvider(request, 'news', controller.signal).then(
+            (news) => void (data.news = news.map(toNews)),
+          ),
+        );
+      if (types.has('images'))
+        work.push(
+          this.fromProvider(request, 'images', controller.signal).then(
+            (images) => void (data.images = images.map(toImage)),
+          ),
+        );
       await Promise.all(work);
       if (controller.signal.aborted) throw new AppError('SCRAPE_TIMEOUT');
-      const formats = request.scrapeOptions?.formats ?? [];
-      if (data.web?.length && request.scrapeOptions && formats.length > 0) {
-        data.web = await this.scrapeResults(data.web, request.scrapeOptions, deadline, scrape);
+      let scrapeCreditsUsed = 0;
+      if (data.web?.length && scrapesResults(request) && request.scrapeOptions) {
+        const scraped = await this.scrapeResults(data.web, request.scrapeOptions, deadline, scrape);
+        data.web = scraped.results;
+        scrapeCreditsUsed = scraped.credits;
       }
       const count = (data.web?.length ?? 0) + (data.news?.length ?? 0) + (data.images?.length ?? 0);
-      const premium = request.enterprise?.some((mode) => mode === 'zdr' || mode === 'anon') ? 5 : 1;
-      const creditsUsed = count === 0 ? 0 : Math.ceil(count / 10) * PRICES.searchPer10Results * premium;
-      const id = await this.record(caller, request, creditsUsed);
-      return { success: true, data, creditsUsed, id };
+      const searchCreditsUsed = searchCredits(count, request);
+      const id = await this.record(caller, request, searchCreditsUsed);
+      // The scrapes were charged by the scrape path (one job each): the answer reports both (compat §11).
+      return { success: true, data, creditsUsed: searchCreditsUsed + scrapeCreditsUsed, id };
     } catch (error) {
       if (controller.signal.aborted && !(error instanceof AppError)) throw new AppError('SCRAPE_TIMEOUT');
       throw error;
@@ -80,7 +121,11 @@ export class SearchService {
     }
   }
 
-  private async web(caller: SearchCaller, request: SearchRequest, signal: AbortSignal): Promise<SearchWebResult[]> {
+  private async web(
+    caller: SearchCaller,
+    request: SearchRequest,
+    signal: AbortSignal,
+  ): Promise<SearchWebResult[]> {
     const seen = new Set<string>();
     const results: SearchWebResult[] = [];
     const push = (url: string, title: string, description: string) => {
@@ -91,9 +136,14 @@ export class SearchService {
       seen.add(key);
       results.push({ url, title, description, position: results.length + 1 });
     };
-    for (const result of await this.fromProvider(request, 'general', signal)) push(result.url, result.title, result.content);
+    for (const result of await this.fromProvider(request, 'general', signal))
+      push(result.url, result.title, result.content);
     if (results.length < request.limit) {
-      const hits = await this.deps.index.search(caller.teamId, request.query, { limit: request.limit, include: request.includeDomains, exclude: request.excludeDomains });
+      const hits = await this.deps.index.search(caller.teamId, request.query, {
+        limit: request.limit,
+        include: request.includeDomains,
+        exclude: request.excludeDomains,
+      });
       for (const hit of hits) push(hit.url, hit.title ?? hit.url, hit.description ?? hit.snippet ?? '');
     }
     if (request.categories?.length) for (const result of results) result.category = request.categories[0];
@@ -101,17 +151,32 @@ export class SearchService {
   }
 
   /** Provider results for one category, following result pages until `limit` (after domain filters). */
-  private async fromProvider(request: SearchRequest, category: ProviderCategory, signal: AbortSignal): Promise<ProviderResult[]> {
+  private async fromProvider(
+    request: SearchRequest,
+    category: ProviderCategory,
+    signal: AbortSignal,
+  ): Promise<ProviderResult[]> {
     const provider = this.deps.provider;
     if (!provider) return [];
     const query = withSiteFilter(request.query, request.includeDomains);
     const out: ProviderResult[] = [];
     const seen = new Set<string>();
-    for (let page = 1; page <= MAX_PROVIDER_PAGES && out.length < request.limit && !signal.aborted; page += 1) {
+    for (
+      let page = 1;
+      page <= MAX_PROVIDER_PAGES && out.length < request.limit && !signal.aborted;
+      page += 1
+    ) {
       let batch: ProviderResult[];
       try {
         batch = await provider.search(
-          { query, category, page, language: request.lang, safe: request.safe, timeRange: request.tbs ? TIME_RANGES[request.tbs] : undefined },
+          {
+            query,
+            category,
+            page,
+            language: request.lang,
+            safe: request.safe,
+            timeRange: request.tbs ? TIME_RANGES[request.tbs] : undefined,
+          },
           { signal, timeoutMs: this.deps.providerTimeoutMs },
         );
       } catch (error) {
@@ -135,14 +200,24 @@ export class SearchService {
 
   private domainAllowed(url: URL, request: SearchRequest): boolean {
     const host = url.hostname.toLowerCase();
-    const matches = (domains: string[]) => domains.some((domain) => isWithinDomain(host, domain.toLowerCase().replace(/^\*\./, '').replace(/:\d+$/, '')));
+    const matches = (domains: string[]) =>
+      domains.some((domain) =>
+        isWithinDomain(host, domain.toLowerCase().replace(/^\*\./, '').replace(/:\d+$/, '')),
+      );
     if (request.includeDomains?.length && !matches(request.includeDomains)) return false;
     if (request.excludeDomains?.length && matches(request.excludeDomains)) return false;
     return true;
   }
 
-  private async scrapeResults(results: SearchWebResult[], options: ScrapeOptions, deadline: number, scrape: ResultScraper): Promise<SearchWebResult[]> {
+  /** Scrapes the web results (5 at a time) into Documents; `credits` = what those scrapes were charged. */
+  private async scrapeResults(
+    results: SearchWebResult[],
+    options: ScrapeOptions,
+    deadline: number,
+    scrape: ResultScraper,
+  ): Promise<{ results: SearchWebResult[]; credits: number }> {
     const out = [...results];
+    let credits = 0;
     let next = 0;
     const worker = async () => {
       while (next < out.length) {
@@ -151,6 +226,7 @@ export class SearchService {
         if (remaining < 1_000) return;
         try {
           const document = await scrape(out[index].url, options, Math.min(options.timeout, remaining));
+          credits += document.metadata.creditsUsed ?? 0;
           out[index] = { ...document, ...out[index], metadata: document.metadata };
         } catch (error) {
           this.deps.logger.debug({ err: error, url: out[index].url }, 'search result could not be scraped');
@@ -158,7 +234,7 @@ export class SearchService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, out.length) }, worker));
-    return out;
+    return { results: out, credits };
   }
 
   private async record(caller: SearchCaller, request: SearchRequest, credits: number): Promise<string> {
@@ -173,9 +249,55 @@ export class SearchService {
       zeroDataRetention: zdr,
       expiresAt: new Date(Date.now() + this.deps.retentionHours * 3_600_000),
     });
-    await this.deps.outcomes.complete({ jobId: id, teamId: caller.teamId, kind: 'search', apiKeyId: caller.apiKeyId, credits });
+    if (
+      await this.deps.outcomes.complete({
+        jobId: id,
+        teamId: caller.teamId,
+        kind: 'search',
+        apiKeyId: caller.apiKeyId,
+        credits,
+      })
+    ) {
+      this.deps.metrics?.creditsConsumed.inc({ kind: 'search' }, credits);
+    }
     return id;
   }
+}
+
+/** Search credits for `results` results (compat §11): 2 per started block of 10, × 5 with enterprise `zdr`/`anon`. */
+export function searchCredits(results: number, request: Pick<SearchRequest, 'enterprise'>): number {
+  const premium = request.enterprise?.some((mode) => mode === 'zdr' || mode === 'anon') ? 5 : 1;
+  return results <= 0 ? 0 : Math.ceil(results / 10) * PRICES.searchPer10Results * premium;
+}
+
+function scrapesResults(request: SearchRequest): boolean {
+  return (
+    (request.scrapeOptions?.formats.length ?? 0) > 0 &&
+    request.sources.some((source) => source.type === 'web')
+  );
+}
+
+/**
+ * The most a search can cost: every requested source filled to `limit`, and with `scrapeOptions`
+ * formats every web result scraped at the page price of those options.
+ */
+export function maximumSearchCredits(request: SearchRequest, teamZeroDataRetention: boolean): number {
+  let credits = searchCredits(
+    request.limit * new Set(request.sources.map((source) => source.type)).size,
+    request,
+  );
+  const options = request.scrapeOptions;
+  if (options && scrapesResults(request)) {
+    const perPage = scrapeCredits({
+      formats: options.formats,
+      zeroDataRetention: teamZeroDataRetention,
+      redactPII: options.redactPII,
+      lockdown: options.lockdown,
+      cacheHit: true,
+    });
+    credits += request.limit * perPage;
+  }
+  return credits;
 }
 
 function withSiteFilter(query: string, include: string[] | undefined): string {
@@ -184,9 +306,23 @@ function withSiteFilter(query: string, include: string[] | undefined): string {
 }
 
 function toNews(result: ProviderResult, index: number): SearchNewsResult {
-  return { title: result.title, url: result.url, snippet: result.content, ...(result.publishedDate ? { date: result.publishedDate } : {}), ...(result.thumbnailUrl || result.imageUrl ? { imageUrl: result.thumbnailUrl ?? result.imageUrl } : {}), position: index + 1 };
+  return {
+    title: result.title,
+    url: result.url,
+    snippet: result.content,
+    ...(result.publishedDate ? { date: result.publishedDate } : {}),
+    ...(result.thumbnailUrl || result.imageUrl ? { imageUrl: result.thumbnailUrl ?? result.imageUrl } : {}),
+    position: index + 1,
+  };
 }
 
 function toImage(result: ProviderResult, index: number): SearchImageResult {
-  return { title: result.title, imageUrl: result.imageUrl ?? result.thumbnailUrl ?? result.url, imageWidth: result.width, imageHeight: result.height, url: result.url, position: index + 1 };
+  return {
+    title: result.title,
+    imageUrl: result.imageUrl ?? result.thumbnailUrl ?? result.url,
+    imageWidth: result.width,
+    imageHeight: result.height,
+    url: result.url,
+    position: index + 1,
+  };
 }

@@ -79,7 +79,9 @@ export class WebhookSender {
       if (!stream) return;
       this.active += 1;
       const task = this.drain(stream.jobId, stream.target)
-        .catch((error: unknown) => this.logger.warn({ err: error, jobId: stream.jobId }, 'webhook stream failed'))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, jobId: stream.jobId }, 'webhook stream failed'),
+        )
         .finally(() => {
           this.active -= 1;
           this.inFlight.delete(task);
@@ -97,7 +99,12 @@ export class WebhookSender {
       const batch: PendingDelivery[] = [first];
       if (isPage(first)) {
         for (const next of pending.slice(1)) {
-          if (!isPage(next) || next.nextAttemptAt.getTime() > Date.now() || batch.length >= this.settings.pageParallelism) break;
+          if (
+            !isPage(next) ||
+            next.nextAttemptAt.getTime() > Date.now() ||
+            batch.length >= this.settings.pageParallelism
+          )
+            break;
           batch.push(next);
         }
       }
@@ -112,7 +119,15 @@ export class WebhookSender {
     if (this.settings.secret) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookBody(body, this.settings.secret);
     let status: number | null = null;
     try {
-      const response = await this.client.fetch({ url: target.url, method: 'POST', body, headers, timeoutMs: this.settings.timeoutMs, maxBytes: RESPONSE_LIMIT, maxRedirects: 0 });
+      const response = await this.client.fetch({
+        url: target.url,
+        method: 'POST',
+        body,
+        headers,
+        timeoutMs: this.settings.timeoutMs,
+        maxBytes: RESPONSE_LIMIT,
+        maxRedirects: 0,
+      });
       status = response.status;
       if (status >= 200 && status < 300) {
         await this.outbox.markDelivered(delivery.id, status);
@@ -125,19 +140,26 @@ export class WebhookSender {
         // A private target is refused for good; retrying cannot help.
         await this.outbox.markAttemptFailed(delivery.id, error.message, null, undefined);
         this.onDelivery('failed');
-        this.logger.warn({ jobId: delivery.jobId, url: target.url }, 'webhook target refused: private address');
+        this.logger.warn(
+          { jobId: delivery.jobId, url: target.url },
+          'webhook target refused: private address',
+        );
         return;
       }
       await this.retryOrGiveUp(delivery, error instanceof Error ? error.message : String(error), status);
     }
   }
 
-  private async retryOrGiveUp(delivery: PendingDelivery, error: string, status: number | null): Promise<void> {
-    const attempt = delivery.attempts + 1;
-    const retry = attempt < this.settings.maxAttempts ? this.settings.retryBaseMs * 2 ** (attempt - 1) : undefined;
+  private async retryOrGiveUp(
+    delivery: PendingDelivery,
+    error: string,
+    status: number | null,
+  ): Promise<void> {
+    const retry = webhookRetryDelayMs(delivery.attempts + 1, this.settings);
     await this.outbox.markAttemptFailed(delivery.id, error, status, retry);
     this.onDelivery(retry === undefined ? 'failed' : 'retry');
-    if (retry === undefined) this.logger.warn({ jobId: delivery.jobId, type: delivery.type, error }, 'webhook delivery given up');
+    if (retry === undefined)
+      this.logger.warn({ jobId: delivery.jobId, type: delivery.type, error }, 'webhook delivery given up');
   }
 
   private async bodyOf(delivery: PendingDelivery, target: WebhookSettings): Promise<string> {
@@ -161,3 +183,14 @@ export class WebhookSender {
 }
 
 const isPage = (delivery: PendingDelivery) => delivery.type.endsWith('.page');
+
+/**
+ * The backoff after failed attempt number `attempt` (1-based): `retryBaseMs × 2^(attempt-1)`, or
+ * undefined when that was the last of `maxAttempts` (the event is given up).
+ */
+export function webhookRetryDelayMs(
+  attempt: number,
+  settings: Pick<WebhookSenderSettings, 'maxAttempts' | 'retryBaseMs'>,
+): number | undefined {
+  return attempt < settings.maxAttempts ? settings.retryBaseMs * 2 ** (attempt - 1) : undefined;
+}

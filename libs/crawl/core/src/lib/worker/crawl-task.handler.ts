@@ -1,5 +1,5 @@
 import { scrapeCredits } from '@quarry/billing';
-import { AppError, type CrawlTaskMessage, type JobError, type ScrapeDocument } from '@quarry/contracts';
+import { AppError, pageKindOf, type CrawlTaskMessage, type JobError, type ScrapeDocument } from '@quarry/contracts';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { ScrapeOutcome, ScrapePipeline } from '@quarry/scrape/engine';
 import type { Logger } from 'pino';
@@ -30,8 +30,6 @@ export interface CrawlTaskHandlerDeps {
   /** Time budget of sitemap collection at kickoff. */
   sitemapTimeoutMs: number;
 }
-
-const KIND = 'crawl_page';
 
 /**
  * Executes crawl and batch work from `crawl.tasks` on any worker. Kickoff: robots.txt, sitemaps and
@@ -105,14 +103,16 @@ export class CrawlTaskHandler {
     }
     const plan = await this.deps.plans.get(crawlId);
     if (!plan) return;
-    metrics.jobsRunning.inc({ kind: KIND });
+    // Pages are counted as `crawl_page` / `batch_scrape_page` (contracts' METRIC_JOB_KINDS); their credits under the collection's kind.
+    const kind = pageKindOf(plan.collection.kind);
+    metrics.jobsRunning.inc({ kind });
     const startedAt = Date.now();
     try {
       const outcome = await this.process(page, plan);
-      metrics.jobsFinished.inc({ kind: KIND, outcome });
-      metrics.jobDuration.observe({ kind: KIND, engine: 'any' }, (Date.now() - startedAt) / 1000);
+      metrics.jobsFinished.inc({ kind, outcome });
+      metrics.jobDuration.observe({ kind, engine: 'any' }, (Date.now() - startedAt) / 1000);
     } finally {
-      metrics.jobsRunning.dec({ kind: KIND });
+      metrics.jobsRunning.dec({ kind });
     }
     dispatcher.kick(crawlId);
   }

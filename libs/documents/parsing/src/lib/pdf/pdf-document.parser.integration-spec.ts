@@ -313,8 +313,9 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
         expect(output.blocks?.map((page) => page.status)).toEqual(['ok', 'failed', 'ok']);
         expect(output.markdown).toBe('Light first page.\n\nLight last page.');
         expect(output.warning).toBe('Page 2 was not parsed (page timed out)');
+        // numPages counts the parsed pages, which are the billed ones; the failed page keeps its status.
         expect(output.pdfPages).toBe(2);
-        expect(output.metadata).toMatchObject({ numPages: 3, totalPages: 3 });
+        expect(output.metadata).toMatchObject({ numPages: 2, totalPages: 3 });
       } finally {
         await closeDocumentToolkit(strict);
       }
@@ -331,6 +332,8 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
       expect(statuses[0]).toBe('ok');
       expect(statuses[19]).toBe('failed');
       expect(output.pdfPages).toBe(statuses.filter((status) => status === 'ok').length);
+      expect(output.metadata['numPages']).toBe(output.pdfPages);
+      expect(output.metadata['totalPages']).toBe(20);
       expect(output.markdown).toContain('Slow page 1.');
       expect(output.warning).toMatch(/were not parsed \(time budget exhausted\)/);
     });

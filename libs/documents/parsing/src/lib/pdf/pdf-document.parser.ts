@@ -21,12 +21,13 @@ export interface ParseBudget {
 export interface PdfParseResult {
   layout: DocumentLayout;
   info: PdfInfo;
-  /** Pages parsed (capped by maxPages). */
+  /**
+   * Pages parsed (status ok or partial), capped by maxPages: `metadata.numPages`, and the pages
+   * billed. Failed pages (time budget, unreadable) are listed with status `failed` but not counted.
+   */
   numPages: number;
   /** Pages in the file; undefined when it had to be repaired (the original count is unknown). */
   totalPages: number | undefined;
-  /** Pages that produced content (status ok or partial): the billed pages. */
-  parsedPages: number;
   /** Text source of each parsed page, in page order. */
   sources: string[];
   warnings: string[];
@@ -98,7 +99,7 @@ async function parseOnce(
   );
   try {
     const info = await openOrExplain(session);
-    const numPages = Math.min(info.totalPages, options.maxPages ?? info.totalPages);
+    const attempted = Math.min(info.totalPages, options.maxPages ?? info.totalPages);
     const pages = new Map<number, ExtractedPage>();
     const native = new Map<number, PageContent>();
     const failures = new Map<number, FailureReason>();
@@ -118,12 +119,12 @@ async function parseOnce(
     // Pages are requested a few ahead so the parse thread never waits for the main thread.
     const inflight = new Map<number, Promise<PageContent>>();
     const request = (pageNumber: number) => {
-      if (pageNumber > numPages || inflight.has(pageNumber) || timeLeft() <= 0) return;
+      if (pageNumber > attempted || inflight.has(pageNumber) || timeLeft() <= 0) return;
       const pending = session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
       pending.catch(() => undefined);
       inflight.set(pageNumber, pending);
     };
-    for (let pageNumber = 1; pageNumber <= numPages; pageNumber += 1) {
+    for (let pageNumber = 1; pageNumber <= attempted; pageNumber += 1) {
       for (let ahead = 0; ahead < LOOKAHEAD; ahead += 1) request(pageNumber + ahead);
       const pending = inflight.get(pageNumber);
       inflight.delete(pageNumber);
@@ -175,8 +176,8 @@ async function parseOnce(
 
     if (
       options.mode === 'fast' &&
-      numPages > 0 &&
-      [...failures.values()].filter((reason) => reason === 'no text layer (fast mode)').length === numPages
+      attempted > 0 &&
+      [...failures.values()].filter((reason) => reason === 'no text layer (fast mode)').length === attempted
     ) {
       throw new AppError('SCRAPE_PDF_OCR_REQUIRED');
     }
@@ -222,7 +223,7 @@ async function parseOnce(
     });
 
     const ordered = Array.from(
-      { length: numPages },
+      { length: attempted },
       (_, index) =>
         pages.get(index + 1) ?? {
           pageNumber: index + 1,
@@ -232,7 +233,7 @@ async function parseOnce(
         },
     );
     const parsedPages = ordered.filter((page) => page.status !== 'failed').length;
-    if (numPages > 0 && parsedPages === 0) {
+    if (attempted > 0 && parsedPages === 0) {
       if (
         [...failures.values()].some(
           (reason) => reason === 'time budget exhausted' || reason === 'page timed out',
@@ -247,9 +248,8 @@ async function parseOnce(
     return {
       layout,
       info,
-      numPages,
+      numPages: parsedPages,
       totalPages: info.totalPages,
-      parsedPages,
       sources: ordered.map((page) => page.source),
       warnings: describeFailures(failures),
     };

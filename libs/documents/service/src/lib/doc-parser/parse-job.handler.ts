@@ -16,7 +16,7 @@ import { parseDocument, type DocumentToolkit, type OfficeConvertOptions } from '
 import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
-import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+import { withSpan, type Logger, type PlatformMetrics } from '@quarry/platform/observability';
 import type { DocumentEnricher } from '@quarry/scrape/engine';
 
 export interface ParseJobHandlerDeps {
@@ -183,13 +183,23 @@ export class ParseJobHandler {
     const timer = setTimeout(() => controller.abort(), Math.max(0, message.deadline - Date.now()));
     try {
       if (kind === 'pdf' && message.pdf === null) return { markdown: data.toString('base64'), metadata: {} };
-      const output = await parseDocument(this.deps.toolkit(), {
-        kind,
-        data,
-        filename: message.input.filename ?? `document.${kind}`,
-        pdf: message.pdf ?? DEFAULT_PDF_PARSE_OPTIONS,
-        content,
-        budget: { deadline: message.deadline, signal: controller.signal },
+      // A child of the `process document.parse.jobs` span: the trace runs from the request through here.
+      const attributes = {
+        'quarry.job.id': message.jobId,
+        'quarry.document.kind': kind,
+        'quarry.document.bytes': data.length,
+      };
+      const output = await withSpan(`parse ${kind}`, { attributes }, async (span) => {
+        const parsed = await parseDocument(this.deps.toolkit(), {
+          kind,
+          data,
+          filename: message.input.filename ?? `document.${kind}`,
+          pdf: message.pdf ?? DEFAULT_PDF_PARSE_OPTIONS,
+          content,
+          budget: { deadline: message.deadline, signal: controller.signal },
+        });
+        if (parsed.pdfPages !== undefined) span.setAttribute('quarry.document.pages', parsed.pdfPages);
+        return parsed;
       });
       metrics.documentsParsed.inc({ kind, outcome: 'completed' });
       metrics.documentParseDuration.observe({ kind }, (Date.now() - startedAt) / 1000);

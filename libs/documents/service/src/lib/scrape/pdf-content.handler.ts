@@ -6,7 +6,13 @@ import {
   type ScrapeDocument,
   type ScrapeRequest,
 } from '@quarry/contracts';
-import type { ContentHandler, EngineContext, FetchedPage, HandledContent } from '@quarry/scrape/engine';
+import {
+  needsMarkdownForOthers,
+  type ContentHandler,
+  type EngineContext,
+  type FetchedPage,
+  type HandledContent,
+} from '@quarry/scrape/engine';
 import type { RemoteDocumentParser } from './remote-document-parser';
 
 const PDF_TYPES = /^application\/(x-)?pdf\b/i;
@@ -14,7 +20,7 @@ const PDF_TYPES = /^application\/(x-)?pdf\b/i;
 /**
  * Scraped PDFs (by content type or `%PDF` signature). With the `pdf` parser (the default) the file
  * is parsed by the doc-parser and billed per page; with `parsers: []` it is returned base64-encoded
- * in `markdown` for one credit. HTML pages never reach this handler, so a PDF parser option on
+ * in `markdown` for one credit. `markdown` is present under the same rule as for HTML pages. HTML pages never reach this handler, so a PDF parser option on
  * them has no effect.
  */
 export class PdfContentHandler implements ContentHandler {
@@ -38,9 +44,18 @@ export class PdfContentHandler implements ContentHandler {
     };
     if (hasFormat(request.formats, 'rawBase64'))
       return { document: { rawBase64: page.body.toString('base64'), metadata }, billing: { rawPdf: true } };
+    // As for HTML: markdown only when asked for, or read by a derived format (whose enricher drops it after).
+    const markdownWanted =
+      hasFormat(request.formats, 'markdown') ||
+      needsMarkdownForOthers(request) ||
+      request.onlyCleanContent ||
+      request.redactPII !== false;
     const parser = pdfParseOptionsOf(request.parsers);
-    if (!parser)
-      return { document: { markdown: page.body.toString('base64'), metadata }, billing: { rawPdf: true } };
+    if (!parser) {
+      const raw: ScrapeDocument = { metadata };
+      if (markdownWanted) raw.markdown = page.body.toString('base64');
+      return { document: raw, billing: { rawPdf: true } };
+    }
     const output = await this.remote.parse(
       { data: page.body, kind: 'pdf', filename: fileName(page.url), contentType: 'application/pdf' },
       parser,
@@ -51,10 +66,8 @@ export class PdfContentHandler implements ContentHandler {
         signal: context.signal,
       },
     );
-    const document: ScrapeDocument = {
-      markdown: output.markdown,
-      metadata: { ...output.metadata, ...metadata },
-    };
+    const document: ScrapeDocument = { metadata: { ...output.metadata, ...metadata } };
+    if (markdownWanted) document.markdown = output.markdown;
     if (output.pages) document.pages = output.pages;
     if (output.blocks) document.blocks = output.blocks;
     if (hasFormat(request.formats, 'links')) document.links = [];

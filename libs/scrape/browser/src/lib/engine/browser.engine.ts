@@ -3,7 +3,7 @@ import type { BlobStore } from '@quarry/platform/blob';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import type { Engine, EngineContext, FetchedPage, HttpEngine } from '@quarry/scrape/engine';
 import type { ProfileRepository, ProfileState, Slot, TeamConcurrencyLimiter } from '@quarry/scrape/state';
-import type { PlatformMetrics } from '@quarry/platform/observability';
+import { withSpan, type PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import type { BrowserPool } from '../pool/browser-pool';
 import type { ArtifactKind } from '../render/actions-runner';
@@ -216,20 +216,30 @@ export class BrowserEngine implements Engine {
   ): Promise<RenderResult> {
     for (let tries = 1; ; tries += 1) {
       try {
-        return await pool.run(context.signal, (slot) =>
-          renderPage(slot, {
-            request,
-            signal: context.signal,
-            deadline,
-            route: { verifyTls: !request.skipTlsVerification, upstream: attempt.url },
-            userAgent: this.deps.settings.userAgent ?? desktopUserAgent(pool.userAgent),
-            settleMs: this.deps.settings.settleMs,
-            maxDocumentBytes: this.deps.settings.maxDocumentBytes,
-            profile: profileState
-              ? { state: profileState, save: request.profile?.saveChanges ?? false }
-              : undefined,
-            store: (kind, data, contentType, extension) =>
-              this.storeArtifact(request, context, kind, data, contentType, extension),
+        // One span per attempt in Chromium (waiting for a pool page included), under the `fetch browser` span.
+        const attributes = {
+          'url.full': request.url,
+          'quarry.browser.try': tries,
+          'quarry.proxy.tier': attempt.tier,
+        };
+        return await withSpan('browser render', { attributes }, (span) =>
+          pool.run(context.signal, async (slot) => {
+            const rendered = await renderPage(slot, {
+              request,
+              signal: context.signal,
+              deadline,
+              route: { verifyTls: !request.skipTlsVerification, upstream: attempt.url },
+              userAgent: this.deps.settings.userAgent ?? desktopUserAgent(pool.userAgent),
+              settleMs: this.deps.settings.settleMs,
+              maxDocumentBytes: this.deps.settings.maxDocumentBytes,
+              profile: profileState
+                ? { state: profileState, save: request.profile?.saveChanges ?? false }
+                : undefined,
+              store: (kind, data, contentType, extension) =>
+                this.storeArtifact(request, context, kind, data, contentType, extension),
+            });
+            span.setAttribute('http.response.status_code', rendered.page.status);
+            return rendered;
           }),
         );
       } catch (error) {

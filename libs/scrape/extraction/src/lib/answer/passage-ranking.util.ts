@@ -45,7 +45,7 @@ export function rankPassages(markdown: string, query: string): RankedPassage[] {
     (passage) => passage.kind !== 'heading',
   );
   if (passages.length === 0) return [];
-  const queryTerms = expandByPrefix(terms(query), passages);
+  const queryTerms = expandByPrefix(terms(query), new Set(passages.flatMap((passage) => passage.terms)));
   if (queryTerms.length === 0) return [];
   const bm25 = new Bm25(passages.map((passage) => passage.terms));
   const headingBm25 = new Bm25(passages.map((passage) => terms(passage.heading)));
@@ -64,8 +64,7 @@ export function rankPassages(markdown: string, query: string): RankedPassage[] {
 }
 
 /** Adds page terms that extend a query term ("weigh" → "weight"), a cheap stand-in for morphology. */
-function expandByPrefix(queryTerms: string[], passages: readonly Passage[]): string[] {
-  const vocabulary = new Set(passages.flatMap((passage) => passage.terms));
+function expandByPrefix(queryTerms: string[], vocabulary: ReadonlySet<string>): string[] {
   const expanded = new Set(queryTerms);
   for (const term of queryTerms) {
     if (term.length < 4) continue;
@@ -110,17 +109,36 @@ export interface ExtractiveAnswer {
  * Offline answer to a question: the best sentence of the best-ranked passage (with its neighbour
  * when the sentence alone is very short), or undefined when nothing on the page matches.
  */
-export function extractiveAnswer(markdown: string, question: string): ExtractiveAnswer {
-  const [best] = rankPassages(markdown, question);
+export function extractiveAnswer(
+  markdown: string,
+  question: string,
+  /** A prior per passage (e.g. how much its page is about the question), multiplied into its score. */
+  prior: (passage: Passage) => number = () => 1,
+): ExtractiveAnswer {
+  const [best] = rankPassages(markdown, question)
+    .map((entry) => ({ ...entry, score: entry.score * prior(entry.passage) }))
+    .sort((a, b) => b.score - a.score || a.passage.index - b.passage.index);
   if (!best) return { answer: undefined, score: 0 };
   if (best.passage.kind === 'table')
     return { answer: readable(best.passage, markdown), source: best.passage, score: best.score };
   const parts = sentences(best.passage.text);
   if (parts.length <= 1) return { answer: best.passage.text, source: best.passage, score: best.score };
-  const queryTerms = new Set(terms(question));
+  // Question terms weighted by how rare they are on the page: the subject's name ("Halden Logistics")
+  // is everywhere, the word that asks the question ("warehouses") is not.
+  const pageSentences = splitPassages(markdown).flatMap((passage) =>
+    sentences(passage.text).map((text) => new Set(terms(text))),
+  );
+  const queryTerms = expandByPrefix(terms(question), new Set(pageSentences.flatMap((set) => [...set])));
+  const weight = new Map(
+    queryTerms.map((term) => {
+      const frequency = pageSentences.filter((set) => set.has(term)).length;
+      return [term, Math.log(1 + pageSentences.length / Math.max(1, frequency))];
+    }),
+  );
   const scored = parts.map((sentence, index) => {
     const sentenceTerms = terms(sentence);
-    const overlap = sentenceTerms.filter((term) => queryTerms.has(term)).length;
+    const present = [...new Set(sentenceTerms)].filter((term) => weight.has(term));
+    const overlap = present.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0);
     return {
       index,
       score:

@@ -5,16 +5,26 @@ export interface CleanupResult {
 }
 
 const BOILERPLATE_LINE = [
-  /\b(we|this (site|website)) uses? cookies\b|\baccept (all )?cookies\b|\bcookie (settings|preferences|policy|consent)\b|\bmanage (your )?consent\b/i,
+  /\b(we|this (site|website)) uses? cookies\b|\baccept (all )?cookies\b|\bcookie (settings|preferences|policy|consent)\b|\bmanage (your )?consent\b|\b(our|the) use of cookies\b/i,
   /\b(subscribe|sign up) (to|for) (our|the) (newsletter|mailing list|updates)\b|\bget (our|the) newsletter\b|\benter your e-?mail\b.*\b(subscribe|sign up)\b/i,
-  /^\s*(share|share this|share on|tweet|pin it|email this)\b.*$/i,
+  /\bcookies?\b.{0,120}\b(accept|agree|consent|decline|essential cookies|personali[sz]e|learn more\]|cookie policy)\b/i,
+  /^(?=.{0,200}$).*\b(subscribe|sign up|stay in the loop|join)\b.{0,80}\b(newsletter|updates|news|release notes|mailing list|via rss|by email|via email|inbox)\b/i,
+  /^\s*(©|\(c\)|copyright\b)\s*(\d{4})?|\ball rights reserved\b/i,
+  /^\s*(share|share this|share on|share via|tweet|tweet this|pin it|pin this|email this|tag us)\b.*$/i,
+  /^\s*did you (make|try|cook|bake) this (recipe|dish)\b|^\s*rate (this|it)\b/i,
   /\b(leave|post|add) a (comment|reply)\b|\blog ?in to (comment|reply)\b|^\s*\d+\s+comments?\s*$|\bcomments are closed\b/i,
   /^\s*(advertisement|sponsored( content)?|ad)\s*$/i,
   /^\s*(skip to (main )?content|back to top|print this page)\s*$/i,
+  // Page utilities and feedback widgets: "Jump to recipe · Print recipe", "Was this page helpful? Yes No".
+  /^\s*((jump|skip) to (the )?(recipe|content|main content|comments)|print (the )?(recipe|article|page))\b[\s·|•-]*((jump|skip) to \w+|print \w+)?\s*$/i,
+  /^\s*(was|is) this (page|article|post|answer|guide|tutorial|information) (helpful|useful)\??|^\s*did you find this (page|article|post|guide|tutorial|answer) (helpful|useful)\b/i,
+  /^\s*\[?edit this page\b|^\s*\[?log ?in\]?(\([^)]*\))? to (edit|comment|reply|post)\b/i,
+  /^\s*(follow us|find us|connect with us) on\b/i,
+  /^\s*(need (more )?help|still have questions)\?\s*\[?(chat|contact|talk|ask)\b/i,
 ];
 
 const RELATED_HEADING =
-  /^#{1,6}\s+(related (articles|posts|stories|content|products)|you (may|might) also like|read (more|next)|recommended( for you)?|more from|popular (posts|articles)|trending( now)?|comments?|leave a (reply|comment)|share this( article| post)?)\b/i;
+  /^#{1,6}\s+(newsletter|subscribe|stay in touch)\s*$|^#{1,6}\s+(more (stories|news|articles|posts)|latest (news|stories|posts)|editor'?s picks|related (articles|posts|stories|content|products|jobs)|you (may|might) also like|read (more|next)|recommended( for you)?|more from|popular (posts|articles)|trending( now)?|comments?|leave a (reply|comment)|share this( article| post)?|customers (also )?(bought|viewed)|similar (jobs|products|posts|articles|items))\b/i;
 
 /** A line made only of links (and separators): navigation, breadcrumbs, share bars. */
 function isLinkOnly(line: string): boolean {
@@ -25,7 +35,23 @@ function isLinkOnly(line: string): boolean {
   return withoutLinks.length === 0 && /\]\(/.test(line);
 }
 
-const isBreadcrumb = (line: string) => isLinkOnly(line) && /[>›»/]/.test(line.replace(/\]\([^)]*\)/g, ']'));
+const LINK = /!?\[[^\]]*\]\((?:[^()]|\([^)]*\))*\)/g;
+
+/** Links joined by `>`, `›`, `»` or `/`, possibly ending with the current page's short plain title. */
+const isBreadcrumb = (line: string) => {
+  const links = line.match(LINK) ?? [];
+  if (links.length === 0) return false;
+  const skeleton = line.replace(LINK, '\uE000').trim();
+  if (!/^(\uE000\s*[>›»/]\s*)+(\uE000|[^\uE000>›»/[\]()]{1,40})$/.test(skeleton)) return false;
+  const tail =
+    skeleton
+      .split(/[>›»/]/)
+      .pop()
+      ?.trim() ?? '';
+  return links.length >= 2 || (tail !== '\uE000' && tail.split(/\s+/).length <= 6);
+};
+const isPager = (line: string) =>
+  isLinkOnly(line) && /\[[^\]]*\b(previous|next|older|newer)\b[^\]]*\]/i.test(line);
 const isShareBar = (line: string) =>
   isLinkOnly(line) &&
   /\b(facebook|twitter|x\.com|linkedin|pinterest|whatsapp|reddit|share|tweet|mailto:)/i.test(line);
@@ -73,7 +99,10 @@ export function removeBoilerplate(markdown: string): CleanupResult {
     }
     if (
       line.trim() &&
-      (BOILERPLATE_LINE.some((pattern) => pattern.test(line)) || isBreadcrumb(line) || isShareBar(line))
+      (BOILERPLATE_LINE.some((pattern) => pattern.test(line)) ||
+        isBreadcrumb(line) ||
+        isShareBar(line) ||
+        isPager(line))
     ) {
       removedBlocks += 1;
       continue;

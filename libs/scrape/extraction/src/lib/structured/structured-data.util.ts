@@ -150,7 +150,7 @@ function spacedText(element: Element): string {
 }
 
 const LABELLED =
-  /^\s*(brand|manufacturer|sku|item (?:no|number)|article (?:no|number)|model(?: number)?|part number|mpn|author|by|written by|price|availability|category)\s*[.:#]?\s*(.+)$/i;
+  /^\s*(name|product name|brand|manufacturer|sku|item (?:no|number)|article (?:no|number)|model(?: number)?|part number|mpn|author|by|written by|price|currency|availability|category)\s*[.:#]?\s*(.+)$/i;
 
 /** Cues read from the visible page when it declares no data: headline, labelled values, price, stock, byline, dates. */
 function domEntity(document: ReturnType<typeof parseHTML>['document']): StructuredEntity {
@@ -178,9 +178,11 @@ function domEntity(document: ReturnType<typeof parseHTML>['document']): Structur
       const key =
         label === 'by' || label === 'writtenby'
           ? 'author'
-          : label.startsWith('item') || label.startsWith('article') || label.startsWith('part')
-            ? 'sku'
-            : label;
+          : label === 'productname'
+            ? 'name'
+            : label.startsWith('item') || label.startsWith('article') || label.startsWith('part')
+              ? 'sku'
+              : label;
       if (properties[key] === undefined) properties[key] = labelled[2].trim();
     }
   }

@@ -1,0 +1,33 @@
+import { scrapeCredits } from './pricing';
+
+describe('scrapeCredits', () => {
+  const base = {
+    formats: [{ type: 'markdown' }],
+    zeroDataRetention: false,
+    redactPII: false,
+    lockdown: false,
+  } as const;
+
+  it('bills a parsed PDF per page and adds the language-model surcharges', () => {
+    expect(scrapeCredits({ ...base, pdfPages: 3 })).toBe(3);
+    expect(scrapeCredits({ ...base, pdfPages: 3, redactPII: true })).toBe(7);
+  });
+
+  it('bills a base64 PDF (parsers: []) one flat credit: the formats that are not applied to it cost nothing', () => {
+    expect(scrapeCredits({ ...base, rawPdf: true })).toBe(1);
+    expect(
+      scrapeCredits({
+        ...base,
+        formats: [
+          { type: 'markdown' },
+          { type: 'summary' },
+          { type: 'json' },
+          { type: 'highlights', query: 'x' },
+        ],
+        redactPII: true,
+        rawPdf: true,
+      }),
+    ).toBe(1);
+    expect(scrapeCredits({ ...base, zeroDataRetention: true, rawPdf: true })).toBe(2);
+  });
+});

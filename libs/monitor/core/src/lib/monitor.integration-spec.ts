@@ -1,0 +1,370 @@
+import { createMonitorSchema, updateMonitorSchema, type CreateMonitorRequest } from '@quarry/contracts';
+import { WebhookOutboxRepository } from '@quarry/crawl';
+import { MemoryBus } from '@quarry/platform/bus';
+import type { Database } from '@quarry/platform/database';
+import {
+  createTestDatabase,
+  startFakeSmtpServer,
+  uniqueName,
+  type FakeSmtpServer,
+  type TestDatabase,
+} from '@quarry/testing';
+import pino from 'pino';
+import { SmtpMailer } from './email/smtp-mailer';
+import type { MonitorCaller } from './monitor.types';
+import { MONITOR_MESSAGES, MonitorService } from './monitor.service';
+import { CheckNotifier } from './notify/check-notifier';
+import { EmailSubscriptionRepository } from './persistence/email-subscription.repository';
+import { MonitorRepository } from './persistence/monitor.repository';
+import { MonitorScheduler } from './scheduler/monitor-scheduler';
+
+jest.setTimeout(120_000);
+
+const logger = pino({ level: 'silent' });
+
+/** One process's view of the platform: its own connection pool, repositories, scheduler and service. */
+interface Replica {
+  db: Database;
+  monitors: MonitorRepository;
+  scheduler: MonitorScheduler;
+  service: MonitorService;
+}
+
+describe('monitors on PostgreSQL: scheduling across replicas, API service, email opt-in', () => {
+  let database: TestDatabase;
+  let smtp: FakeSmtpServer;
+  let bus: MemoryBus;
+  const published: string[] = [];
+  const replicas: Replica[] = [];
+
+  const openReplica = async (): Promise<Replica> => {
+    const db = await database.open();
+    const monitors = new MonitorRepository(db, new WebhookOutboxRepository(db));
+    const subscriptions = new EmailSubscriptionRepository(db);
+    const notifier = new CheckNotifier({
+      subscriptions,
+      mailer: new SmtpMailer({ url: smtp.url, from: 'Monitors <monitors@quarry.example>' }),
+      publicUrl: 'http://quarry.test',
+      logger,
+    });
+    const scheduler = new MonitorScheduler({
+      monitors,
+      subscriptions,
+      bus,
+      settings: { intervalMs: 60_000, leaseMs: 30_000 },
+      logger,
+    });
+    const service = new MonitorService({
+      monitors,
+      subscriptions,
+      notifier,
+      bus,
+      publicUrl: 'http://quarry.test',
+      logger,
+    });
+    const replica = { db, monitors, scheduler, service };
+    replicas.push(replica);
+    return replica;
+  };
+
+  const newTeam = async (credits = 1_000): Promise<MonitorCaller> => {
+    const [team] = await replicas[0].db.sql.query<{ id: string }>(
+      `INSERT INTO teams (id, name, credits) VALUES (gen_random_uuid(), $1, $2) RETURNING id`,
+      [uniqueName('team'), credits],
+    );
+    return { teamId: team.id, zeroDataRetention: false, canOverrideRobots: false };
+  };
+
+  const request = (overrides: Record<string, unknown> = {}): CreateMonitorRequest =>
+    createMonitorSchema.parse({
+      name: 'Pricing page',
+      schedule: { cron: '*/15 * * * *' },
+      targets: [{ type: 'scrape', urls: ['https://shop.example/pricing', 'https://shop.example/plans'] }],
+      origin: 'js-sdk@4.42.0',
+      ...overrides,
+    });
+
+  const create = async (caller: MonitorCaller, overrides: Record<string, unknown> = {}) => {
+    const body = request(overrides);
+    return (await replicas[0].service.create(caller, body, body.targets)).data;
+  };
+
+  /** Makes the monitors due now (as if their slot had passed). */
+  const makeDue = (ids: string[]) =>
+    replicas[0].db.sql.query(
+      `UPDATE monitors SET next_run_at = now() - interval '1 second' WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    smtp = await startFakeSmtpServer();
+    bus = new MemoryBus(logger);
+    await bus.start();
+    await bus.subscribe<{ checkId: string }>(
+      'monitorChecks',
+      { group: 'test', concurrency: 1 },
+      async (message) => {
+        published.push(message.value.checkId);
+      },
+    );
+    await openReplica();
+    await openReplica();
+  });
+  afterAll(async () => {
+    await bus.stop();
+    for (const replica of replicas) await replica.db.close();
+    await smtp.close();
+    await database.drop();
+  });
+
+  it('creates a monitor: normalised schedule, target ids, next run, credit estimate', async () => {
+    const caller = await newTeam();
+    const before = Date.now();
+    const monitor = await create(caller, {
+      schedule: { text: 'every 30 minutes', timezone: 'Europe/Berlin' },
+    });
+    expect(monitor).toMatchObject({
+      name: 'Pricing page',
+      status: 'active',
+      schedule: { cron: '*/30 * * * *', timezone: 'Europe/Berlin', text: 'every 30 minutes' },
+      lastRunAt: null,
+      currentCheckId: null,
+      retentionDays: 30,
+      goal: null,
+      judgeEnabled: false,
+      lastCheckSummary: null,
+      // 2 pages × 1 credit × 1440 runs in 30 days.
+      estimatedCreditsPerMonth: 2 * 1_440,
+    });
+    expect(monitor.targets[0]).toEqual({
+      type: 'scrape',
+      urls: ['https://shop.example/pricing', 'https://shop.example/plans'],
+      id: expect.any(String),
+    });
+    const next = Date.parse(monitor.nextRunAt as string);
+    expect(next).toBeGreaterThan(before);
+    expect(next - before).toBeLessThanOrEqual(30 * 60_000);
+    expect(new Date(next).getUTCMinutes() % 30).toBe(0);
+  });
+
+  it('refuses schedules under 15 minutes, zero-data-retention teams, and answers other teams like unknown monitors', async () => {
+    const caller = await newTeam();
+    await expect(create(caller, { schedule: { cron: '*/5 * * * *' } })).rejects.toMatchObject({
+      status: 400,
+      message: 'The schedule runs every 5 minutes; the minimum interval between checks is 15 minutes',
+    });
+    await expect(create({ ...caller, zeroDataRetention: true })).rejects.toMatchObject({
+      status: 400,
+      message: MONITOR_MESSAGES.zeroDataRetention,
+    });
+    const monitor = await create(caller);
+    const stranger = await newTeam();
+    await expect(replicas[0].service.get(stranger, monitor.id)).rejects.toMatchObject({
+      status: 404,
+      message: MONITOR_MESSAGES.notFound,
+    });
+    await expect(replicas[0].service.run(stranger, monitor.id)).rejects.toMatchObject({ status: 404 });
+    await expect(replicas[0].service.delete(stranger, monitor.id)).rejects.toMatchObject({ status: 404 });
+    await expect(replicas[0].service.get(caller, 'not-a-uuid')).rejects.toMatchObject({ status: 404 });
+    expect((await replicas[0].service.get(caller, monitor.id)).data.id).toBe(monitor.id);
+  });
+
+  it('two schedulers ticking at once run each due slot exactly once', async () => {
+    const caller = await newTeam(100_000);
+    const monitors = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => create(caller, { name: `m${index}` })),
+    );
+    const ids = monitors.map((monitor) => monitor.id);
+    published.length = 0;
+    for (let round = 0; round < 3; round += 1) {
+      await makeDue(ids);
+      const results = await Promise.all([
+        replicas[0].scheduler.tick(),
+        replicas[1].scheduler.tick(),
+        replicas[0].scheduler.tick(),
+        replicas[1].scheduler.tick(),
+      ]);
+      expect(results.reduce((sum, result) => sum + result.started, 0)).toBe(round === 0 ? 30 : 0);
+      if (round === 0) continue;
+      // Later rounds: the first checks are still queued, so every slot is recorded as an overlap.
+    }
+    const rows = await replicas[0].db.sql.query<{ monitor_id: string; status: string; n: string }>(
+      `SELECT monitor_id, status, count(*) AS n FROM monitor_checks WHERE monitor_id = ANY($1::uuid[]) GROUP BY monitor_id, status`,
+      [ids],
+    );
+    const byMonitor = new Map<string, Record<string, number>>();
+    for (const row of rows)
+      byMonitor.set(row.monitor_id, { ...byMonitor.get(row.monitor_id), [row.status]: Number(row.n) });
+    for (const id of ids) expect(byMonitor.get(id)).toEqual({ queued: 1, skipped_overlap: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(published.length).toBe(30);
+    expect(new Set(published).size).toBe(30);
+    const [monitor] = await replicas[0].db.sql.query<{ next_run_at: Date; current_check_id: string }>(
+      `SELECT next_run_at, current_check_id FROM monitors WHERE id = $1`,
+      [ids[0]],
+    );
+    expect(new Date(monitor.next_run_at).getTime()).toBeGreaterThan(Date.now());
+    expect(published).toContain(monitor.current_check_id);
+  });
+
+  it('skips a slot without credits, and manual runs: 409 while one runs or when paused', async () => {
+    const poor = await newTeam(1);
+    const monitor = await create(poor);
+    await makeDue([monitor.id]);
+    await replicas[0].scheduler.tick();
+    const [skipped] = (await replicas[0].service.checks(poor, monitor.id, { limit: 10, offset: 0 })).data;
+    expect(skipped).toMatchObject({
+      status: 'skipped_no_credits',
+      trigger: 'scheduled',
+      billingStatus: 'not_applicable',
+      estimatedCredits: 2,
+      finishedAt: expect.any(String),
+    });
+    expect(skipped.error).toMatch(/needs at least 2, the team has 1/);
+
+    const caller = await newTeam();
+    const other = await create(caller);
+    const run = await replicas[0].service.run(caller, other.id);
+    expect(run).toMatchObject({
+      success: true,
+      id: run.data.id,
+      data: { status: 'queued', trigger: 'manual', scheduledFor: null, monitorId: other.id },
+    });
+    expect((await replicas[0].service.get(caller, other.id)).data.currentCheckId).toBe(run.id);
+    await expect(replicas[1].service.run(caller, other.id)).rejects.toMatchObject({
+      status: 409,
+      message: MONITOR_MESSAGES.checkRunning,
+    });
+    const paused = await replicas[0].service.update(
+      caller,
+      other.id,
+      updateMonitorSchema.parse({ status: 'paused' }),
+      undefined,
+    );
+    expect(paused.data).toMatchObject({ status: 'paused', nextRunAt: null });
+    await replicas[0].db.sql.query(`UPDATE monitor_checks SET status = 'completed' WHERE id = $1`, [run.id]);
+    await expect(replicas[0].service.run(caller, other.id)).rejects.toMatchObject({
+      status: 409,
+      message: MONITOR_MESSAGES.paused,
+    });
+    const resumed = await replicas[0].service.update(
+      caller,
+      other.id,
+      updateMonitorSchema.parse({ status: 'active', schedule: { cron: '0 9 * * 1' } }),
+      undefined,
+    );
+    expect(resumed.data).toMatchObject({
+      status: 'active',
+      schedule: { cron: '0 9 * * 1', timezone: 'UTC' },
+    });
+    expect(new Date(resumed.data.nextRunAt as string).getUTCDay()).toBe(1);
+  });
+
+  it('keeps target ids across an edit of the same subject, and enforces the goal rule on the merged monitor', async () => {
+    const caller = await newTeam();
+    const monitor = await create(caller, {
+      targets: [
+        { type: 'scrape', urls: ['https://a.example/x'] },
+        { type: 'crawl', url: 'https://a.example/docs' },
+      ],
+    });
+    const [scrapeId, crawlId] = monitor.targets.map((target) => target.id);
+    const edited = await replicas[0].service.update(
+      caller,
+      monitor.id,
+      updateMonitorSchema.parse({
+        targets: [
+          { type: 'crawl', url: 'https://a.example/docs', crawlOptions: { limit: 5 } },
+          { type: 'scrape', urls: ['https://a.example/y'] },
+        ],
+      }),
+      [
+        { type: 'crawl', url: 'https://a.example/docs', crawlOptions: { limit: 5 } },
+        { type: 'scrape', urls: ['https://a.example/y'] },
+      ],
+    );
+    expect(edited.data.targets[0]).toEqual({
+      type: 'crawl',
+      url: 'https://a.example/docs',
+      crawlOptions: { limit: 5 },
+      id: crawlId,
+    });
+    expect(edited.data.targets[1].id).not.toBe(scrapeId);
+    // PATCH checks the goal rule on the merged monitor: search targets with the stored goal are fine, clearing it is not.
+    const searching = await create(caller, {
+      goal: 'Acme price changes',
+      targets: [{ type: 'search', queries: ['acme pricing'] }],
+    });
+    expect(searching).toMatchObject({ goal: 'Acme price changes', judgeEnabled: true });
+    const more = [{ type: 'search', queries: ['acme pricing', 'acme plans'] }];
+    await expect(
+      replicas[0].service.update(caller, searching.id, updateMonitorSchema.parse({ targets: more }), more),
+    ).resolves.toMatchObject({ success: true });
+    await expect(
+      replicas[0].service.update(caller, searching.id, updateMonitorSchema.parse({ goal: null }), undefined),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: MONITOR_MESSAGES.goalRequired,
+    });
+    await expect(
+      replicas[0].service.update(
+        caller,
+        searching.id,
+        updateMonitorSchema.parse({ goal: null, judgeEnabled: false }),
+        undefined,
+      ),
+    ).resolves.toMatchObject({
+      data: { goal: null, judgeEnabled: false },
+    });
+  });
+
+  it('email recipients opt in with a token sent by email (stored hashed) and can unsubscribe', async () => {
+    const caller = await newTeam();
+    const monitor = await create(caller, {
+      notification: { email: { recipients: ['Ops@Acme.example'], includeDiffs: true } },
+    });
+    expect(monitor.emailRecipientSubscriptions).toEqual([
+      { email: 'ops@acme.example', status: 'pending', source: 'opt_in', confirmationEmailSent: true },
+    ]);
+    const mail = smtp.received.find((message) => message.to.includes('ops@acme.example'));
+    const token = /Confirmation token: (\S+)/.exec(mail?.text ?? '')?.[1] as string;
+    expect(token).toBeDefined();
+    const stored = await replicas[0].db.sql.query<{ token_hash: string }>(
+      `SELECT token_hash FROM monitor_email_tokens`,
+    );
+    expect(stored.some((row) => row.token_hash === token)).toBe(false);
+    expect(stored.some((row) => row.token_hash.length === 64)).toBe(true);
+
+    await expect(replicas[0].service.confirmEmail('x'.repeat(43))).rejects.toMatchObject({
+      status: 400,
+      message: MONITOR_MESSAGES.invalidToken,
+    });
+    const unsubscribeToken = /Unsubscribe token: (\S+)/.exec(mail?.text ?? '')?.[1] as string;
+    await expect(replicas[0].service.unsubscribeEmail(token)).rejects.toMatchObject({ status: 400 });
+    expect((await replicas[0].service.confirmEmail(token)).data).toEqual({
+      monitorId: monitor.id,
+      email: 'ops@acme.example',
+      status: 'confirmed',
+    });
+    expect(
+      (await replicas[0].service.get(caller, monitor.id)).data.emailRecipientSubscriptions?.[0].status,
+    ).toBe('confirmed');
+    expect((await replicas[0].service.unsubscribeEmail(unsubscribeToken)).data.status).toBe('unsubscribed');
+    expect(
+      (await replicas[0].service.get(caller, monitor.id)).data.emailRecipientSubscriptions?.[0].status,
+    ).toBe('unsubscribed');
+  });
+
+  it('prunes finished checks past the monitor retention', async () => {
+    const caller = await newTeam();
+    const monitor = await create(caller, { retentionDays: 1 });
+    const run = await replicas[0].service.run(caller, monitor.id);
+    await replicas[0].db.sql.query(
+      `UPDATE monitor_checks SET status = 'completed', created_at = now() - interval '2 days' WHERE id = $1`,
+      [run.id],
+    );
+    expect(await replicas[0].monitors.pruneChecks()).toBeGreaterThanOrEqual(1);
+    expect((await replicas[0].service.checks(caller, monitor.id, { limit: 10, offset: 0 })).data).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './lib/monitor-runner.module';
+export * from './lib/monitor-check.consumer';
