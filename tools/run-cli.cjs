@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs the administration CLI from a checkout: the built bundle when present and current, else the
-// TypeScript sources through @swc-node/register (path aliases from tsconfig.base.json).
+// `npm run cli -- <command>`: runs the administration CLI from a checkout, always from the TypeScript
+// sources through @swc-node/register (path aliases from tsconfig.base.json), so it needs no build and
+// never runs a stale bundle. Its exit status is the CLI's; stdout is the CLI's alone (use
+// `npm run --silent` so npm adds no banner), e.g. the new key on the last line of `keys create`.
 const { spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
 import { Client } from 'pg';
 import { call, type ApiResponse } from './support/api-client';
-import { createKey, runCli } from './support/cli';
+import { createKey, runCli, runNpmCli } from './support/cli';
 import { startCluster, type Platform } from './support/platform';
 
 type ErrorBody = { success: boolean; error: string; code?: string; details?: unknown; data?: { metadata: Record<string, unknown> } };
@@ -96,6 +96,25 @@ describe('errors in the spec shape', () => {
     const key = createKey(databaseUrl, 'revoked-team', ['--credits', '10']);
     runCli(databaseUrl, ['keys', 'revoke', key]);
     expectError(await scrape({ url: `${site.url}/` }, key), 401, 'Unauthorized: Invalid token');
+  });
+
+  it('keys from `npm run --silent cli -- keys create` at the repository root: the key alone on the last stdout line', async () => {
+    const team = `npm-${randomUUID().slice(0, 8)}`;
+    const created = runNpmCli(databaseUrl, ['keys', 'create', '--team', team, '--credits', '7']);
+    expect({ status: created.status, stderr: created.status === 0 ? '' : created.stderr }).toEqual({ status: 0, stderr: '' });
+    const lines = created.stdout.replace(/\n$/, '').split('\n');
+    const key = lines[lines.length - 1];
+    expect(key).toMatch(/^fc-[0-9a-f]{48}$/);
+    const usage = await call<{ success: boolean; data: { remainingCredits: number } }>(platform.url(), 'GET', '/v2/team/credit-usage', { apiKey: key });
+    expect(usage.status).toBe(200);
+    expect(usage.body.data.remainingCredits).toBe(7);
+    // Without --credits the team starts empty: the same form, the key works and the balance is 0.
+    const bare = runNpmCli(databaseUrl, ['keys', 'create', '--team', `${team}-bare`]);
+    expect(bare.status).toBe(0);
+    const bareKey = bare.stdout.trim().split('\n').pop() ?? '';
+    const bareUsage = await call<{ data: { remainingCredits: number } }>(platform.url(), 'GET', '/v2/team/credit-usage', { apiKey: bareKey });
+    expect(bareUsage.status).toBe(200);
+    expect(bareUsage.body.data.remainingCredits).toBe(0);
   });
 
   it('403: a key without the permission', async () => {

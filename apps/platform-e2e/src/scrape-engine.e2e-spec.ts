@@ -1,5 +1,12 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { SCRAPE_SITE, startScrapeSite, type ScrapeSite } from '@quarry/testing';
+import {
+  SCRAPE_SITE,
+  startForwardProxy,
+  startHttpsFixtureServer,
+  startScrapeSite,
+  type ForwardProxy,
+  type ScrapeSite,
+} from '@quarry/testing';
 import { call, type ApiResponse } from './support/api-client';
 import { startCluster, startStandalone, type Platform } from './support/platform';
 import { createTeamKey, holdBrowserSlot, teamCredits } from './support/teams';
@@ -65,6 +72,16 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(rendered.body.data.markdown).toContain(SCRAPE_SITE.jsMarker);
       expect(rendered.body.data.metadata).toMatchObject({ engine: 'browser', title: 'Rendered title' });
       expect(rendered.body.data.metadata.engineFallback).toMatch(/^http → browser: /);
+    });
+
+    it('adds a top-level scrape_id when origin contains "website"', async () => {
+      const website = await scrape({ url: `${site.url}/static`, origin: 'website-playground', maxAge: 0 });
+      expect(website.status).toBe(200);
+      expect(website.body.scrape_id).toEqual(expect.any(String));
+      expect(website.body.scrape_id).toBe(website.body.data.metadata.scrapeId);
+      const api = await scrape({ url: `${site.url}/static`, origin: 'js-sdk@4.42.0' });
+      expect(api.status).toBe(200);
+      expect(api.body).not.toHaveProperty('scrape_id');
     });
 
     it('makes mobile and location emulation visible to the page', async () => {
@@ -164,6 +181,61 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(hang.status).toBe(408);
       const after = await scrape({ url: `${site.url}/js`, maxAge: 0 });
       expect(after.body.data.markdown).toContain(SCRAPE_SITE.jsMarker);
+    });
+
+    it('verifies the target certificate only with skipTlsVerification false, over HTTP and in the browser', async () => {
+      const https = await startHttpsFixtureServer(
+        '<html><body><main><h1>Secure page</h1><p>self signed content word</p></main></body></html>',
+      );
+      try {
+        for (const extra of [{}, { waitFor: 1 }]) {
+          const lenient = await scrape({ url: `${https.url}/tls`, maxAge: 0, ...extra });
+          expect(lenient.status).toBe(200);
+          expect(lenient.body.data.markdown).toContain('self signed content word');
+          const strict = await scrape({
+            url: `${https.url}/tls`,
+            maxAge: 0,
+            skipTlsVerification: false,
+            ...extra,
+          });
+          expect(strict.status).toBe(500);
+          expect(strict.body).toMatchObject({ success: false, code: 'SCRAPE_SSL_ERROR' });
+        }
+      } finally {
+        await https.close();
+      }
+    });
+
+    it('sends the request headers to the target from the browser engine', async () => {
+      const response = await scrape({
+        url: `${site.url}/env`,
+        headers: { 'x-probe': 'from-the-caller' },
+        waitFor: 1,
+        onlyMainContent: false,
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.data.metadata.engine).toBe('browser');
+      expect(response.body.data.markdown).toContain('x-probe=from-the-caller');
+      // the page ran in the browser: the client-side probe filled in
+      expect(response.body.data.markdown).toMatch(/ua=Mozilla\/5\.0/);
+    });
+
+    it('takes an action screenshot at the requested viewport', async () => {
+      const response = await scrape({
+        url: `${site.url}/static`,
+        actions: [{ type: 'screenshot', viewport: { width: 640, height: 480 } }, { type: 'screenshot' }],
+      });
+      expect(response.status).toBe(200);
+      const [small, normal] = await Promise.all(
+        response.body.data.actions.screenshots.map(async (url: string) =>
+          Buffer.from(await (await fetchBlob(url)).arrayBuffer()),
+        ),
+      );
+      const size = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+      expect(small.subarray(1, 4).toString()).toBe('PNG');
+      expect(size(small)).toEqual({ width: 640, height: 480 });
+      // the viewport is restored after the screenshot
+      expect(size(normal)).toEqual({ width: 1440, height: 900 });
     });
 
     it('returns screenshots, links and images', async () => {
@@ -449,6 +521,20 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       const probe = await scrape({ url, minAge: 1 });
       expect(probe.status).toBe(404);
       expect(probe.body).toMatchObject({ success: false, code: 'SCRAPE_NO_CACHED_DATA' });
+
+      // actions force storeInCache off: the same request twice reaches the target twice
+      const withActions = {
+        url: `${site.url}/static?actions=${Date.now()}`,
+        actions: [{ type: 'wait', milliseconds: 1 }],
+      };
+      const first = await scrape(withActions);
+      const hitsBetween = site.hits.get('/static') ?? 0;
+      const second = await scrape(withActions);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.body.data.metadata.cacheState).toBe('miss');
+      expect(site.hits.get('/static') ?? 0).toBeGreaterThan(hitsBetween);
+      const stored = await scrape({ url: withActions.url, minAge: 1 });
+      expect(stored.status).toBe(404);
     });
 
     it('answers minAge from the cache only: 404 SCRAPE_NO_CACHED_DATA on a miss', async () => {
@@ -482,6 +568,36 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(hit.body.data.metadata).toMatchObject({ cacheState: 'hit', creditsUsed: 5 });
       expect(await teamCredits(platform)).toBe(afterScrape - 5);
       expect(site.hits.get('/static')).toBe(hitsBefore + 1);
+    });
+    it('combines lockdown with minAge and with changeTracking, from the cache only', async () => {
+      const url = `${site.url}/static?lockdown-minage=${Date.now()}`;
+      const miss = await scrape({ url, lockdown: true, minAge: 1 });
+      expect(miss.status).toBe(404);
+      expect(miss.body).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+      await scrape({ url });
+      const hitsBefore = site.hits.get('/static') ?? 0;
+      const tooYoung = await scrape({ url, lockdown: true, minAge: 3_600_000 });
+      expect(tooYoung.status).toBe(404);
+      expect(tooYoung.body.code).toBe('SCRAPE_LOCKDOWN_CACHE_MISS');
+      const hit = await scrape({ url, lockdown: true, minAge: 1 });
+      expect(hit.status).toBe(200);
+      expect(hit.body.data.metadata).toMatchObject({ cacheState: 'hit', creditsUsed: 5 });
+
+      const tracked = `${site.url}/static?lockdown-tracking=${Date.now()}`;
+      const formats = ['markdown', { type: 'changeTracking', modes: ['git-diff'] }];
+      const first = await scrape({ url: tracked, formats });
+      expect(first.body.data.changeTracking.changeStatus).toBe('new');
+      await scrape({ url: tracked });
+      const fromCache = await scrape({ url: tracked, formats, lockdown: true });
+      expect(fromCache.status).toBe(200);
+      expect(fromCache.body.data.metadata.cacheState).toBe('hit');
+      expect(fromCache.body.data.changeTracking).toEqual({
+        previousScrapeAt: expect.any(String),
+        changeStatus: 'same',
+        visibility: 'visible',
+        diff: null,
+      });
+      expect(site.hits.get('/static')).toBe(hitsBefore + 2);
     });
   });
 
@@ -545,7 +661,12 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const second = await scrape({ url: `${site.url}/static`, profile: { name } });
       expect(second.status).toBe(409);
-      expect(second.body.success).toBe(false);
+      expect(second.body).toEqual({
+        success: false,
+        error: 'Conflict',
+        code: 'SCRAPE_PROFILE_LOCKED',
+        details: { message: expect.stringContaining(`Profile "${name}" is being saved by another session`) },
+      });
       const reader = await scrape({ url: `${site.url}/static`, profile: { name, saveChanges: false } });
       expect(reader.status).toBe(200);
       expect((await first).status).toBe(200);
@@ -585,15 +706,75 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
             (response) => ({ response }),
           );
       await new Promise((resolve) => setTimeout(resolve, 800));
+      // The rejected job would save a profile: it never opened it, and its end frees the lock.
+      const lockName = `rejected-${Date.now()}`;
       const rejected = await scrape(
-        { url: `${site.url}/static`, waitFor: 1, timeout: 2_000, maxAge: 0 },
+        { url: `${site.url}/static`, waitFor: 1, timeout: 2_000, maxAge: 0, profile: { name: lockName } },
         team.apiKey,
       );
       expect(rejected.status).toBe(429);
       expect(rejected.body).toMatchObject({ success: false, error: 'Concurrency limit reached' });
+      // The worker's Retry-After reaches the client through the job event.
+      expect(rejected.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       const held = await long;
       if ('release' in held) await held.release();
       else expect(held.response.status).toBe(200);
+      const saver = await scrape(
+        { url: `${site.url}/static`, profile: { name: lockName }, maxAge: 0 },
+        team.apiKey,
+      );
+      expect(saver.status).toBe(200);
     });
+  });
+});
+
+describe('proxy pools through Kafka', () => {
+  let site: ScrapeSite;
+  let basic: ForwardProxy;
+  let enhanced: ForwardProxy;
+  let platform: Platform;
+  const scrape = (body: Record<string, unknown>): Promise<ApiResponse<Body>> =>
+    call<Body>(platform.url(), 'POST', '/v2/scrape', { apiKey: platform.apiKey, body });
+
+  beforeAll(async () => {
+    site = await startScrapeSite();
+    // The basic pool's exit is blocked (403 to everything); the enhanced pool works.
+    basic = await startForwardProxy({ refuse: true });
+    enhanced = await startForwardProxy();
+    platform = await startCluster({
+      gateways: 1,
+      workers: 1,
+      env: { ...ENV, PROXY_BASIC_URLS: basic.url, PROXY_ENHANCED_URLS: enhanced.url },
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await Promise.all([basic?.close(), enhanced?.close(), site?.close()]);
+  });
+
+  it('retries proxy auto on the enhanced pool when the basic pool refuses, over HTTP and in the browser', async () => {
+    for (const extra of [{}, { waitFor: 1 }]) {
+      const basicBefore = basic.hits;
+      const enhancedBefore = enhanced.hits;
+      const response = await scrape({ url: `${site.url}/static`, maxAge: 0, ...extra });
+      expect(response.status).toBe(200);
+      expect(response.body.data.markdown).toContain(SCRAPE_SITE.staticMarker);
+      expect(response.body.data.metadata).toMatchObject({
+        engine: 'waitFor' in extra ? 'browser' : 'http',
+        proxyUsed: 'stealth',
+        statusCode: 200,
+      });
+      expect(basic.hits).toBeGreaterThan(basicBefore);
+      expect(enhanced.hits).toBeGreaterThan(enhancedBefore);
+    }
+    expect(enhanced.requests.some((target) => target.includes(`127.0.0.1:${site.port}`))).toBe(true);
+
+    // proxy basic stays on the basic pool: the refusal is the answer
+    const enhancedBefore = enhanced.hits;
+    const pinned = await scrape({ url: `${site.url}/static`, maxAge: 0, proxy: 'basic', waitFor: 1 });
+    expect(pinned.status).toBe(200);
+    expect(pinned.body.data.metadata).toMatchObject({ proxyUsed: 'basic', statusCode: 403 });
+    expect(enhanced.hits).toBe(enhancedBefore);
   });
 });

@@ -19,3 +19,17 @@ export function createKey(databaseUrl: string, team: string, extra: string[] = [
   const lines = runCli(databaseUrl, ['keys', 'create', '--team', team, ...extra]);
   return lines[lines.length - 1];
 }
+
+/**
+ * Runs the CLI exactly as the README tells an operator to, from the repository root:
+ * `npm run --silent cli -- <args>` (tools/run-cli.cjs, the TypeScript sources), against `databaseUrl`.
+ */
+export function runNpmCli(databaseUrl: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('npm', ['run', '--silent', 'cli', '--', ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

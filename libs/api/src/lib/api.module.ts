@@ -10,7 +10,7 @@ import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observabil
 import { CrawlModule } from '@quarry/crawl';
 import { MonitorModule } from '@quarry/monitor';
 import { ScrapeCache } from '@quarry/scrape/cache';
-import { ProfileRepository } from '@quarry/scrape/state';
+import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
 import { AccountController } from './account/account.controller';
 import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
@@ -74,6 +74,11 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     {
       provide: ProfileRepository,
       useFactory: (db: Database) => new ProfileRepository(db),
+      inject: [Database],
+    },
+    {
+      provide: ChangeSnapshotRepository,
+      useFactory: (db: Database) => new ChangeSnapshotRepository(db),
       inject: [Database],
     },
     ParseService,

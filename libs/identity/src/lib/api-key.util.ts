@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LIMITS } from '@quarry/contracts';
 
 const KEY_PREFIX = 'fc-';
 
@@ -17,9 +18,13 @@ export function keyPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + 8);
 }
 
+const BEARER = new RegExp(
+  `^Bearer[ \\t]+(\\S{${LIMITS.apiKeyLength.min},${LIMITS.apiKeyLength.max}})[ \\t]*$`,
+  'i',
+);
+
 /** Extracts the key from `Authorization: Bearer <key>`; undefined when absent or malformed. */
 export function parseBearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer[ \t]+(\S{8,512})[ \t]*$/i.exec(header);
-  return match?.[1];
+  return BEARER.exec(header)?.[1];
 }

@@ -44,4 +44,21 @@ describe('JobWaiter', () => {
     await expect(other).resolves.toBeUndefined();
     await bus.stop();
   });
+
+  it('lets the event answer for a job the poll just found finished: it carries details and Retry-After', async () => {
+    const bus = new MemoryBus(logger);
+    await bus.start();
+    const limited = { code: 'CONCURRENCY_LIMITED', message: 'Concurrency limit reached' } as const;
+    const jobs = fakeJobs([{ id: JOB, teamId: TEAM, kind: 'scrape', status: 'failed', zeroDataRetention: false, error: limited } as JobRecord]);
+    const sut = new JobWaiter(bus, jobs, logger);
+    await sut.start();
+    const waiting = sut.wait(JOB, 10_000);
+    // The first poll (after 1 s) already sees the stored outcome; the event comes a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(jobs.calls.length).toBeGreaterThanOrEqual(1);
+    const event: JobEvent = { jobId: JOB, teamId: TEAM, kind: 'scrape', status: 'failed', error: { ...limited, details: { limit: 1 }, retryAfterSeconds: 1 }, at: 2 };
+    await bus.publish('jobEvents', event);
+    await expect(waiting).resolves.toMatchObject({ error: { retryAfterSeconds: 1, details: { limit: 1 } } });
+    await bus.stop();
+  });
 });

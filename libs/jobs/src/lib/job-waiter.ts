@@ -8,6 +8,12 @@ import { isTerminal, type JobRepository } from './job.repository';
 type Resolve = (event: JobEvent | undefined) => void;
 
 const POLL_INTERVAL_MS = 1_000;
+/**
+ * How long a finished job found by the poll waits for its event before the poll answers for it: the
+ * event follows the stored outcome within milliseconds and carries what the row does not (error
+ * details, Retry-After, zero-data-retention results); the poll is only for events that never come.
+ */
+const EVENT_GRACE_MS = 1_500;
 
 /**
  * Wakes requests waiting for a job (DESIGN "Data flow"): every gateway replica follows the job
@@ -16,6 +22,8 @@ const POLL_INTERVAL_MS = 1_000;
  */
 export class JobWaiter {
   private readonly waiters = new Map<string, Set<Resolve>>();
+  /** Jobs the poll found finished, and when it first did (waiting for their event; see EVENT_GRACE_MS). */
+  private readonly finishedSeen = new Map<string, number>();
   private poller: NodeJS.Timeout | undefined;
   private polling = false;
   readonly group = `gateway-events-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -42,7 +50,10 @@ export class JobWaiter {
         if (!set.delete(finish)) return;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        if (set.size === 0) this.waiters.delete(jobId);
+        if (set.size === 0) {
+          this.waiters.delete(jobId);
+          this.finishedSeen.delete(jobId);
+        }
         if (this.waiters.size === 0) this.stopPolling();
         resolve(event);
       };
@@ -74,6 +85,9 @@ export class JobWaiter {
     try {
       for (const job of await this.jobs.findFinished([...this.waiters.keys()])) {
         if (job.zeroDataRetention) continue; // its result travels only in the event
+        const seen = this.finishedSeen.get(job.id);
+        if (seen === undefined) this.finishedSeen.set(job.id, Date.now());
+        if (seen === undefined || Date.now() - seen < EVENT_GRACE_MS) continue;
         this.deliver({ jobId: job.id, teamId: job.teamId, kind: job.kind, status: job.status, error: job.error, at: Date.now() });
       }
     } catch (error) {

@@ -5,7 +5,6 @@ export * from './lib/guard/request-guard';
 export * from './lib/pool/browser-pool';
 export * from './lib/pool/isolated-context.concurrency';
 export * from './lib/render/browser-renderer';
-export * from './lib/render/location.util';
 export * from './lib/engine/browser-features.util';
 export * from './lib/engine/js-need.util';
 export * from './lib/engine/proxy-pools';

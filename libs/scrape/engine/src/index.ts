@@ -4,3 +4,4 @@ export * from './lib/scrape-errors';
 export * from './lib/document-builder';
 export * from './lib/pipeline-extensions';
 export * from './lib/scrape-pipeline';
+export * from './lib/location.util';

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CreditsService, minimumCredits } from '@quarry/billing';
 import {
   AppError,
+  appErrorOf,
   documentKindOf,
   pdfParseOptionsOf,
   type DocumentParseJobMessage,
@@ -122,10 +123,7 @@ export class ParseService {
 
   private async resultOf(event: JobEvent): Promise<ScrapeDocument> {
     if (event.status !== 'completed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', {
-        message: event.error?.message,
-        details: event.error?.details,
-      });
+      throw appErrorOf(event.error);
     }
     if (event.inlineResult) return event.inlineResult;
     const stored = await this.documents.findByJob(event.jobId);

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CreditsService, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
-import { AppError, urlKey, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
+import { AppError, appErrorOf, urlKey, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { DocumentRepository, JobRepository, JobWaiter, JobOutcomeStore } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
-import { ProfileRepository } from '@quarry/scrape/state';
+import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
+import { cacheLookupRequest, trackCachedChanges } from './cached-change-tracking';
 
 /** Extra time the gateway waits past the job deadline for the worker's own timeout report. */
 const DEADLINE_GRACE_MS = 3_000;
@@ -30,9 +31,17 @@ export class ScrapeService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ScrapeCache) private readonly cache: ScrapeCache,
     @Inject(ProfileRepository) private readonly profiles: ProfileRepository,
+    @Inject(ChangeSnapshotRepository) private readonly snapshots: ChangeSnapshotRepository,
   ) {}
 
-  async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
+  /** `POST /v2/scrape`; the response also carries `scrape_id` when `origin` contains "website" (compat §7.1). */
+  async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument; scrape_id?: string }> {
+    const response = await this.execute(auth, input);
+    if (!input.origin.includes('website')) return response;
+    return { ...response, scrape_id: response.data.metadata.scrapeId };
+  }
+
+  private async execute(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
     const request: ScrapeRequest = auth.zeroDataRetention ? { ...input, zeroDataRetention: true, storeInCache: false } : input;
     // Refused before the cache or a worker is involved (a cached answer must not hide the violation).
     if (request.zeroDataRetention || request.lockdown) {
@@ -46,7 +55,7 @@ export class ScrapeService {
     await this.credits.ensureAvailable(auth.teamId, minimumCredits());
     // Cache and index (spec §2.1): answered here, so a hit never reaches the bus or a worker.
     if (isCacheReadable(request)) {
-      const hit = await this.cache.lookup(auth.teamId, request);
+      const hit = await this.cache.lookup(auth.teamId, cacheLookupRequest(request));
       this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
       if (hit) return { success: true, data: await this.answerFromCache(auth, request, hit) };
       if (request.lockdown) {
@@ -58,29 +67,44 @@ export class ScrapeService {
     const jobId = randomUUID();
     const now = Date.now();
     const deadline = now + request.timeout;
-    if (request.profile?.saveChanges) {
+    const saving = request.profile?.saveChanges ? request.profile.name : undefined;
+    if (saving) {
       // One saving session per profile: a second saver is told now (409), not after queueing.
-      await this.profiles.acquireSaveLock(auth.teamId, request.profile.name, jobId, new Date(deadline + 30_000));
+      await this.profiles.acquireSaveLock(auth.teamId, saving, jobId, new Date(deadline + 30_000));
     }
-    await this.jobs.create({
-      id: jobId,
-      teamId: auth.teamId,
-      apiKeyId: auth.apiKeyId,
-      kind: 'scrape',
-      input: request,
-      zeroDataRetention: request.zeroDataRetention,
-      expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
-    });
-    const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
-    const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS);
-    await this.bus.publish('scrapeJobs', message, { key: jobId });
-    this.metrics.jobsQueued.inc({ kind: 'scrape' });
-    const event = await completion;
-    if (!event) {
-      await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
-      throw new AppError('SCRAPE_TIMEOUT');
+    try {
+      await this.jobs.create({
+        id: jobId,
+        teamId: auth.teamId,
+        apiKeyId: auth.apiKeyId,
+        kind: 'scrape',
+        input: request,
+        zeroDataRetention: request.zeroDataRetention,
+        expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
+      });
+      const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
+      const stopWaiting = new AbortController();
+      const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal);
+      try {
+        await this.bus.publish('scrapeJobs', message, { key: jobId });
+      } catch (error) {
+        // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
+        stopWaiting.abort();
+        await this.outcomes.fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' }).catch(() => undefined);
+        throw error;
+      }
+      this.metrics.jobsQueued.inc({ kind: 'scrape' });
+      const event = await completion;
+      if (!event) {
+        await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+        throw new AppError('SCRAPE_TIMEOUT');
+      }
+      return { success: true, data: await this.resultOf(event) };
+    } finally {
+      // The job has ended: a worker that saved already released the lock; one that never opened the
+      // profile (HTTP only, no browser slot, failed early) or timed out must not keep it until its lease runs out.
+      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
     }
-    return { success: true, data: await this.resultOf(event) };
   }
 
   /** `GET /v2/scrape/:jobId`: a past scrape of the team. */
@@ -117,6 +141,11 @@ export class ScrapeService {
         concurrencyLimited: false,
       },
     };
+    const tracked = await trackCachedChanges(this.snapshots, auth.teamId, request, document.markdown ?? '');
+    if (tracked) {
+      document.changeTracking = tracked.changeTracking;
+      if (tracked.warning) document.warning = [document.warning, tracked.warning].filter(Boolean).join(' ');
+    }
     await this.jobs.create({
       id: jobId,
       teamId: auth.teamId,
@@ -159,7 +188,7 @@ export class ScrapeService {
 
   private async resultOf(event: JobEvent): Promise<ScrapeDocument> {
     if (event.status !== 'completed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', { message: event.error?.message, details: event.error?.details });
+      throw appErrorOf(event.error);
     }
     if (event.inlineResult) return event.inlineResult;
     const stored = await this.documents.findByJob(event.jobId);

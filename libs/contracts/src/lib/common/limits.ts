@@ -8,6 +8,8 @@ export const LIMITS = {
   screenshotViewport: { maxWidth: 7_680, maxHeight: 4_320 },
   quality: { min: 1, max: 100 },
   profileName: { min: 1, max: 128 },
+  /** An API key as the bearer parser accepts it: this many non-whitespace characters. */
+  apiKeyLength: { min: 8, max: 512 },
   pdfMaxPages: { min: 1, max: 10_000 },
   promptMaxLength: 10_000,
   defaultMaxAgeMs: 172_800_000,

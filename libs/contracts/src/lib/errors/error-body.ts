@@ -51,14 +51,15 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
 const depth = (details: ValidationDetail[]) => Math.max(0, ...details.map((d) => d.path.length));
 
 /**
- * Turns a zod error into the message and `details` of a 400 (compat §19.2): an unknown top-level key wins,
- * then an `Invalid URL`, then the first custom rule's message, else "Bad Request".
+ * Turns a zod error into the message and `details` of a 400 (compat §19.2): an unknown key wins (at any
+ * depth: `location.foo`, an extra key of an action or a format object), then an `Invalid URL`, then the
+ * first custom rule's message, else "Bad Request".
  */
 export function describeValidationError(error: z.ZodError): ValidationFailure {
   const details = flatten(error.issues);
   const isInvalidUrl = details.some((detail) => detail.path.length === 1 && detail.path[0] === 'url');
   let message = 'Bad Request';
-  if (details.some((detail) => detail.code === 'unrecognized_keys' && detail.path.length === 0)) message = UNRECOGNIZED_KEY_MESSAGE;
+  if (details.some((detail) => detail.code === 'unrecognized_keys')) message = UNRECOGNIZED_KEY_MESSAGE;
   else if (isInvalidUrl) message = INVALID_URL;
   else {
     const custom = details.find((detail) => detail.code === 'custom');

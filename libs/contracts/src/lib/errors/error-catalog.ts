@@ -37,6 +37,8 @@ export const ERROR_CATALOG = {
   },
   MAP_TIMEOUT: { status: 408, message: 'The map operation timed out. Try again with a higher timeout or a lower limit.', retryable: true },
   CONFLICT: { status: 409, message: 'Conflict', retryable: false },
+  /** A second session asked to save a browser profile another session is saving (spec §2.1.5; text per §7.2, reason in details). */
+  SCRAPE_PROFILE_LOCKED: { status: 409, message: 'Conflict', retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload Too Large', retryable: false },
   UNPROCESSABLE_ENTITY: { status: 422, message: 'Unprocessable Entity', retryable: true },
   DOCUMENT_ENCRYPTED: { status: 422, message: 'The document is password-protected and cannot be parsed', retryable: false },

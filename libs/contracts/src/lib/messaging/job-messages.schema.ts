@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ScrapeDocument } from '../scrape/document.types';
+import { AppError } from '../errors/app-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { scrapeRequestSchema } from '../scrape/scrape-request.schema';
 
@@ -27,8 +28,31 @@ export const scrapeJobMessageSchema = z.object({
 });
 export type ScrapeJobMessage = z.output<typeof scrapeJobMessageSchema>;
 
-export const jobErrorSchema = z.object({ code: errorCodeSchema, message: z.string(), details: z.unknown().optional() });
-export type JobError = { code: ErrorCode; message: string; details?: unknown };
+export const jobErrorSchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  details: z.unknown().optional(),
+  /** The `Retry-After` of the error (e.g. 429 `Concurrency limit reached`), carried to the gateway that answers. */
+  retryAfterSeconds: z.number().int().min(0).optional(),
+});
+export type JobError = { code: ErrorCode; message: string; details?: unknown; retryAfterSeconds?: number };
+
+/** The reportable parts of an AppError, as a job's outcome and event carry them. */
+export function jobErrorOf(error: AppError): JobError {
+  const out: JobError = { code: error.code, message: error.message };
+  if (error.details !== undefined) out.details = error.details;
+  if (error.retryAfterSeconds !== undefined) out.retryAfterSeconds = error.retryAfterSeconds;
+  return out;
+}
+
+/** The AppError a gateway answers for a failed job (UNKNOWN_ERROR when the outcome carries none). */
+export function appErrorOf(error: JobError | undefined): AppError {
+  return new AppError(error?.code ?? 'UNKNOWN_ERROR', {
+    message: error?.message,
+    details: error?.details,
+    retryAfterSeconds: error?.retryAfterSeconds,
+  });
+}
 
 /** Published to `job.events` once a job's outcome is stored (or, for zero data retention, carried inline). */
 export const jobEventSchema = z.object({

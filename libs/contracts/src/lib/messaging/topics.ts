@@ -1,23 +1,51 @@
 /**
+ * How long Kafka keeps the messages of a transient topic: the topics of synchronous work, whose
+ * messages are useless once the request that published them has been answered (a request waits at
+ * most a few minutes). They carry zero-data-retention payloads — the request with its URL and
+ * headers on `scrape.jobs`, the whole document on `job.events` — which must not outlive delivery,
+ * so the broker's default retention (usually 7 days) is overridden at topic creation.
+ */
+export const TRANSIENT_TOPIC_RETENTION_MS = 60 * 60 * 1000;
+/**
+ * Segment roll time of a transient topic. Kafka deletes whole segments, and an unrolled segment
+ * (default `segment.ms` 7 days) keeps expired messages while newer ones keep arriving: a message is
+ * gone at most this long (plus the broker's retention check interval) after its retention expired.
+ */
+export const TRANSIENT_TOPIC_SEGMENT_MS = 10 * 60 * 1000;
+
+const transient = {
+  retentionMs: TRANSIENT_TOPIC_RETENTION_MS,
+  segmentMs: TRANSIENT_TOPIC_SEGMENT_MS,
+} as const;
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** Kafka `retention.ms`/`segment.ms` of a transient topic (and its dead-letter topic); absent: broker defaults. */
+  retentionMs?: number;
+  segmentMs?: number;
+}
+
+/**
  * Kafka topics (without the deployment's prefix, see BUS_TOPIC_PREFIX). Partition counts are the
  * defaults created at start; consumers scale up to that many instances per group.
  */
 export const TOPICS = {
   /** One message per synchronous scrape (`/v2/scrape`, search results); crawl and batch pages use crawlTasks. */
-  scrapeJobs: { name: 'scrape.jobs', partitions: 12 },
+  scrapeJobs: { name: 'scrape.jobs', partitions: 12, ...transient },
   /** Small completion/progress events; every gateway replica follows them to wake waiting requests. */
-  jobEvents: { name: 'job.events', partitions: 3 },
+  jobEvents: { name: 'job.events', partitions: 3, ...transient },
   /** Documents to parse (PDFs fetched by scrapes, uploads to /v2/parse), consumed by the doc-parser. */
-  documentParseJobs: { name: 'document.parse.jobs', partitions: 6 },
+  documentParseJobs: { name: 'document.parse.jobs', partitions: 6, ...transient },
   /** Parsed-content announcements for the scrape workers waiting on a PDF they fetched. */
-  documentParseResults: { name: 'document.parse.results', partitions: 3 },
+  documentParseResults: { name: 'document.parse.results', partitions: 3, ...transient },
   /** Crawl and batch work: kickoffs and frontier pages (ids only; the frontier in PostgreSQL is the truth). */
   crawlTasks: { name: 'crawl.tasks', partitions: 12 },
   /** Agent runs: `advance` a run by one step, or run one sub-agent task (see agentWorkMessageSchema). */
   agentWork: { name: 'agent.work', partitions: 6 },
   /** Monitor checks to run or continue (see monitorCheckMessageSchema), consumed by the agent orchestrators. */
   monitorChecks: { name: 'monitor.checks', partitions: 6 },
-} as const;
+} as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof TOPICS;
 

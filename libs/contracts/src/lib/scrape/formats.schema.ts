@@ -64,12 +64,18 @@ export function isOpenObjectWithoutProperties(schema: Record<string, unknown> | 
 }
 export const OPEN_SCHEMA_MESSAGE = 'The json schema must define properties when it is an object that allows additional properties';
 
+/** A json format says what to extract: with neither a schema nor a prompt there is nothing to ask for. */
+const hasSchemaOrPrompt = (format: { schema?: unknown; prompt?: string }) => format.schema !== undefined || (format.prompt ?? '').trim() !== '';
+const needsSchemaOrPrompt = (type: string) => `The ${type} format needs a schema or a prompt`;
+
 export const jsonFormatSchema = z
   .strictObject({ type: z.literal('json'), ...jsonOptions })
-  .refine((format) => !isOpenObjectWithoutProperties(format.schema), { error: OPEN_SCHEMA_MESSAGE, path: ['schema'] });
+  .refine((format) => !isOpenObjectWithoutProperties(format.schema), { error: OPEN_SCHEMA_MESSAGE, path: ['schema'] })
+  .refine(hasSchemaOrPrompt, { error: needsSchemaOrPrompt('json') });
 export const deterministicJsonFormatSchema = z
   .strictObject({ type: z.literal('deterministicJson'), ...jsonOptions })
-  .refine((format) => !isOpenObjectWithoutProperties(format.schema), { error: OPEN_SCHEMA_MESSAGE, path: ['schema'] });
+  .refine((format) => !isOpenObjectWithoutProperties(format.schema), { error: OPEN_SCHEMA_MESSAGE, path: ['schema'] })
+  .refine(hasSchemaOrPrompt, { error: needsSchemaOrPrompt('deterministicJson') });
 
 export const attributesFormatSchema = z.strictObject({
   type: z.literal('attributes'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 import { actionSchema, actionsWaitMs } from './actions.schema';
-import { findFormat, formatEntrySchema, hasFormat, type FormatObject } from './formats.schema';
+import { formatEntrySchema, hasFormat, type FormatObject } from './formats.schema';
 import { parserSchema } from './parsers.schema';
 
 export const locationSchema = z.strictObject({
@@ -83,8 +83,6 @@ export function checkScrapeOptions(options: ScrapeOptionsInput, ctx: z.Refinemen
   if (hasFormat(formats, 'json') && hasFormat(formats, 'deterministicJson')) {
     issue('The json and deterministicJson formats cannot be combined', ['formats']);
   }
-  if (options.minAge !== undefined && options.lockdown) issue('minAge cannot be combined with lockdown', ['minAge']);
-  if (findFormat(formats, 'changeTracking') && options.lockdown) issue('changeTracking is not available under lockdown', ['formats']);
 }
 
 /**

@@ -66,6 +66,25 @@ describe('scrape request contract (spec §2.1)', () => {
     expect(described.details[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['notAField'] });
   });
 
+  it.each([
+    [{ location: { country: 'US', foo: 1 } }, ['location']],
+    [{ actions: [{ type: 'wait', milliseconds: 10, extra: 1 }] }, ['actions', 0]],
+    [{ actions: [{ type: 'screenshot', viewport: { width: 10, height: 10, depth: 1 } }] }, ['actions', 0, 'viewport']],
+    [{ formats: [{ type: 'screenshot', fullPage: true, zoom: 2 }] }, ['formats', 0]],
+    [{ formats: [{ type: 'json', prompt: 'x', bogus: 1 }] }, ['formats', 0]],
+    [{ profile: { name: 'p', foo: 1 } }, ['profile']],
+    [{ redactPII: { mode: 'fast', foo: 1 } }, ['redactPII']],
+    [{ parsers: [{ type: 'pdf', extra: true }] }, ['parsers', 0]],
+  ])('rejects an unknown nested key %j with the same message', (body, path) => {
+    const described = failure({ url: URL, ...body });
+    expect(described.message).toBe(UNRECOGNIZED_KEY_MESSAGE);
+    expect(described.details).toEqual([expect.objectContaining({ code: 'unrecognized_keys', path })]);
+  });
+
+  it('puts an unknown nested key before an invalid URL', () => {
+    expect(failure({ url: 'not a url', location: { foo: 1 } }).message).toBe(UNRECOGNIZED_KEY_MESSAGE);
+  });
+
   it('accepts origin, integration and the SDK extras', () => {
     expect(ok({ origin: 'js-sdk@4.42.0', integration: '_custom', domainTools: true, toolDetail: { a: 1 } })).not.toHaveProperty('domainTools');
   });
@@ -108,6 +127,17 @@ describe('scrape request contract (spec §2.1)', () => {
       expect(ok({ formats: [{ type: 'json', schema: { type: 'object', properties: { a: { type: 'string' } } } }] }).formats[0].type).toBe('json');
       expect(sut.safeParse({ url: URL, formats: [{ type: 'json', prompt: 'x'.repeat(10_001) }] }).success).toBe(false);
       expect(sut.safeParse({ url: URL, formats: [{ type: 'json', schema: { type: 'object', additionalProperties: true } }] }).success).toBe(false);
+    });
+
+    it('needs a schema or a prompt for json and deterministicJson', () => {
+      for (const type of ['json', 'deterministicJson']) {
+        const described = failure({ url: URL, formats: [{ type }] });
+        expect(described.message).toBe(`The ${type} format needs a schema or a prompt`);
+        expect(described.details).toEqual([expect.objectContaining({ code: 'custom', path: ['formats', 0] })]);
+        expect(failure({ url: URL, formats: [{ type, prompt: '  ' }] }).message).toBe(`The ${type} format needs a schema or a prompt`);
+        expect(ok({ formats: [{ type, prompt: 'the price' }] }).formats[0].type).toBe(type);
+        expect(ok({ formats: [{ type, schema: { type: 'object', properties: { a: { type: 'string' } } } }] }).formats[0].type).toBe(type);
+      }
     });
     it('bounds question and highlights to 1..10000 characters', () => {
       for (const format of [
@@ -180,7 +210,6 @@ describe('scrape request contract (spec §2.1)', () => {
       ['pdf:fast'],
       ['image'],
       [{ type: 'image' }],
-      [{ type: 'pdf', extra: true }],
       [{ type: 'pdf', mode: 'turbo' }],
       [{ type: 'pdf', maxPages: 0 }],
       [{ type: 'pdf', maxPages: 10_001 }],
@@ -231,6 +260,11 @@ describe('scrape request contract (spec §2.1)', () => {
       expect(request.zeroDataRetention).toBe(true);
       expect(request.maxAge).toBe(LIMITS.lockdownMaxAgeMs);
       expect(ok({ lockdown: true, maxAge: 5 }).maxAge).toBe(5);
+    });
+    it('accepts minAge and changeTracking with lockdown (cache only, zero data retention)', () => {
+      expect(ok({ lockdown: true, minAge: 60_000 })).toMatchObject({ lockdown: true, minAge: 60_000, zeroDataRetention: true });
+      const tracked = ok({ lockdown: true, formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'] }] });
+      expect(tracked).toMatchObject({ lockdown: true, zeroDataRetention: true, storeInCache: false });
     });
     it('accepts minAge and maxAge as non-negative integers', () => {
       expect(ok({ minAge: 1, maxAge: 0 })).toMatchObject({ minAge: 1, maxAge: 0 });

@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { TRANSIENT_TOPIC_RETENTION_MS, TRANSIENT_TOPIC_SEGMENT_MS } from '@quarry/contracts';
 import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
+import { ConfigResourceTypes, Kafka, logLevel, type ISocketFactory } from 'kafkajs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { PlatformMetrics, startTracing, type TracingHandle } from '@quarry/platform/observability';
+import { HealthRegistry, PlatformMetrics, startTracing, type TracingHandle } from '@quarry/platform/observability';
 import pino from 'pino';
 import { parentOf, runTraceChain, sample } from './fixtures/trace-chain';
 import { KafkaBus } from './kafka-bus';
+import { BusUnavailableError, isBusUnavailable } from './message-bus';
 
 jest.setTimeout(120_000);
 
@@ -34,6 +38,107 @@ describe('KafkaBus against a real broker', () => {
     await until(() => workers.length === 20 && followers.length === 20);
     expect(new Set(workers.map((value) => (value as { i: number }).i)).size).toBe(20);
     await sut.stop();
+  });
+
+  it('gives the transient topics a short retention, also on topics created before it existed', async () => {
+    const prefix = `${uniqueName('t')}.`;
+    const kafka = new Kafka({ clientId: 'retention-test', brokers: TEST_KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      // An older release created job.events with the broker defaults.
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: `${prefix}job.events`, numPartitions: 3, replicationFactor: 1 }] });
+      const sut = bus(prefix);
+      await sut.start();
+      await sut.stop();
+      const names = ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results', 'crawl.tasks', 'agent.work', 'monitor.checks'];
+      const describe = async () => {
+        const described = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name: `${prefix}${name}`, configNames: ['retention.ms', 'segment.ms'] })),
+        });
+        return Object.fromEntries(
+          described.resources.map((resource) => [
+            resource.resourceName.slice(prefix.length),
+            Object.fromEntries(resource.configEntries.map((entry) => [entry.configName, { value: entry.configValue, isDefault: entry.isDefault }])),
+          ]),
+        );
+      };
+      // A changed topic config reaches the broker through the controller's metadata log: a moment later.
+      let config = await describe();
+      for (let attempt = 0; attempt < 50 && config['job.events']['retention.ms'].isDefault; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        config = await describe();
+      }
+      for (const name of ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results']) {
+        expect({ name, ...config[name] }).toEqual({
+          name,
+          'retention.ms': { value: String(TRANSIENT_TOPIC_RETENTION_MS), isDefault: false },
+          'segment.ms': { value: String(TRANSIENT_TOPIC_SEGMENT_MS), isDefault: false },
+        });
+      }
+      // Crawl and agent work may wait in a backlog: the broker's retention applies.
+      expect(config['crawl.tasks']['retention.ms'].isDefault).toBe(true);
+      expect(config['agent.work']['retention.ms'].isDefault).toBe(true);
+      expect(config['monitor.checks']['retention.ms'].isDefault).toBe(true);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('fails a publish with BusUnavailableError and reports unhealthy when the broker becomes unreachable, then recovers', async () => {
+    // The real broker, reached through sockets this test can cut (nothing shared is stopped).
+    const network = { cut: false, sockets: new Set<Socket>() };
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const socketFactory: ISocketFactory = ({ host, port, onConnect }) => {
+      const socket = network.cut ? connect({ host: '127.0.0.1', port: closedPort }, onConnect) : connect({ host, port }, onConnect);
+      network.sockets.add(socket);
+      socket.on('close', () => network.sockets.delete(socket));
+      return socket;
+    };
+    const sut = new KafkaBus(
+      { brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: `${uniqueName('t')}.`, replicationFactor: 1, publishTimeoutMs: 3_000, socketFactory },
+      logger,
+    );
+    const health = new HealthRegistry();
+    health.register('bus', () => sut.healthy());
+    health.markStarted();
+    await sut.start();
+    try {
+      await sut.publish('scrapeJobs', { ok: 1 });
+      expect((await health.report()).ready).toBe(true);
+
+      network.cut = true;
+      for (const socket of network.sockets) socket.destroy(new Error('network cut'));
+      const started = Date.now();
+      const failure = await sut.publish('scrapeJobs', { lost: 1 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(BusUnavailableError);
+      expect(isBusUnavailable(failure)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      const report = await health.report();
+      expect(report.ready).toBe(false);
+      expect(report.checks['bus']?.ok).toBe(false);
+
+      network.cut = false;
+      let recovered = false;
+      for (let attempt = 0; attempt < 30 && !recovered; attempt += 1) {
+        recovered = await sut.publish('scrapeJobs', { back: 1 }).then(
+          () => true,
+          () => false,
+        );
+      }
+      expect(recovered).toBe(true);
+      expect((await health.report()).ready).toBe(true);
+    } finally {
+      network.cut = false;
+      await sut.stop(1_000);
+    }
   });
 
   it('redelivers a message whose worker was killed before committing', async () => {

@@ -1,18 +1,27 @@
 import { hostname } from 'node:os';
-import { TOPICS, type TopicKey } from '@quarry/contracts';
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import { TOPICS, type TopicKey, type TopicSpec } from '@quarry/contracts';
+import { ConfigResourceTypes, Kafka, logLevel, Partitioners, type Admin, type Consumer, type ISocketFactory, type LogEntry, type Producer } from 'kafkajs';
 import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { tracedPublish, type BusTelemetry } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
 import { kafkaConnectionConfig, type KafkaConnectionOptions } from './kafka-client-config';
-import { sleep, type MessageBus, type MessageHandler, type PublishOptions, type SubscribeOptions } from './message-bus';
+import { BusUnavailableError, sleep, type MessageBus, type MessageHandler, type PublishOptions, type SubscribeOptions } from './message-bus';
 
 export interface KafkaBusOptions extends KafkaConnectionOptions {
   clientId: string;
   topicPrefix: string;
   replicationFactor: number;
+  /** How long a publish may take before it fails with BusUnavailableError (default 10 s). */
+  publishTimeoutMs?: number;
+  /** Opens the broker connections (kafkajs' own by default; tests cut the network with it). */
+  socketFactory?: ISocketFactory;
 }
+
+/** Default bound of a publish: kafkajs would retry a dead broker for about a minute. */
+const PUBLISH_TIMEOUT_MS = 10_000;
+/** How long a failed publish keeps the bus reported unhealthy (readiness), unless a publish succeeds. */
+const PUBLISH_FAILURE_MEMORY_MS = 15_000;
 
 interface ConsumerEntry {
   consumer: Consumer;
@@ -22,6 +31,14 @@ interface ConsumerEntry {
 }
 
 const DEAD_LETTER_SUFFIX = '.dead-letter';
+
+/** Topic-level overrides of a topic (and of its dead-letter topic, which holds the same payloads). */
+export function topicConfigEntries(spec: TopicSpec): { name: string; value: string }[] {
+  const entries: { name: string; value: string }[] = [];
+  if (spec.retentionMs !== undefined) entries.push({ name: 'retention.ms', value: String(spec.retentionMs) });
+  if (spec.segmentMs !== undefined) entries.push({ name: 'segment.ms', value: String(spec.segmentMs) });
+  return entries;
+}
 
 /**
  * Kafka adapter (kafkajs). Messages of a partition are handled concurrently (bounded by the
@@ -36,6 +53,7 @@ export class KafkaBus implements MessageBus {
   private readonly consumers: ConsumerEntry[] = [];
   private running = false;
   private producerConnected = false;
+  private lastPublishFailure: { at: number; message: string } | undefined;
   private readonly telemetry: BusTelemetry;
 
   constructor(
@@ -52,6 +70,7 @@ export class KafkaBus implements MessageBus {
       retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: 10 },
       logLevel: logLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.logKafka(entry),
+      ...(options.socketFactory ? { socketFactory: options.socketFactory } : {}),
     });
     this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, retry: { retries: 10, maxRetryTime: 10_000 } });
     this.admin = this.kafka.admin();
@@ -70,14 +89,31 @@ export class KafkaBus implements MessageBus {
     await this.producer.connect();
   }
 
+  /** Throws BusUnavailableError when the broker does not take the message in time (publishTimeoutMs). */
   async publish(topic: TopicKey, value: unknown, options: PublishOptions = {}): Promise<void> {
     const name = this.topicName(topic);
     await tracedPublish(this.telemetry, topic, name, options.key, options.headers, async (headers) => {
-      await this.producer.send({
+      const sent = this.producer.send({
         topic: name,
         acks: -1,
         messages: [{ key: options.key ?? null, value: JSON.stringify(value), headers }],
       });
+      let timer: NodeJS.Timeout | undefined;
+      const timeoutMs = this.options.publishTimeoutMs ?? PUBLISH_TIMEOUT_MS;
+      const timedOut = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no acknowledgement within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([sent, timedOut]);
+        this.lastPublishFailure = undefined;
+      } catch (error) {
+        // A send that outlives its timeout settles later; its outcome no longer matters to the caller.
+        sent.catch(() => undefined);
+        this.lastPublishFailure = { at: Date.now(), message: error instanceof Error ? error.message : String(error) };
+        throw new BusUnavailableError(name, error);
+      } finally {
+        clearTimeout(timer);
+      }
     });
   }
 
@@ -172,6 +208,8 @@ export class KafkaBus implements MessageBus {
   async healthy(): Promise<void> {
     if (!this.running) throw new Error('bus is not running');
     if (!this.producerConnected) throw new Error('Kafka producer is not connected');
+    const failure = this.lastPublishFailure;
+    if (failure && Date.now() - failure.at < PUBLISH_FAILURE_MEMORY_MS) throw new Error(`Kafka publish failed: ${failure.message}`);
     await this.admin.describeCluster();
   }
 
@@ -204,18 +242,39 @@ export class KafkaBus implements MessageBus {
     const existing = new Set(await this.admin.listTopics());
     const wanted = Object.keys(TOPICS).flatMap((key) => {
       const topic = key as TopicKey;
+      const configEntries = topicConfigEntries(TOPICS[topic]);
       return [
-        { topic: this.topicName(topic), numPartitions: TOPICS[topic].partitions },
-        { topic: `${this.topicName(topic)}${DEAD_LETTER_SUFFIX}`, numPartitions: 1 },
+        { topic: this.topicName(topic), numPartitions: TOPICS[topic].partitions, configEntries },
+        { topic: `${this.topicName(topic)}${DEAD_LETTER_SUFFIX}`, numPartitions: 1, configEntries },
       ];
     });
     const missing = wanted.filter((topic) => !existing.has(topic.topic));
-    if (missing.length === 0) return;
-    await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((topic) => ({ ...topic, replicationFactor: this.options.replicationFactor })),
+    if (missing.length > 0) {
+      await this.admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ ...topic, replicationFactor: this.options.replicationFactor })),
+      });
+      this.logger.info({ topics: missing.map((topic) => topic.topic) }, 'created Kafka topics');
+    }
+    // Also the ones just "created": another replica (or an older release) may have created them without the overrides.
+    await this.alignTopicConfigs(wanted.filter((topic) => topic.configEntries.length > 0));
+  }
+
+  /** Topics created by an older release, or concurrently by another client, have the broker's default retention: set ours. */
+  private async alignTopicConfigs(topics: { topic: string; configEntries: { name: string; value: string }[] }[]): Promise<void> {
+    if (topics.length === 0) return;
+    const described = await this.admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.topic, configNames: topic.configEntries.map((entry) => entry.name) })),
     });
-    this.logger.info({ topics: missing.map((topic) => topic.topic) }, 'created Kafka topics');
+    const current = new Map(described.resources.map((resource) => [resource.resourceName, new Map(resource.configEntries.map((entry) => [entry.configName, entry.configValue]))]));
+    const stale = topics.filter((topic) => topic.configEntries.some((entry) => current.get(topic.topic)?.get(entry.name) !== entry.value));
+    if (stale.length === 0) return;
+    await this.admin.alterConfigs({
+      validateOnly: false,
+      resources: stale.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.topic, configEntries: topic.configEntries })),
+    });
+    this.logger.info({ topics: stale.map((topic) => topic.topic) }, 'updated Kafka topic retention');
   }
 
   private async deadLetter(topic: string, raw: string, key?: string): Promise<void> {

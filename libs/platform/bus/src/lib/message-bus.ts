@@ -44,6 +44,27 @@ export interface MessageBus {
   stop(): Promise<void>;
 }
 
+/**
+ * The bus could not take a message (broker unreachable, no leader, timed out). Publishers that
+ * answer a request report it as 503 Service Unavailable; it is never a job's own failure.
+ */
+export class BusUnavailableError extends Error {
+  constructor(
+    readonly topic: string,
+    cause?: unknown,
+  ) {
+    super(
+      `The message bus could not accept a message on ${topic}${cause instanceof Error ? `: ${cause.message}` : ''}`,
+      { cause },
+    );
+    this.name = 'BusUnavailableError';
+  }
+}
+
+export function isBusUnavailable(error: unknown): error is BusUnavailableError {
+  return error instanceof BusUnavailableError;
+}
+
 /** Injection token of the MessageBus. */
 export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
 

@@ -34,6 +34,15 @@ describe('loadConfig', () => {
     expect(() => sut({ BUS_DRIVER: 'kafka' })).toThrow(/KAFKA_BROKERS/);
   });
 
+  it('accepts a BOOTSTRAP_API_KEY only in the form a bearer token can carry (8 to 512 characters, no spaces)', () => {
+    for (const key of ['short', 'fc-abc', 'has a space', 'x'.repeat(513)]) {
+      expect(() => sut({ BOOTSTRAP_API_KEY: key })).toThrow(/BOOTSTRAP_API_KEY: must be 8 to 512 characters without spaces/);
+    }
+    expect(sut({ BOOTSTRAP_API_KEY: 'fc-12345' }).auth.bootstrapApiKey).toBe('fc-12345');
+    expect(sut({ BOOTSTRAP_API_KEY: ` ${'k'.repeat(512)} ` }).auth.bootstrapApiKey).toBe('k'.repeat(512));
+    expect(sut({ BOOTSTRAP_API_KEY: '' }).auth.bootstrapApiKey).toBeUndefined();
+  });
+
   it('allows at most 5 language-model attempts (spec §7.4)', () => {
     expect(sut({ LLM_MAX_ATTEMPTS: '5' }).llm.maxAttempts).toBe(5);
     expect(() => sut({ LLM_MAX_ATTEMPTS: '6' })).toThrow(/LLM_MAX_ATTEMPTS/);

@@ -1,3 +1,4 @@
+import { LIMITS } from '@quarry/contracts';
 import { z } from 'zod';
 
 const bool = (fallback: boolean) =>
@@ -112,7 +113,12 @@ export const envSchema = z.object({
   KAFKA_SASL_PASSWORD: optionalString,
 
   AUTH_ENABLED: bool(true),
-  BOOTSTRAP_API_KEY: optionalString,
+  BOOTSTRAP_API_KEY: optionalString.refine(
+    (key) => key === undefined || new RegExp(`^\\S{${LIMITS.apiKeyLength.min},${LIMITS.apiKeyLength.max}}$`).test(key),
+    {
+      message: `must be ${LIMITS.apiKeyLength.min} to ${LIMITS.apiKeyLength.max} characters without spaces (clients send it as "Authorization: Bearer <key>"), e.g. fc- and 48 hex characters`,
+    },
+  ),
   BOOTSTRAP_CREDITS: int(1_000_000, 0),
   RATE_LIMIT_PER_MINUTE: int(1_000, 0),
   TEAM_CONCURRENCY_LIMIT: int(2, 1, 10_000),

@@ -1,5 +1,6 @@
 import { NotFoundException } from '@nestjs/common';
 import { AppError } from '@quarry/contracts';
+import { BusUnavailableError } from '@quarry/platform/bus';
 import pino from 'pino';
 import { renderError } from './api-exception.filter';
 
@@ -35,6 +36,13 @@ describe('renderError', () => {
   it('answers 503 when the database cannot be reached', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const rendered = sut(Object.assign(new Error('query failed'), { cause: refused }));
+    expect(rendered.status).toBe(503);
+    expect(rendered.body).toEqual({ success: false, error: 'Service Unavailable', retry_after_seconds: 5 });
+    expect(rendered.headers['retry-after']).toBe('5');
+  });
+
+  it('answers 503 when the message bus cannot take the job', () => {
+    const rendered = sut(new BusUnavailableError('scrape.jobs', new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092')));
     expect(rendered.status).toBe(503);
     expect(rendered.body).toEqual({ success: false, error: 'Service Unavailable', retry_after_seconds: 5 });
     expect(rendered.headers['retry-after']).toBe('5');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { AppError, bodyCodeFor, ERROR_CATALOG, type ErrorBody, type ErrorCode } from '@quarry/contracts';
+import { isBusUnavailable } from '@quarry/platform/bus';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
@@ -49,6 +50,10 @@ export function renderError(error: unknown, logger: Logger, context: { method?: 
   }
   if (isDatabaseUnavailable(error)) {
     logger.warn({ err: error, ...context }, 'database unavailable');
+    return renderAppError(new AppError('SERVICE_UNAVAILABLE', { retryAfterSeconds: 5 }));
+  }
+  if (isBusUnavailable(error)) {
+    logger.warn({ err: error, ...context }, 'message bus unavailable');
     return renderAppError(new AppError('SERVICE_UNAVAILABLE', { retryAfterSeconds: 5 }));
   }
   const fastifyCode = (error as { code?: unknown })?.code;

@@ -23,10 +23,14 @@ export function tracer(): Tracer {
   return trace.getTracer(TRACER_NAME);
 }
 
-/** Runs `fn` inside a new active span that ends when it settles; errors mark the span and are rethrown. */
+/**
+ * Runs `fn` inside a new active span that ends when it settles; errors mark the span and are rethrown.
+ * `sensitive`: the work handles data that must not be recorded (zero data retention) — an error
+ * marks the span with its type only, since messages may quote URLs or page content.
+ */
 export async function withSpan<T>(
   name: string,
-  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context; sensitive?: boolean },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
@@ -34,7 +38,8 @@ export async function withSpan<T>(
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (error) {
-    recordSpanError(span, error);
+    if (options.sensitive) span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+    else recordSpanError(span, error);
     throw error;
   } finally {
     span.end();

@@ -24,9 +24,13 @@ export class ScrapeCache {
       where: {
         teamId,
         cacheKey: scrapeCacheKey(request),
+        // minAge: at least that old (any age up to maxAge under lockdown, whose maxAge defaults to 2 years).
         createdAt:
           request.minAge !== undefined
-            ? { lte: new Date(now - request.minAge) }
+            ? {
+                lte: new Date(now - request.minAge),
+                ...(request.lockdown ? { gte: oldestAcceptable(request, now) } : {}),
+              }
             : { gte: oldestAcceptable(request, now) },
       },
       orderBy: { createdAt: 'desc' },

@@ -51,7 +51,8 @@ export function buildDocument(page: FetchedPage, request: ScrapeRequest, scrapeI
   if (hasFormat(formats, 'rawHtml')) document.rawHtml = text;
   if (hasFormat(formats, 'links')) document.links = transformed.links ?? [];
   if (hasFormat(formats, 'images')) document.images = transformed.images ?? [];
-  if (hasFormat(formats, 'rawBase64')) document.rawBase64 = page.body.toString('base64');
+  // The original HTTP response body, never a rendered DOM.
+  if (hasFormat(formats, 'rawBase64')) document.rawBase64 = (page.responseBody ?? page.body).toString('base64');
   return document;
 }
 

@@ -19,6 +19,11 @@ export interface FetchedPage {
   contentType?: string;
   /** Raw response body bytes (for HTML fetched by a browser: the rendered document, UTF-8). */
   body: Buffer;
+  /**
+   * The target's HTTP response body when `body` is something else (a rendered DOM): what
+   * `rawBase64` encodes. Set by the browser engine when `rawBase64` is requested.
+   */
+  responseBody?: Buffer;
   /** Decoded text when the engine already has it (browser DOM). */
   text?: string;
   /** Added to the document's metadata (engine choice and fallback, proxy, concurrency queueing…). */

@@ -1,6 +1,7 @@
 import type { ScrapeRequest } from '@quarry/contracts';
 import type { GuardedHttpClient } from '@quarry/platform/net';
 import type { Engine, EngineContext, FetchedPage } from './engine.types';
+import { acceptLanguageHeader, locationProfile } from './location.util';
 
 /** Plain HTTP fetch through the guarded client: the fast path for pages that need no browser. */
 export class HttpEngine implements Engine {
@@ -9,10 +10,18 @@ export class HttpEngine implements Engine {
   constructor(private readonly client: GuardedHttpClient) {}
 
   /** `proxyUrl`: send the request through this proxy (the target is still checked by the guard). */
-  async fetch(request: ScrapeRequest, context: EngineContext, options: { proxyUrl?: string } = {}): Promise<FetchedPage> {
+  async fetch(
+    request: ScrapeRequest,
+    context: EngineContext,
+    options: { proxyUrl?: string } = {},
+  ): Promise<FetchedPage> {
     const headers: Record<string, string> = { ...request.headers };
-    const languages = request.location?.languages;
-    if (languages?.length && !hasHeader(headers, 'accept-language')) headers['accept-language'] = acceptLanguage(languages);
+    // Spec §2.1.4: the location defaults to country US, and its languages to the country's language
+    // (the browser emulates the same); a caller's own Accept-Language wins.
+    if (!hasHeader(headers, 'accept-language')) {
+      const { languages } = locationProfile(request.location?.country ?? 'US', request.location?.languages);
+      headers['accept-language'] = acceptLanguageHeader(languages);
+    }
     const response = await this.client.fetch({
       url: request.url.trim(),
       headers,
@@ -34,9 +43,4 @@ export class HttpEngine implements Engine {
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
-}
-
-/** `["de-CH", "fr"]` → `de-CH,fr;q=0.9`. */
-export function acceptLanguage(languages: readonly string[]): string {
-  return languages.map((language, index) => (index === 0 ? language : `${language};q=${Math.max(0.1, 1 - index / 10).toFixed(1)}`)).join(',');
 }

@@ -43,22 +43,27 @@ export class ScrapePipeline {
   async run(request: ScrapeRequest, context: RunContext): Promise<ScrapeOutcome> {
     if ((request.actions?.length ?? 0) > 0 && !this.supportsActions) throw new AppError('SCRAPE_ACTIONS_NOT_SUPPORTED');
     const engine = this.selectEngine(request);
+    // Zero data retention (lockdown included): the URL is not recorded, nor error messages that may quote it.
+    const sensitive = request.zeroDataRetention || request.lockdown;
+    const fetchAttributes = sensitive ? { 'quarry.engine': engine.name } : { 'quarry.engine': engine.name, 'url.full': request.url };
     let outcome: ScrapeOutcome;
     try {
-      const page = await withSpan(`fetch ${engine.name}`, { kind: SpanKind.CLIENT, attributes: { 'quarry.engine': engine.name, 'url.full': request.url } }, async (span) => {
+      const page = await withSpan(`fetch ${engine.name}`, { kind: SpanKind.CLIENT, attributes: fetchAttributes, sensitive }, async (span) => {
         const fetched = await engine.fetch(request, context);
         span.setAttribute('http.response.status_code', fetched.status);
         return fetched;
       });
       const handler = this.extensions.handlers.find((candidate) => candidate.canHandle(page, request));
       const handled: HandledContent = handler
-        ? await withSpan(`handle ${handler.name}`, { attributes: { 'quarry.handler': handler.name } }, () => handler.build(page, request, context))
-        : await withSpan('build document', {}, async () => ({ document: buildDocument(page, request, context.jobId) }));
+        ? await withSpan(`handle ${handler.name}`, { attributes: { 'quarry.handler': handler.name }, sensitive }, () => handler.build(page, request, context))
+        : await withSpan('build document', { sensitive }, async () => ({ document: buildDocument(page, request, context.jobId) }));
       outcome = { document: handled.document, engine: page.engine, fetched: true, billing: handled.billing };
       for (const enricher of this.extensions.enrichers) {
         if (enricher.appliesTo(request)) {
           const document = outcome.document;
-          await withSpan(`enrich ${enricher.name}`, { attributes: { 'quarry.enricher': enricher.name } }, () => enricher.enrich(document, request, { ...context, page }));
+          await withSpan(`enrich ${enricher.name}`, { attributes: { 'quarry.enricher': enricher.name }, sensitive }, () =>
+            enricher.enrich(document, request, { ...context, page }),
+          );
         }
       }
     } catch (error) {

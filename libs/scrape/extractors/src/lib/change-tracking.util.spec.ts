@@ -1,9 +1,37 @@
-import { gitDiff, hasChanged, readSchemaFields, structuredValues } from './change-tracking.util';
+import {
+  comparisonKey,
+  gitDiff,
+  hasChanged,
+  readSchemaFields,
+  structuredValues,
+} from './change-tracking.util';
 
 describe('change tracking helpers', () => {
   it('ignores whitespace-only differences', () => {
     expect(hasChanged('# Title\n\nSome  text\n', '# Title\nSome text')).toBe(false);
     expect(hasChanged('# Title\n\nSome text', '# Title\n\nOther text')).toBe(true);
+    expect(hasChanged('a\u00a0b\tc', 'abc')).toBe(false);
+  });
+
+  it('compares the sorted multiset of non-whitespace characters: order does not matter, counts do', () => {
+    // The same characters in another order (lines swapped, words moved) are not a change.
+    expect(hasChanged('# Menu\n\n- Tea 2\n- Coffee 3\n', '# Menu\n\n- Coffee 3\n- Tea 2\n')).toBe(false);
+    expect(hasChanged('price 12', 'price 21')).toBe(false);
+    // One character more, fewer or replaced is.
+    expect(hasChanged('price 12', 'price 122')).toBe(true);
+    expect(hasChanged('aab', 'abb')).toBe(true);
+    expect(hasChanged('', 'x')).toBe(true);
+    expect(comparisonKey('b a\nc')).toBe('abc');
+  });
+
+  it('removes iframe links before comparing', () => {
+    const before = 'Intro text\n\n[iframe](https://embed.example/frame?session=1)\n\nOutro';
+    const after = 'Intro text\n\n[iframe](https://embed.example/frame?session=2)\n\nOutro';
+    expect(hasChanged(before, after)).toBe(false);
+    expect(hasChanged(before, 'Intro text\n\nOutro')).toBe(false);
+    expect(hasChanged('[IFrame](https://a.example/x)', '')).toBe(false);
+    // Other links are content.
+    expect(hasChanged('[docs](https://a.example/1)', '[docs](https://a.example/2)')).toBe(true);
   });
 
   it('writes a git-style unified diff', () => {

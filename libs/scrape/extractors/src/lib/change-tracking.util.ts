@@ -1,17 +1,20 @@
 import { structuredPatch } from 'diff';
 import { parseAmount, parseHtml, readStructuredData, text, type StructuredData } from './structured-data';
 
-/** Markdown without the differences that are not content: runs of whitespace, trailing spaces, blank-line counts. */
-export function normaliseForComparison(markdown: string): string {
-  return markdown
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n');
+/** Markdown links to embedded frames (`[iframe](…)`): frame URLs change between loads without the content changing. */
+const IFRAME_LINK = /\[iframe\]\([^)]*\)/gi;
+
+/**
+ * What "changed" compares (compat §4): the sorted multiset of the markdown's non-whitespace
+ * characters, after iframe links are removed. Moving, re-wrapping or re-spacing text is not a
+ * change; adding, removing or replacing a character is.
+ */
+export function comparisonKey(markdown: string): string {
+  return [...markdown.replace(IFRAME_LINK, '').replace(/\s+/gu, '')].sort().join('');
 }
 
 export function hasChanged(previous: string, current: string): boolean {
-  return normaliseForComparison(previous) !== normaliseForComparison(current);
+  return comparisonKey(previous) !== comparisonKey(current);
 }
 
 /** A git-style unified diff of two markdown versions (`diff --git a/… b/…`, hunks with 3 lines of context). */

@@ -1,5 +1,5 @@
 import { scrapeCredits } from '@quarry/billing';
-import { AppError, urlKey, type JobError, type ScrapeJobMessage } from '@quarry/contracts';
+import { AppError, jobErrorOf, urlKey, type JobError, type ScrapeJobMessage } from '@quarry/contracts';
 import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
@@ -99,7 +99,7 @@ export class ScrapeJobHandler {
       });
     } catch (error) {
       if (!(error instanceof AppError)) throw error; // infrastructure failure: the bus redelivers
-      await this.fail(message, { code: error.code, message: error.message, details: error.details });
+      await this.fail(message, jobErrorOf(error));
     } finally {
       clearTimeout(timer);
       metrics.jobsRunning.dec({ kind: 'scrape' });

@@ -37,8 +37,10 @@ export class ProfileRepository {
       data: { lockedBy: jobId, lockExpiresAt: until },
     });
     if (taken.count === 0) {
-      throw new AppError('CONFLICT', {
-        message: `Profile "${name}" is being saved by another session; only one saving session is allowed at a time`,
+      throw new AppError('SCRAPE_PROFILE_LOCKED', {
+        details: {
+          message: `Profile "${name}" is being saved by another session; only one saving session is allowed at a time`,
+        },
       });
     }
   }

@@ -75,9 +75,14 @@ describe('scrape state on PostgreSQL', () => {
       await sut.acquireSaveLock(teamId, 'shop', jobA, until);
       await sut.acquireSaveLock(teamId, 'shop', jobA, until); // idempotent for the holder
       await expect(sut.acquireSaveLock(teamId, 'shop', jobB, until)).rejects.toMatchObject({
-        code: 'CONFLICT',
+        code: 'SCRAPE_PROFILE_LOCKED',
         status: 409,
+        message: 'Conflict',
+        details: { message: expect.stringContaining('"shop" is being saved by another session') },
       });
+      // Releasing is only ever the holder's: another job's release leaves the lock alone.
+      await sut.release(teamId, 'shop', jobB);
+      await expect(sut.acquireSaveLock(teamId, 'shop', jobB, until)).rejects.toMatchObject({ status: 409 });
       const cookie = {
         name: 's',
         value: 'v',

@@ -3,6 +3,7 @@ import {
   AppError,
   DEFAULT_PDF_PARSE_OPTIONS,
   documentContentType,
+  jobErrorOf,
   type DocumentParseJobMessage,
   type DocumentParseResultEvent,
   type JobError,
@@ -80,7 +81,7 @@ export class ParseJobHandler {
       if (!(error instanceof AppError)) throw error; // infrastructure failure: the bus redelivers
       await announce({
         status: 'failed',
-        error: { code: error.code, message: error.message, details: error.details },
+        error: jobErrorOf(error),
       });
     }
     await blobs.delete(message.input.blobKey);
@@ -163,7 +164,7 @@ export class ParseJobHandler {
       });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      await this.fail(message, { code: error.code, message: error.message, details: error.details });
+      await this.fail(message, jobErrorOf(error));
     } finally {
       metrics.jobsRunning.dec({ kind: 'parse' });
     }

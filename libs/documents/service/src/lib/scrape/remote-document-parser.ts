@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
+  appErrorOf,
   type DocumentKind,
   type ParsedDocumentOutput,
   type PdfParseOptions,
@@ -91,10 +92,7 @@ export class RemoteDocumentParser {
       throw new AppError('SCRAPE_TIMEOUT');
     }
     if (event.status === 'failed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', {
-        message: event.error?.message,
-        details: event.error?.details,
-      });
+      throw appErrorOf(event.error);
     }
     const blob = event.resultKey ? await this.blobs.get(event.resultKey) : undefined;
     if (!blob || !event.resultKey)

@@ -16,6 +16,7 @@ import {
   type ScrapeOptions,
   type SearchRequest,
 } from '@quarry/contracts';
+import { ZodError } from 'zod';
 
 /**
  * How a target's pages are compared (compat §15 `diff` shapes):
@@ -145,6 +146,18 @@ function trackedOptions(
     toolDetail: _toolDetail,
     ...rest
   } = scrapeOptionsSchema.parse(input) as ScrapeOptions & Record<string, unknown>;
+  if (rest.lockdown) {
+    // Valid in a scrape (cache only), but a monitor compares fresh scrapes: refused like a schema failure.
+    throw new ZodError([
+      {
+        code: 'custom',
+        message:
+          'lockdown answers from the cache only and cannot be used by a monitor, which compares fresh scrapes',
+        path: ['lockdown'],
+        input: true,
+      },
+    ]);
+  }
   const formats: FormatObject[] = [...(rest.formats as FormatObject[])];
   const extraction = hasFormat(formats, 'json') || hasFormat(formats, 'deterministicJson');
   const requested = findFormat(formats, 'changeTracking');

@@ -1,6 +1,6 @@
 import { scrapeRequestSchema, type ScrapeRequest, type ScrapeRequestInput } from '@quarry/contracts';
 import { AddressPolicy, BlockedAddressError, GuardedHttpClient } from '@quarry/platform/net';
-import { HttpEngine } from '@quarry/scrape/engine';
+import { buildDocument, HttpEngine } from '@quarry/scrape/engine';
 import {
   SCRAPE_SITE,
   startForwardProxy,
@@ -67,6 +67,27 @@ describe('BrowserEngine on real Chromium', () => {
     expect(page.engine).toBe('browser');
     expect(page.metadata?.engineFallback).toMatch(/http → browser: .*JavaScript/);
     expect(page.text).toContain(SCRAPE_SITE.jsMarker);
+  });
+
+  it('encodes the HTTP response body as rawBase64, never the rendered DOM', async () => {
+    const rawOf = (
+      input: Partial<ScrapeRequestInput> & { url: string },
+      page: Awaited<ReturnType<typeof fetchPage>>,
+    ) => Buffer.from(buildDocument(page, request(input), 'job').rawBase64 ?? '', 'base64').toString('utf8');
+    // A page that needs JavaScript: no fallback to the browser, the bytes the server sent.
+    const plain = { url: `${site.url}/js`, formats: ['rawBase64' as const] };
+    const viaHttp = await fetchPage(plain);
+    expect(viaHttp.engine).toBe('http');
+    expect(rawOf(plain, viaHttp)).toContain('<div id="root"></div>');
+    // A browser feature renders the page; rawBase64 is still the response the browser received.
+    const rendered = { ...plain, waitFor: 200 };
+    const viaBrowser = await fetchPage(rendered);
+    expect(viaBrowser.engine).toBe('browser');
+    expect(viaBrowser.text).toContain(SCRAPE_SITE.jsMarker);
+    expect(viaBrowser.text).not.toContain('<div id="root"></div>');
+    const raw = rawOf(rendered, viaBrowser);
+    expect(raw).toContain('<div id="root"></div>');
+    expect(raw).toBe(viaHttp.body.toString('utf8'));
   });
 
   it('refuses a redirect to a private address in the browser', async () => {
@@ -143,6 +164,23 @@ describe('BrowserEngine on real Chromium', () => {
     expect(desktop.text).toContain('touch=false');
     expect(desktop.text).toContain('tz=Asia/Tokyo');
     expect(desktop.text).toContain('languages=en-GB');
+  });
+
+  it('defaults the location to the US in both engines, and lets the caller set Accept-Language', async () => {
+    const rendered = await fetchPage({ url: `${site.url}/env`, waitFor: 1 });
+    expect(rendered.engine).toBe('browser');
+    expect(rendered.text).toMatch(/accept-language=en-US,en;q=0\.9;/);
+    expect(rendered.text).toContain('languages=en-US|en');
+    // rawBase64 alone never falls back to the browser: the server-side probe shows the HTTP engine's header.
+    const plain = await fetchPage({ url: `${site.url}/env`, formats: ['rawBase64'] });
+    expect(plain.engine).toBe('http');
+    expect(plain.body.toString()).toMatch(/accept-language=en-US,en;q=0\.9;/);
+    const own = await fetchPage({
+      url: `${site.url}/env`,
+      waitFor: 1,
+      headers: { 'Accept-Language': 'fr-CH' },
+    });
+    expect(own.text).toMatch(/accept-language=fr-CH;/);
   });
 
   it('sends the request headers to the target', async () => {

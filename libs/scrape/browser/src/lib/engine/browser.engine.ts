@@ -1,4 +1,4 @@
-import { AppError, LIMITS, type ScrapeRequest } from '@quarry/contracts';
+import { AppError, hasFormat, LIMITS, type ScrapeRequest } from '@quarry/contracts';
 import type { BlobStore } from '@quarry/platform/blob';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import type { Engine, EngineContext, FetchedPage, HttpEngine } from '@quarry/scrape/engine';
@@ -62,6 +62,11 @@ export class BrowserEngine implements Engine {
     if (features.length > 0 && this.deps.pool) {
       const rendered = await this.render(request, context, deadline);
       this.deps.metrics?.engineSelected.inc({ engine: rendered.engine, fallback: 'false' });
+      if (hasFormat(request.formats, 'rawBase64') && rendered.text !== undefined && !rendered.responseBody) {
+        // The browser no longer had the response body (evicted): fetch it as the HTTP engine would.
+        const raw = await this.fetchHttp(request, context, deadline);
+        return { ...rendered, responseBody: raw.body };
+      }
       return rendered;
     }
 
@@ -72,7 +77,8 @@ export class BrowserEngine implements Engine {
       );
     }
     const fetched = await this.fetchHttp(request, context, deadline);
-    const reason = needsJavaScript(fetched);
+    // rawBase64 (the only format when asked) is the HTTP response body: rendering would add nothing.
+    const reason = hasFormat(request.formats, 'rawBase64') ? undefined : needsJavaScript(fetched);
     if (!reason) {
       this.deps.metrics?.engineSelected.inc({ engine: 'http', fallback: 'false' });
       return withWarnings(fetched, warnings);
@@ -96,7 +102,7 @@ export class BrowserEngine implements Engine {
       )
         throw error;
       this.deps.logger?.warn(
-        { err: error, jobId: context.jobId },
+        { err: loggable(request, error), jobId: context.jobId },
         'browser fallback failed; answering the HTTP result',
       );
       warnings.push(
@@ -127,7 +133,7 @@ export class BrowserEngine implements Engine {
         const error = proxyFailure(caught);
         if (last || !retryable(error, context, deadline)) throw error;
         this.deps.logger?.info(
-          { jobId: context.jobId, err: error },
+          { jobId: context.jobId, err: loggable(request, error) },
           'basic route failed; retrying on the enhanced proxy pool',
         );
       }
@@ -159,7 +165,7 @@ export class BrowserEngine implements Engine {
         } catch (error) {
           if (last || !retryable(error, context, deadline)) throw error;
           this.deps.logger?.info(
-            { jobId: context.jobId, err: error },
+            { jobId: context.jobId, err: loggable(request, error) },
             'basic route failed in the browser; retrying on the enhanced proxy pool',
           );
         }
@@ -190,7 +196,8 @@ export class BrowserEngine implements Engine {
       }
       throw error;
     } finally {
-      if (profile && request.profile?.saveChanges && !saved && context.teamId) {
+      // Also when the profile was never opened (no slot, 409): release only ever frees this job's own lock.
+      if (request.profile?.saveChanges && !saved && context.teamId) {
         await this.deps.profiles
           ?.release(context.teamId, request.profile.name, context.jobId)
           .catch(() => undefined);
@@ -245,7 +252,7 @@ export class BrowserEngine implements Engine {
         )
           throw error;
         this.deps.logger?.warn(
-          { jobId: context.jobId, err: error },
+          { jobId: context.jobId, err: loggable(request, error) },
           'browser failed during the job; retrying once on a fresh context',
         );
       }
@@ -314,6 +321,12 @@ export class BrowserEngine implements Engine {
     );
     return stored.url;
   }
+}
+
+/** Engine errors often quote the URL: under zero data retention (and lockdown) only their type is logged. */
+function loggable(request: ScrapeRequest, error: unknown): unknown {
+  if (!request.zeroDataRetention && !request.lockdown) return error;
+  return { type: error instanceof Error ? error.name : typeof error };
 }
 
 function proxyUsed(attempt: ProxyAttempt): 'basic' | 'stealth' {

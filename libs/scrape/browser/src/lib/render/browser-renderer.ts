@@ -153,6 +153,11 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
     };
   }
 
+  // rawBase64 is the HTTP response body: read it before scripts and actions change the page.
+  const responseBody = hasFormat(request.formats, 'rawBase64')
+    ? await mainResponse?.buffer().catch(() => undefined)
+    : undefined;
+
   await settle(page, Math.min(options.settleMs, remaining()));
   if (request.waitFor > 0) await sleep(Math.min(request.waitFor, remaining()), options.signal);
   checkTime(options);
@@ -202,6 +207,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
       headers: finalResponse?.headers() ?? {},
       contentType: 'text/html; charset=utf-8',
       body: Buffer.from(html, 'utf8'),
+      ...(responseBody ? { responseBody } : {}),
       text: html,
       metadata: { timezone: location.timezone },
       artifacts,

@@ -1,5 +1,5 @@
 import { KnownDevices, type CDPSession, type Page, type Viewport } from 'puppeteer-core';
-import { locationProfile, type LocationProfile } from './location.util';
+import { locationProfile, type LocationProfile } from '@quarry/scrape/engine';
 
 export interface EmulationRequest {
   mobile: boolean;
