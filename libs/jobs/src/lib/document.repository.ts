@@ -43,9 +43,29 @@ export class DocumentRepository {
     return row.id;
   }
 
+  /** A stored document of the team by id. */
+  async findForTeam(id: string, teamId: string): Promise<StoredDocument | undefined> {
+    const row = await this.db.prisma.document.findFirst({ where: { id, teamId } });
+    return row
+      ? {
+          id: row.id,
+          jobId: row.jobId,
+          document: row.content as unknown as ScrapeDocument,
+          createdAt: row.createdAt,
+        }
+      : undefined;
+  }
+
   async findByJob(jobId: string): Promise<StoredDocument | undefined> {
     const row = await this.db.prisma.document.findFirst({ where: { jobId }, orderBy: { createdAt: 'asc' } });
-    return row ? { id: row.id, jobId: row.jobId, document: row.content as unknown as ScrapeDocument, createdAt: row.createdAt } : undefined;
+    return row
+      ? {
+          id: row.id,
+          jobId: row.jobId,
+          document: row.content as unknown as ScrapeDocument,
+          createdAt: row.createdAt,
+        }
+      : undefined;
   }
 }
 

@@ -67,4 +67,33 @@ describe('JobOutcomeStore on PostgreSQL', () => {
     expect(await jobs.findForTeam(jobId, teamId)).toBeDefined();
     expect(await jobs.findForTeam(jobId, otherTeam)).toBeUndefined();
   });
+  it('records a job that ends as it is recorded, with its charge, in one transaction', async () => {
+    const jobs = new JobRepository(db);
+    const credits = new CreditsService(db);
+    const sut = new JobOutcomeStore(db, new DocumentRepository(db), credits);
+    const before = await credits.balance(teamId);
+    const hitId = randomUUID();
+    await sut.recordFinished(
+      { id: hitId, teamId, kind: 'scrape', input: { url: 'https://example.com/a' }, zeroDataRetention: false },
+      { credits: 2, result: { cachedDocumentId: 'd-1' } },
+    );
+    expect(await jobs.find(hitId)).toMatchObject({ status: 'completed', creditsUsed: 2, result: { cachedDocumentId: 'd-1' } });
+    const missId = randomUUID();
+    await sut.recordFinished(
+      { id: missId, teamId, kind: 'scrape', input: { url: 'https://secret.example/' }, zeroDataRetention: true },
+      { credits: 1, error: { code: 'SCRAPE_LOCKDOWN_CACHE_MISS', message: 'miss' } },
+    );
+    expect(await jobs.find(missId)).toMatchObject({
+      status: 'failed',
+      input: null,
+      creditsUsed: 1,
+      error: { code: 'SCRAPE_LOCKDOWN_CACHE_MISS' },
+    });
+    expect(await credits.balance(teamId)).toBe(before - 3);
+    // The same job id again: the transaction fails whole, nothing is charged twice.
+    await expect(
+      sut.recordFinished({ id: hitId, teamId, kind: 'scrape', zeroDataRetention: false }, { credits: 2 }),
+    ).rejects.toThrow();
+    expect(await credits.balance(teamId)).toBe(before - 3);
+  });
 });

@@ -3,6 +3,7 @@ import { CreditsService } from '@quarry/billing';
 import { Database, Prisma } from '@quarry/platform/database';
 import { withSpan } from '@quarry/platform/observability';
 import { DocumentRepository, type NewDocument } from './document.repository';
+import { newJobRow, type NewJob } from './job.repository';
 
 export interface CompletedOutcome {
   jobId: string;
@@ -14,6 +15,16 @@ export interface CompletedOutcome {
   result?: unknown;
   /** Documents to store with the outcome (none under zero data retention). */
   documents?: Omit<NewDocument, 'jobId' | 'teamId'>[];
+}
+
+export interface FinishedOutcome {
+  credits: number;
+  /** Small structured result kept on the job row. */
+  result?: unknown;
+  /** Set: the job is recorded as failed (it may still be charged, as a lockdown miss is). */
+  error?: JobError;
+  /** Ledger description; the job kind by default. */
+  description?: string;
 }
 
 /**
@@ -30,7 +41,11 @@ export class JobOutcomeStore {
 
   /** Returns false when the job had already finished. */
   async complete(outcome: CompletedOutcome): Promise<boolean> {
-    const attributes = { 'quarry.job.id': outcome.jobId, 'quarry.job.kind': outcome.kind, 'quarry.credits': outcome.credits };
+    const attributes = {
+      'quarry.job.id': outcome.jobId,
+      'quarry.job.kind': outcome.kind,
+      'quarry.credits': outcome.credits,
+    };
     return withSpan('job complete', { attributes }, () => this.storeCompletion(outcome));
   }
 
@@ -58,6 +73,35 @@ export class JobOutcomeStore {
         description: outcome.kind,
       });
       return true;
+    });
+  }
+
+  /**
+   * A job that ends as it is recorded (a cache hit, a lockdown miss): the row with its outcome and
+   * its charge in one transaction, without the queued → completed round trip.
+   */
+  async recordFinished(job: NewJob, outcome: FinishedOutcome): Promise<void> {
+    await this.db.prisma.$transaction(async (tx) => {
+      await tx.job.create({
+        data: {
+          ...newJobRow(job),
+          status: outcome.error ? 'failed' : 'completed',
+          finishedAt: new Date(),
+          creditsUsed: outcome.credits,
+          result: outcome.result === undefined ? Prisma.DbNull : (outcome.result as Prisma.InputJsonValue),
+          ...(outcome.error
+            ? { errorCode: outcome.error.code, error: outcome.error.message.slice(0, 4_000) }
+            : {}),
+        },
+      });
+      await this.credits.chargeIn(tx, {
+        teamId: job.teamId,
+        amount: outcome.credits,
+        idempotencyKey: `job:${job.id}`,
+        jobId: job.id,
+        apiKeyId: job.apiKeyId,
+        description: outcome.description ?? job.kind,
+      });
     });
   }
 

@@ -56,24 +56,27 @@ function toRecord(row: NonNullable<JobRow>): JobRecord {
   };
 }
 
+/** The row of a new job (under zero data retention its input is not kept). */
+export function newJobRow(job: NewJob) {
+  return {
+    id: job.id,
+    teamId: job.teamId,
+    apiKeyId: job.apiKeyId,
+    kind: job.kind,
+    input:
+      job.zeroDataRetention || job.input === undefined ? Prisma.DbNull : (job.input as Prisma.InputJsonValue),
+    zeroDataRetention: job.zeroDataRetention,
+    idempotencyKey: job.idempotencyKey,
+    expiresAt: job.expiresAt,
+  };
+}
+
 /** Queries of the jobs table. Outcomes are written by JobOutcomeStore (one transaction with documents and charges). */
 export class JobRepository {
   constructor(private readonly db: Database) {}
 
   async create(job: NewJob): Promise<void> {
-    await this.db.prisma.job.create({
-      data: {
-        id: job.id,
-        teamId: job.teamId,
-        apiKeyId: job.apiKeyId,
-        kind: job.kind,
-        status: 'queued',
-        input: job.zeroDataRetention || job.input === undefined ? Prisma.DbNull : (job.input as Prisma.InputJsonValue),
-        zeroDataRetention: job.zeroDataRetention,
-        idempotencyKey: job.idempotencyKey,
-        expiresAt: job.expiresAt,
-      },
-    });
+    await this.db.prisma.job.create({ data: { ...newJobRow(job), status: 'queued' } });
   }
 
   async find(id: string): Promise<JobRecord | undefined> {
@@ -84,7 +87,9 @@ export class JobRepository {
   /** Terminal jobs among `ids` (one query for every waiting request of a gateway). */
   async findFinished(ids: readonly string[]): Promise<JobRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.prisma.job.findMany({ where: { id: { in: [...ids] }, status: { in: [...TERMINAL] } } });
+    const rows = await this.db.prisma.job.findMany({
+      where: { id: { in: [...ids] }, status: { in: [...TERMINAL] } },
+    });
     return rows.map(toRecord);
   }
 
@@ -128,6 +133,12 @@ export class JobRepository {
       _count: { _all: true },
     });
     const counts = new Map(groups.map((group) => [`${group.kind}/${group.status}`, group._count._all]));
-    return JOB_KINDS.flatMap((kind) => (['queued', 'active'] as const).map((status) => ({ kind, status, count: counts.get(`${kind}/${status}`) ?? 0 })));
+    return JOB_KINDS.flatMap((kind) =>
+      (['queued', 'active'] as const).map((status) => ({
+        kind,
+        status,
+        count: counts.get(`${kind}/${status}`) ?? 0,
+      })),
+    );
   }
 }

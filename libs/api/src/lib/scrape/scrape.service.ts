@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CreditsService, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
-import { AppError, appErrorOf, urlKey, type JobEvent, type ScrapeDocument, type ScrapeJobMessage, type ScrapeRequest } from '@quarry/contracts';
+import {
+  AppError,
+  appErrorOf,
+  type JobEvent,
+  type ScrapeDocument,
+  type ScrapeJobMessage,
+  type ScrapeRequest,
+} from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { DocumentRepository, JobRepository, JobWaiter, JobOutcomeStore } from '@quarry/jobs';
+import { DocumentRepository, JobRepository, JobWaiter, JobOutcomeStore, type NewJob } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
+import { applyCachedAnswer, isCachedAnswer, type CachedAnswer } from './cached-answer';
 import { cacheLookupRequest, trackCachedChanges } from './cached-change-tracking';
 
 /** Extra time the gateway waits past the job deadline for the worker's own timeout report. */
@@ -35,21 +43,34 @@ export class ScrapeService {
   ) {}
 
   /** `POST /v2/scrape`; the response also carries `scrape_id` when `origin` contains "website" (compat §7.1). */
-  async scrape(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument; scrape_id?: string }> {
+  async scrape(
+    auth: AuthContext,
+    input: ScrapeRequest,
+  ): Promise<{ success: true; data: ScrapeDocument; scrape_id?: string }> {
     const response = await this.execute(auth, input);
     if (!input.origin.includes('website')) return response;
     return { ...response, scrape_id: response.data.metadata.scrapeId };
   }
 
-  private async execute(auth: AuthContext, input: ScrapeRequest): Promise<{ success: true; data: ScrapeDocument }> {
-    const request: ScrapeRequest = auth.zeroDataRetention ? { ...input, zeroDataRetention: true, storeInCache: false } : input;
+  private async execute(
+    auth: AuthContext,
+    input: ScrapeRequest,
+  ): Promise<{ success: true; data: ScrapeDocument }> {
+    const request: ScrapeRequest = auth.zeroDataRetention
+      ? { ...input, zeroDataRetention: true, storeInCache: false }
+      : input;
     // Refused before the cache or a worker is involved (a cached answer must not hide the violation).
     if (request.zeroDataRetention || request.lockdown) {
       if (request.profile?.saveChanges) {
-        throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'Saving a browser profile stores data and is unavailable with zero data retention; use profile.saveChanges false' });
+        throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', {
+          message:
+            'Saving a browser profile stores data and is unavailable with zero data retention; use profile.saveChanges false',
+        });
       }
       if (request.onlyCleanContent) {
-        throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'onlyCleanContent is not supported with zero data retention' });
+        throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', {
+          message: 'onlyCleanContent is not supported with zero data retention',
+        });
       }
     }
     await this.credits.ensureAvailable(auth.teamId, minimumCredits());
@@ -73,15 +94,7 @@ export class ScrapeService {
       await this.profiles.acquireSaveLock(auth.teamId, saving, jobId, new Date(deadline + 30_000));
     }
     try {
-      await this.jobs.create({
-        id: jobId,
-        teamId: auth.teamId,
-        apiKeyId: auth.apiKeyId,
-        kind: 'scrape',
-        input: request,
-        zeroDataRetention: request.zeroDataRetention,
-        expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
-      });
+      await this.jobs.create(this.newScrapeJob(auth, jobId, request));
       const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
       const stopWaiting = new AbortController();
       const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal);
@@ -90,7 +103,9 @@ export class ScrapeService {
       } catch (error) {
         // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
         stopWaiting.abort();
-        await this.outcomes.fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' }).catch(() => undefined);
+        await this.outcomes
+          .fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' })
+          .catch(() => undefined);
         throw error;
       }
       this.metrics.jobsQueued.inc({ kind: 'scrape' });
@@ -111,15 +126,31 @@ export class ScrapeService {
   async get(auth: AuthContext, jobId: string): Promise<{ success: true; data: ScrapeDocument }> {
     const job = await this.jobs.findForTeam(jobId, auth.teamId, 'scrape');
     if (!job) throw new AppError('JOB_NOT_FOUND', { message: 'Job not found.' });
-    if (job.zeroDataRetention) throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', { message: 'Scrapes with zero data retention cannot be retrieved' });
-    if (job.status === 'failed') throw new AppError(job.error?.code ?? 'UNKNOWN_ERROR', { message: job.error?.message });
+    if (job.zeroDataRetention)
+      throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', {
+        message: 'Scrapes with zero data retention cannot be retrieved',
+      });
+    if (job.status === 'failed')
+      throw new AppError(job.error?.code ?? 'UNKNOWN_ERROR', { message: job.error?.message });
+    if (isCachedAnswer(job.result)) {
+      const cached = await this.documents.findForTeam(job.result.cachedDocumentId, auth.teamId);
+      if (!cached) throw new AppError('JOB_NOT_FOUND', { message: 'Job not found.' });
+      return { success: true, data: applyCachedAnswer(cached.document, job.result.overlay) };
+    }
     const stored = await this.documents.findByJob(jobId);
     if (!stored) throw new AppError('JOB_NOT_FOUND', { message: 'Job not found.' });
     return { success: true, data: stored.document };
   }
 
-  /** A cache hit: billed like a scrape (lockdown: 5 credits), recorded as a job, served from the stored document. */
-  private async answerFromCache(auth: AuthContext, request: ScrapeRequest, hit: CacheHit): Promise<ScrapeDocument> {
+  /**
+   * A cache hit: billed like a scrape (lockdown: 5 credits) and recorded as a finished job that refers
+   * to the cached document (no second copy of the page), served from the stored document.
+   */
+  private async answerFromCache(
+    auth: AuthContext,
+    request: ScrapeRequest,
+    hit: CacheHit,
+  ): Promise<ScrapeDocument> {
     const jobId = randomUUID();
     const credits = scrapeCredits({
       formats: request.formats,
@@ -128,25 +159,58 @@ export class ScrapeService {
       lockdown: request.lockdown,
       cacheHit: true,
     });
-    const { concurrencyQueueDurationMs: _queued, ...metadata } = hit.document.metadata;
-    const document: ScrapeDocument = {
-      ...hit.document,
-      metadata: {
-        ...metadata,
-        sourceURL: request.url,
-        scrapeId: jobId,
-        cacheState: 'hit',
-        cachedAt: hit.cachedAt.toISOString(),
-        creditsUsed: credits,
-        concurrencyLimited: false,
+    const answer: CachedAnswer = {
+      cachedDocumentId: hit.documentId,
+      overlay: {
+        metadata: {
+          sourceURL: request.url,
+          scrapeId: jobId,
+          cacheState: 'hit',
+          cachedAt: hit.cachedAt.toISOString(),
+          creditsUsed: credits,
+          concurrencyLimited: false,
+        },
       },
     };
-    const tracked = await trackCachedChanges(this.snapshots, auth.teamId, request, document.markdown ?? '');
+    const tracked = await trackCachedChanges(
+      this.snapshots,
+      auth.teamId,
+      request,
+      hit.document.markdown ?? '',
+    );
     if (tracked) {
-      document.changeTracking = tracked.changeTracking;
-      if (tracked.warning) document.warning = [document.warning, tracked.warning].filter(Boolean).join(' ');
+      answer.overlay.changeTracking = tracked.changeTracking;
+      if (tracked.warning)
+        answer.overlay.warning = [hit.document.warning, tracked.warning].filter(Boolean).join(' ');
     }
-    await this.jobs.create({
+    // Under zero data retention the row keeps no input and no reference (GET /v2/scrape/:id refuses such jobs).
+    await this.outcomes.recordFinished(this.newScrapeJob(auth, jobId, request), {
+      credits,
+      result: request.zeroDataRetention ? undefined : answer,
+    });
+    this.metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
+    return applyCachedAnswer(hit.document, answer.overlay);
+  }
+
+  /** Lockdown misses cost 1 credit (spec §2.1); the job keeps no input and the URL is not logged. */
+  private async chargeLockdownMiss(auth: AuthContext): Promise<void> {
+    const jobId = randomUUID();
+    await this.outcomes.recordFinished(
+      { id: jobId, teamId: auth.teamId, apiKeyId: auth.apiKeyId, kind: 'scrape', zeroDataRetention: true },
+      {
+        credits: PRICES.lockdownMiss,
+        error: {
+          code: 'SCRAPE_LOCKDOWN_CACHE_MISS',
+          message: 'No cached copy is available in lockdown mode',
+        },
+        description: 'scrape (lockdown cache miss)',
+      },
+    );
+    this.metrics.creditsConsumed.inc({ kind: 'scrape' }, PRICES.lockdownMiss);
+  }
+
+  private newScrapeJob(auth: AuthContext, jobId: string, request: ScrapeRequest): NewJob {
+    return {
       id: jobId,
       teamId: auth.teamId,
       apiKeyId: auth.apiKeyId,
@@ -154,36 +218,7 @@ export class ScrapeService {
       input: request,
       zeroDataRetention: request.zeroDataRetention,
       expiresAt: new Date(Date.now() + this.config.jobs.retentionHours * 3_600_000),
-    });
-    // The copy (without a cache key) makes `GET /v2/scrape/:id` work; nothing is stored under zero data retention.
-    await this.outcomes.complete({
-      jobId,
-      teamId: auth.teamId,
-      apiKeyId: auth.apiKeyId,
-      kind: 'scrape',
-      credits,
-      documents: request.zeroDataRetention
-        ? []
-        : [{ sourceUrl: request.url, url: document.metadata.url, urlKey: urlKey(document.metadata.url), statusCode: document.metadata.statusCode, document }],
-    });
-    this.metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
-    return document;
-  }
-
-  /** Lockdown misses cost 1 credit (spec §2.1); the job keeps no input and the URL is not logged. */
-  private async chargeLockdownMiss(auth: AuthContext): Promise<void> {
-    const jobId = randomUUID();
-    await this.jobs.create({ id: jobId, teamId: auth.teamId, apiKeyId: auth.apiKeyId, kind: 'scrape', zeroDataRetention: true, input: undefined });
-    await this.outcomes.fail(jobId, { code: 'SCRAPE_LOCKDOWN_CACHE_MISS', message: 'No cached copy is available in lockdown mode' });
-    await this.credits.charge({
-      teamId: auth.teamId,
-      amount: PRICES.lockdownMiss,
-      idempotencyKey: `job:${jobId}`,
-      jobId,
-      apiKeyId: auth.apiKeyId,
-      description: 'scrape (lockdown cache miss)',
-    });
-    this.metrics.creditsConsumed.inc({ kind: 'scrape' }, PRICES.lockdownMiss);
+    };
   }
 
   private async resultOf(event: JobEvent): Promise<ScrapeDocument> {
@@ -192,7 +227,8 @@ export class ScrapeService {
     }
     if (event.inlineResult) return event.inlineResult;
     const stored = await this.documents.findByJob(event.jobId);
-    if (!stored) throw new AppError('UNKNOWN_ERROR', { message: 'The scrape finished but its result is not available' });
+    if (!stored)
+      throw new AppError('UNKNOWN_ERROR', { message: 'The scrape finished but its result is not available' });
     return stored.document;
   }
 }
