@@ -17,6 +17,8 @@ export const TOPICS = {
   agentWork: { name: 'agent.work', partitions: 6 },
   /** Monitor checks to run or continue (see monitorCheckMessageSchema), consumed by the agent orchestrators. */
   monitorChecks: { name: 'monitor.checks', partitions: 6 },
+  /** Calls on interact sessions (execute, stop), keyed by session id: a session's calls reach one worker. */
+  interactCalls: { name: 'interact.calls', partitions: 6 },
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -28,4 +30,5 @@ export const CONSUMER_GROUPS = {
   crawlWorkers: 'crawl-workers',
   agentOrchestrators: 'agent-orchestrators',
   monitorRunners: 'monitor-runners',
+  interactWorkers: 'interact-workers',
 } as const;
