@@ -16,7 +16,11 @@ interface InteractAnswer {
 }
 
 // Fixtures on 127.0.0.1 are allowed; 127.0.0.2 (the "private" site) stays refused by the guard.
-const GUARDED = { ALLOW_PRIVATE_NETWORKS: 'false', OUTBOUND_ALLOWLIST: '127.0.0.1', BROWSER_CONCURRENCY: '2' };
+const GUARDED = {
+  ALLOW_PRIVATE_NETWORKS: 'false',
+  OUTBOUND_ALLOWLIST: '127.0.0.1',
+  BROWSER_CONCURRENCY: '2',
+};
 
 /**
  * Interact (spec §1, §4.2; compat §7.3) with the unmodified SDK 4.42: sessions on the pages of
@@ -25,7 +29,10 @@ const GUARDED = { ALLOW_PRIVATE_NETWORKS: 'false', OUTBOUND_ALLOWLIST: '127.0.0.
  * in one process.
  */
 describe.each([
-  ['cluster over Kafka (1 gateway, 2 workers)', () => startCluster({ gateways: 1, workers: 2, env: GUARDED })],
+  [
+    'cluster over Kafka (1 gateway, 2 workers)',
+    () => startCluster({ gateways: 1, workers: 2, env: GUARDED }),
+  ],
   ['one process', () => startStandalone(GUARDED)],
 ])('interact: %s', (_mode, start) => {
   let platform: Platform;
@@ -60,9 +67,20 @@ describe.each([
              console.log('sent');
              return { greeting: await page.textContent('#result'), node: typeof process };`,
     })) as InteractAnswer;
-    expect(answer).toMatchObject({ success: true, exitCode: 0, killed: false, truncated: false, stdout: 'sent\n', stderr: '' });
+    expect(answer).toMatchObject({
+      success: true,
+      exitCode: 0,
+      killed: false,
+      truncated: false,
+      stdout: 'sent\n',
+      stderr: '',
+    });
     expect(JSON.parse(answer.result ?? 'null')).toEqual({ greeting: 'Hello, Ada!', node: 'undefined' });
-    expect(await app.stopInteraction(id)).toMatchObject({ success: true, status: 'stopped', creditsBilled: 1 });
+    expect(await app.stopInteraction(id)).toMatchObject({
+      success: true,
+      status: 'stopped',
+      creditsBilled: 1,
+    });
   });
 
   it('keeps the live page between calls: a DOM-only counter goes on counting', async () => {
@@ -77,8 +95,12 @@ describe.each([
   it('holds one of the team browser slots while a session lives, and frees it on stop', async () => {
     // The team may run 2 browser pages at once (TEAM_CONCURRENCY_LIMIT default).
     const [a, b, c] = [await scrapeId('/second'), await scrapeId('/second'), await scrapeId('/second')];
-    for (const id of [a, b]) expect(((await app.interact(id, { code: 'return 1' })) as InteractAnswer).result).toBe('1');
-    await expect(app.interact(c, { code: 'return 1', timeout: 3 })).rejects.toMatchObject({ status: 429, message: 'Concurrency limit reached' });
+    for (const id of [a, b])
+      expect(((await app.interact(id, { code: 'return 1' })) as InteractAnswer).result).toBe('1');
+    await expect(app.interact(c, { code: 'return 1', timeout: 3 })).rejects.toMatchObject({
+      status: 429,
+      message: 'Concurrency limit reached',
+    });
     await app.stopInteraction(a);
     expect(((await app.interact(c, { code: 'return 3' })) as InteractAnswer).result).toBe('3');
     await app.stopInteraction(b);
@@ -97,7 +119,10 @@ describe.each([
     expect(answer.output).toMatch(/Clicked "Send message"/);
     expect(answer.output).toMatch(/Hello, Grace!/);
     expect(answer.output).toMatch(/built-in parser/);
-    expect(JSON.parse(answer.result ?? '{}')).toMatchObject({ answer: expect.stringContaining('Hello, Grace!'), title: 'Contact form' });
+    expect(JSON.parse(answer.result ?? '{}')).toMatchObject({
+      answer: expect.stringContaining('Hello, Grace!'),
+      title: 'Contact form',
+    });
     const heading = (await app.interact(id, { prompt: 'What is the heading?' })) as InteractAnswer;
     expect(JSON.parse(heading.result ?? '{}')).toMatchObject({ answer: 'Contact us' });
 
@@ -105,10 +130,16 @@ describe.each([
     expect(stopped).toMatchObject({ success: true, status: 'stopped', creditsBilled: 2 });
     expect(stopped.sessionDurationMs).toBeGreaterThan(0);
     // Stopping again answers the same totals; scrape (1) + two calls (1 each) were charged.
-    expect(await app.stopInteraction(id)).toMatchObject({ success: true, status: 'stopped', creditsBilled: 2 });
+    expect(await app.stopInteraction(id)).toMatchObject({
+      success: true,
+      status: 'stopped',
+      creditsBilled: 2,
+    });
     expect(before - (await teamCredits(platform))).toBe(3);
     // A call after stop starts a new session on the scrape's page.
-    const fresh = (await app.interact(id, { code: `return await page.inputValue('#name');` })) as InteractAnswer;
+    const fresh = (await app.interact(id, {
+      code: `return await page.inputValue('#name');`,
+    })) as InteractAnswer;
     expect(fresh.result).toBe('""');
     expect(await app.stopInteraction(id)).toMatchObject({ creditsBilled: 1 });
   });
@@ -129,26 +160,48 @@ describe.each([
       body: { code: 'return 1', unknownKey: true },
     });
     expect(badId.status).toBe(400);
-    expect(badId.body).toEqual({ success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' });
-    await expect(app.stopInteraction('not-a-uuid')).rejects.toMatchObject({ status: 400, message: 'Invalid job ID format. Job ID must be a valid UUID.' });
+    expect(badId.body).toEqual({
+      success: false,
+      code: 'BAD_REQUEST',
+      error: 'Invalid job ID format. Job ID must be a valid UUID.',
+    });
+    await expect(app.stopInteraction('not-a-uuid')).rejects.toMatchObject({
+      status: 400,
+      message: 'Invalid job ID format. Job ID must be a valid UUID.',
+    });
 
     const id = await scrapeId('/form');
     const other = await createTeamKey(platform);
     const stranger = new Firecrawl({ apiKey: other.apiKey, apiUrl: platform.url() });
-    await expect(stranger.interact(id, { code: 'return 1' })).rejects.toMatchObject({ status: 404, message: 'Job not found.' });
-    await expect(stranger.stopInteraction(id)).rejects.toMatchObject({ status: 404, message: 'Job not found.' });
-    await expect(app.interact('6f1f3d3e-2a5b-4c1e-9d0a-3b2c1d0e9f8a', { code: 'return 1' })).rejects.toMatchObject({ status: 404, message: 'Job not found.' });
+    await expect(stranger.interact(id, { code: 'return 1' })).rejects.toMatchObject({
+      status: 404,
+      message: 'Job not found.',
+    });
+    await expect(stranger.stopInteraction(id)).rejects.toMatchObject({
+      status: 404,
+      message: 'Job not found.',
+    });
+    await expect(
+      app.interact('6f1f3d3e-2a5b-4c1e-9d0a-3b2c1d0e9f8a', { code: 'return 1' }),
+    ).rejects.toMatchObject({ status: 404, message: 'Job not found.' });
 
     await expect(app.interact(id, { code: 'print(1)', language: 'python' })).rejects.toMatchObject({
       status: 400,
-      message: 'language "python" is not supported on this server: only "node" (Playwright-style JavaScript, run inside the browser sandbox) is available',
+      message:
+        'language "python" is not supported on this server: only "node" (Playwright-style JavaScript, run inside the browser sandbox) is available',
     });
     await expect(app.interact(id, { code: 'ls', language: 'bash' })).rejects.toMatchObject({ status: 400 });
     await expect(app.interact(id, { prompt: 'make the page prettier please' })).rejects.toMatchObject({
       status: 422,
-      message: expect.stringMatching(/^Could not understand the prompt without a language model: "make the page prettier please"/),
+      message: expect.stringMatching(
+        /^Could not understand the prompt without a language model: "make the page prettier please"/,
+      ),
     });
     // Refused calls cost nothing; the session they opened is stopped with nothing billed.
-    expect(await app.stopInteraction(id)).toMatchObject({ success: true, status: 'stopped', creditsBilled: 0 });
+    expect(await app.stopInteraction(id)).toMatchObject({
+      success: true,
+      status: 'stopped',
+      creditsBilled: 0,
+    });
   });
 });

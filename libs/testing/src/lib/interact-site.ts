@@ -27,7 +27,9 @@ let count = 0;
 document.getElementById('inc').addEventListener('click', () => { count += 1; document.getElementById('count').textContent = String(count); });
 </script>
 </body></html>`),
-      '/second': html('<!doctype html><html><head><title>Second page</title></head><body><h1>The second page</h1><p>Reached by navigation.</p></body></html>'),
+      '/second': html(
+        '<!doctype html><html><head><title>Second page</title></head><body><h1>The second page</h1><p>Reached by navigation.</p></body></html>',
+      ),
     },
     host,
   );

@@ -16,7 +16,13 @@ defineOperations(
     uuidParams: ['jobId'],
     statuses: [402, 408, 409, 422],
   },
-  { method: 'delete', path: '/v2/scrape/{jobId}/interact', summary: 'Stop the interact session of a scrape', tag: 'scrape', uuidParams: ['jobId'] },
+  {
+    method: 'delete',
+    path: '/v2/scrape/{jobId}/interact',
+    summary: 'Stop the interact session of a scrape',
+    tag: 'scrape',
+    uuidParams: ['jobId'],
+  },
 );
 
 @Controller('v2/scrape')

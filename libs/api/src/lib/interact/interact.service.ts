@@ -19,7 +19,11 @@ import { JobOutcomeStore, JobRepository, JobWaiter, type JobRecord } from '@quar
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { PlatformMetrics } from '@quarry/platform/observability';
-import { InteractSessionRepository, type InteractSessionOptions, type InteractSessionRecord } from '@quarry/scrape/state';
+import {
+  InteractSessionRepository,
+  type InteractSessionOptions,
+  type InteractSessionRecord,
+} from '@quarry/scrape/state';
 
 /** Extra time the gateway waits past a call's deadline for the worker's own report. */
 const DEADLINE_GRACE_MS = 3_000;
@@ -46,7 +50,8 @@ export class InteractService {
 
   async interact(auth: AuthContext, scrapeId: string, request: InteractRequest): Promise<InteractResponse> {
     const scrape = await this.scrapeOf(auth, scrapeId);
-    if (scrape.status !== 'completed' || !scrape.input) throw new AppError('CONFLICT', { message: INTERACT_MESSAGES.scrapeNotCompleted });
+    if (scrape.status !== 'completed' || !scrape.input)
+      throw new AppError('CONFLICT', { message: INTERACT_MESSAGES.scrapeNotCompleted });
     await this.credits.ensureAvailable(auth.teamId, PRICES.interact);
     const { session } = await this.sessions.open({
       teamId: auth.teamId,
@@ -73,7 +78,8 @@ export class InteractService {
     if (!session) throw new AppError('NOT_FOUND', { message: INTERACT_MESSAGES.noSession });
     if (session.status !== 'active') return this.stopped(session);
     const event = await this.send(auth, session, 'stop', STOP_WAIT_MS, { type: 'stop' });
-    if (event?.status === 'completed') return { success: true, ...(await this.resultOf<InteractStopResult>(event)) };
+    if (event?.status === 'completed')
+      return { success: true, ...(await this.resultOf<InteractStopResult>(event)) };
     // No worker answered in time (none running, or busy): the session ends from its stored state.
     return this.stopped(await this.sessions.finish(session, 'stopped'));
   }
@@ -127,10 +133,16 @@ export class InteractService {
 
   private async resultOf<T>(event: JobEvent): Promise<T> {
     if (event.status !== 'completed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', { message: event.error?.message, details: event.error?.details });
+      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', {
+        message: event.error?.message,
+        details: event.error?.details,
+      });
     }
     const job = await this.jobs.find(event.jobId);
-    if (!job?.result) throw new AppError('UNKNOWN_ERROR', { message: 'The interact call finished but its result is not available' });
+    if (!job?.result)
+      throw new AppError('UNKNOWN_ERROR', {
+        message: 'The interact call finished but its result is not available',
+      });
     return job.result as T;
   }
 
@@ -138,7 +150,10 @@ export class InteractService {
     return {
       success: true,
       status: 'stopped',
-      sessionDurationMs: Math.max(0, (session.stoppedAt ?? new Date()).getTime() - session.createdAt.getTime()),
+      sessionDurationMs: Math.max(
+        0,
+        (session.stoppedAt ?? new Date()).getTime() - session.createdAt.getTime(),
+      ),
       creditsBilled: await this.sessions.creditsBilled(session),
     };
   }
@@ -151,7 +166,9 @@ function sessionOptionsOf(request: ScrapeRequest): InteractSessionOptions {
     ...(request.headers ? { headers: request.headers } : {}),
     mobile: request.mobile ?? false,
     ...(request.location ? { location: request.location } : {}),
-    ...(request.profile ? { profile: { name: request.profile.name, saveChanges: request.profile.saveChanges ?? true } } : {}),
+    ...(request.profile
+      ? { profile: { name: request.profile.name, saveChanges: request.profile.saveChanges ?? true } }
+      : {}),
     proxy: request.proxy ?? 'auto',
     blockAds: request.blockAds ?? true,
     skipTlsVerification: request.skipTlsVerification ?? true,

@@ -32,17 +32,28 @@ export const interactRequestSchema = z
     code: z.string().max(INTERACT_LIMITS.codeMaxLength).optional(),
     prompt: z.string().max(LIMITS.promptMaxLength).optional(),
     language: z.enum(INTERACT_LANGUAGES).default('node'),
-    timeout: z.number().int().min(INTERACT_LIMITS.timeoutSeconds.min).max(INTERACT_LIMITS.timeoutSeconds.max).optional(),
+    timeout: z
+      .number()
+      .int()
+      .min(INTERACT_LIMITS.timeoutSeconds.min)
+      .max(INTERACT_LIMITS.timeoutSeconds.max)
+      .optional(),
     origin: z.string().max(256).default('api'),
     integration: z.string().max(256).optional(),
   })
   .superRefine((request, ctx) => {
     const code = request.code?.trim();
     const prompt = request.prompt?.trim();
-    if (!code && !prompt) ctx.addIssue({ code: 'custom', message: INTERACT_MESSAGES.codeOrPrompt, path: ['code'] });
-    else if (code && prompt) ctx.addIssue({ code: 'custom', message: INTERACT_MESSAGES.notBoth, path: ['prompt'] });
+    if (!code && !prompt)
+      ctx.addIssue({ code: 'custom', message: INTERACT_MESSAGES.codeOrPrompt, path: ['code'] });
+    else if (code && prompt)
+      ctx.addIssue({ code: 'custom', message: INTERACT_MESSAGES.notBoth, path: ['prompt'] });
     if (request.language !== 'node')
-      ctx.addIssue({ code: 'custom', message: INTERACT_MESSAGES.unsupportedLanguage(request.language), path: ['language'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: INTERACT_MESSAGES.unsupportedLanguage(request.language),
+        path: ['language'],
+      });
   });
 export type InteractRequestInput = z.input<typeof interactRequestSchema>;
 export type InteractRequest = z.output<typeof interactRequestSchema>;

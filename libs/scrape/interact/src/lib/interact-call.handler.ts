@@ -21,7 +21,12 @@ import { runPromptPlan, snapshotPage } from './prompt/prompt-runner';
 import { runInSandbox } from './sandbox/code-sandbox';
 import { SessionPageTarget } from './sandbox/session-page.target';
 import type { LiveSession, LiveSessions } from './session/live-sessions';
-import { captureSessionState, closeSlot, openSandbox, type SessionBrowserSettings } from './session/session-page';
+import {
+  captureSessionState,
+  closeSlot,
+  openSandbox,
+  type SessionBrowserSettings,
+} from './session/session-page';
 
 export interface InteractCallHandlerDeps {
   jobs: JobRepository;
@@ -73,7 +78,10 @@ export class InteractCallHandler {
         credits,
         result,
       });
-      this.deps.metrics.jobDuration.observe({ kind: 'interact', engine: 'browser' }, (Date.now() - startedAt) / 1000);
+      this.deps.metrics.jobDuration.observe(
+        { kind: 'interact', engine: 'browser' },
+        (Date.now() - startedAt) / 1000,
+      );
       if (stored) {
         this.deps.metrics.jobsFinished.inc({ kind: 'interact', outcome: 'completed' });
         this.deps.metrics.creditsConsumed.inc({ kind: 'interact' }, credits);
@@ -82,7 +90,8 @@ export class InteractCallHandler {
     } catch (error) {
       // User code and pages are not safely re-runnable: every failure is the call's outcome.
       const failure = error instanceof AppError ? error : toAppError(error);
-      if (!(error instanceof AppError)) logger.warn({ err: error, callId: message.callId }, 'interact call failed');
+      if (!(error instanceof AppError))
+        logger.warn({ err: error, callId: message.callId }, 'interact call failed');
       await this.fail(message, { code: failure.code, message: failure.message, details: failure.details });
     } finally {
       this.deps.metrics.jobsRunning.dec({ kind: 'interact' });
@@ -92,7 +101,10 @@ export class InteractCallHandler {
   private async execute(message: InteractCallMessage): Promise<InteractCallResult> {
     const session = await this.deps.sessions.find(message.sessionId);
     if (!session || session.status !== 'active') {
-      throw new AppError('CONFLICT', { message: 'The interact session has ended (stopped or idle too long); call interact again to start a new one' });
+      throw new AppError('CONFLICT', {
+        message:
+          'The interact session has ended (stopped or idle too long); call interact again to start a new one',
+      });
     }
     const pool = this.deps.pool();
     if (!pool) throw new AppError('SCRAPE_ACTIONS_NOT_SUPPORTED', { message: INTERACT_MESSAGES.noBrowser });
@@ -103,11 +115,23 @@ export class InteractCallHandler {
     });
   }
 
-  private async run(message: InteractCallMessage, live: LiveSession, pool: BrowserPool): Promise<InteractCallResult> {
+  private async run(
+    message: InteractCallMessage,
+    live: LiveSession,
+    pool: BrowserPool,
+  ): Promise<InteractCallResult> {
     const { slot: page, cdp, viewport } = live.page;
     const deadline = message.deadline;
     const store = async (kind: 'screenshot' | 'pdf', data: Buffer, contentType: string, extension: string) =>
-      (await this.deps.blobs.put(`${kind}s/${message.callId}`, data, contentType, LIMITS.screenshotLifetimeMs, extension)).url;
+      (
+        await this.deps.blobs.put(
+          `${kind}s/${message.callId}`,
+          data,
+          contentType,
+          LIMITS.screenshotLifetimeMs,
+          extension,
+        )
+      ).url;
     const target = new SessionPageTarget({
       page: page.page,
       cdp,
@@ -156,16 +180,24 @@ export class InteractCallHandler {
   /** After a call: the page's URL and storage for a restore elsewhere; the profile lock follows the session. */
   private async persist(session: InteractSessionRecord, live: LiveSession): Promise<void> {
     const captured = await captureSessionState(live.page, live.state).catch((error: unknown) => {
-      this.deps.logger.warn({ err: error, sessionId: session.id }, 'interact session state could not be captured');
+      this.deps.logger.warn(
+        { err: error, sessionId: session.id },
+        'interact session state could not be captured',
+      );
       return undefined;
     });
     if (captured) {
       live.state = captured.state;
       await this.deps.sessions.saveState(session.id, captured.url, captured.state);
     }
-    await this.deps.sessions.holdProfileLock(session).catch((error: unknown) =>
-      this.deps.logger.warn({ err: error, sessionId: session.id }, 'profile saving lock of the interact session was lost'),
-    );
+    await this.deps.sessions
+      .holdProfileLock(session)
+      .catch((error: unknown) =>
+        this.deps.logger.warn(
+          { err: error, sessionId: session.id },
+          'profile saving lock of the interact session was lost',
+        ),
+      );
   }
 
   private async stop(message: InteractCallMessage): Promise<InteractStopResult> {
@@ -175,7 +207,9 @@ export class InteractCallHandler {
     let ended = session;
     try {
       if (session.status === 'active') {
-        const captured = live ? await captureSessionState(live.page, live.state).catch(() => undefined) : undefined;
+        const captured = live
+          ? await captureSessionState(live.page, live.state).catch(() => undefined)
+          : undefined;
         ended = await this.deps.sessions.finish(session, 'stopped', captured);
       }
     } finally {
@@ -189,7 +223,8 @@ export class InteractCallHandler {
   }
 
   private async fail(message: InteractCallMessage, error: JobError): Promise<void> {
-    if (await this.deps.outcomes.fail(message.callId, error)) this.deps.metrics.jobsFinished.inc({ kind: 'interact', outcome: 'failed' });
+    if (await this.deps.outcomes.fail(message.callId, error))
+      this.deps.metrics.jobsFinished.inc({ kind: 'interact', outcome: 'failed' });
     await this.announce(message, 'failed', error);
   }
 
@@ -198,7 +233,14 @@ export class InteractCallHandler {
     status: 'completed' | 'failed' | 'cancelled' | 'queued' | 'active',
     error?: JobError,
   ): Promise<void> {
-    await publishJobEvent(this.deps.bus, { jobId: message.callId, teamId: message.teamId, kind: 'interact', status, error, at: Date.now() });
+    await publishJobEvent(this.deps.bus, {
+      jobId: message.callId,
+      teamId: message.teamId,
+      kind: 'interact',
+      status,
+      error,
+      at: Date.now(),
+    });
   }
 }
 

@@ -57,10 +57,13 @@ function toRecord(row: SessionRow): InteractSessionRecord {
     scrapeJobId: row.scrape_job_id,
     apiKeyId: row.api_key_id ?? undefined,
     status: row.status === 'active' ? 'active' : 'stopped',
-    options: (typeof row.options === 'string' ? JSON.parse(row.options) : row.options) as InteractSessionOptions,
+    options: (typeof row.options === 'string'
+      ? JSON.parse(row.options)
+      : row.options) as InteractSessionOptions,
     currentUrl: row.current_url,
     state: normalizeProfileState(typeof row.state === 'string' ? JSON.parse(row.state) : row.state),
-    stopReason: row.stop_reason === 'expired' ? 'expired' : row.stop_reason === 'stopped' ? 'stopped' : undefined,
+    stopReason:
+      row.stop_reason === 'expired' ? 'expired' : row.stop_reason === 'stopped' ? 'stopped' : undefined,
     createdAt: new Date(row.created_at),
     lastActiveAt: new Date(row.last_active_at),
     stoppedAt: row.stopped_at ? new Date(row.stopped_at) : undefined,
@@ -83,7 +86,10 @@ export class InteractSessionRepository {
   ) {}
 
   async find(id: string): Promise<InteractSessionRecord | undefined> {
-    const rows = await this.db.sql.query<SessionRow>(`SELECT ${COLUMNS} FROM interact_sessions WHERE id = $1`, [id]);
+    const rows = await this.db.sql.query<SessionRow>(
+      `SELECT ${COLUMNS} FROM interact_sessions WHERE id = $1`,
+      [id],
+    );
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
@@ -182,7 +188,10 @@ export class InteractSessionRepository {
    * Ends the session when it has had no call for the idle timeout; undefined when it is still in
    * use (a call arrived meanwhile) or already ended. `state` is the live page's, when there is one.
    */
-  async expireIfIdle(id: string, live?: { url: string; state: ProfileState }): Promise<InteractSessionRecord | undefined> {
+  async expireIfIdle(
+    id: string,
+    live?: { url: string; state: ProfileState },
+  ): Promise<InteractSessionRecord | undefined> {
     const rows = await this.db.sql.query<SessionRow>(
       `SELECT ${COLUMNS} FROM interact_sessions
         WHERE id = $1 AND status = 'active' AND last_active_at <= now() - ($2::int * interval '1 millisecond')`,

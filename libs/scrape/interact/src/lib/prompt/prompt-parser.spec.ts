@@ -14,9 +14,15 @@ describe('offline prompt parser', () => {
   });
 
   it('reads typing into a described field, quoted or not', () => {
-    expect(stepsOf('type hello into the search box')).toEqual([{ kind: 'type', text: 'hello', target: 'search box' }]);
-    expect(stepsOf('Enter "salt and pepper" in the name field')).toEqual([{ kind: 'type', text: 'salt and pepper', target: 'name field' }]);
-    expect(stepsOf('fill the email field with ada@example.com')).toEqual([{ kind: 'type', text: 'ada@example.com', target: 'email field' }]);
+    expect(stepsOf('type hello into the search box')).toEqual([
+      { kind: 'type', text: 'hello', target: 'search box' },
+    ]);
+    expect(stepsOf('Enter "salt and pepper" in the name field')).toEqual([
+      { kind: 'type', text: 'salt and pepper', target: 'name field' },
+    ]);
+    expect(stepsOf('fill the email field with ada@example.com')).toEqual([
+      { kind: 'type', text: 'ada@example.com', target: 'email field' },
+    ]);
     expect(stepsOf('search for laptops')).toEqual([
       { kind: 'type', text: 'laptops', target: 'search' },
       { kind: 'press', key: 'Enter' },
@@ -31,15 +37,25 @@ describe('offline prompt parser', () => {
     expect(stepsOf('wait 2 seconds')).toEqual([{ kind: 'wait', milliseconds: 2_000 }]);
     expect(stepsOf('wait 500 ms')).toEqual([{ kind: 'wait', milliseconds: 500 }]);
     expect(stepsOf('take a screenshot')).toEqual([{ kind: 'screenshot' }]);
-    expect(stepsOf('go to https://example.com/a?b=1')).toEqual([{ kind: 'goto', url: 'https://example.com/a?b=1' }]);
+    expect(stepsOf('go to https://example.com/a?b=1')).toEqual([
+      { kind: 'goto', url: 'https://example.com/a?b=1' },
+    ]);
     expect(stepsOf('open example.org/docs')).toEqual([{ kind: 'goto', url: 'https://example.org/docs' }]);
   });
 
   it('reads questions and extraction requests as page-text answers', () => {
-    expect(stepsOf('What is the heading?')).toEqual([{ kind: 'extract', what: 'heading', question: 'What is the heading?' }]);
-    expect(stepsOf('extract the page title')).toEqual([{ kind: 'extract', what: 'title', question: 'extract the page title' }]);
-    expect(stepsOf('list the links')).toEqual([{ kind: 'extract', what: 'links', question: 'list the links' }]);
-    expect(stepsOf('Is the order confirmed?')).toEqual([{ kind: 'extract', what: 'text', question: 'Is the order confirmed?' }]);
+    expect(stepsOf('What is the heading?')).toEqual([
+      { kind: 'extract', what: 'heading', question: 'What is the heading?' },
+    ]);
+    expect(stepsOf('extract the page title')).toEqual([
+      { kind: 'extract', what: 'title', question: 'extract the page title' },
+    ]);
+    expect(stepsOf('list the links')).toEqual([
+      { kind: 'extract', what: 'links', question: 'list the links' },
+    ]);
+    expect(stepsOf('Is the order confirmed?')).toEqual([
+      { kind: 'extract', what: 'text', question: 'Is the order confirmed?' },
+    ]);
   });
 
   it('splits a prompt into steps on then, commas, "and" before a command, and sentence ends, never inside quotes', () => {
@@ -57,8 +73,14 @@ describe('offline prompt parser', () => {
   });
 
   it('reports the clause it cannot read', () => {
-    expect(parsePrompt('click Send, then make the page prettier')).toEqual({ ok: false, clause: 'make the page prettier' });
+    expect(parsePrompt('click Send, then make the page prettier')).toEqual({
+      ok: false,
+      clause: 'make the page prettier',
+    });
     expect(parsePrompt('   ')).toEqual({ ok: false, clause: '' });
-    expect(parsePrompt('go to javascript:alert(1)')).toEqual({ ok: false, clause: 'go to javascript:alert(1)' });
+    expect(parsePrompt('go to javascript:alert(1)')).toEqual({
+      ok: false,
+      clause: 'go to javascript:alert(1)',
+    });
   });
 });

@@ -79,7 +79,11 @@ export function splitClauses(prompt: string): string[] {
       current += char;
       continue;
     }
-    if (char === ';' || char === '\n' || ((char === '.' || char === '!') && /\s/.test(text[index + 1] ?? ' '))) {
+    if (
+      char === ';' ||
+      char === '\n' ||
+      ((char === '.' || char === '!') && /\s/.test(text[index + 1] ?? ' '))
+    ) {
       clauses.push(current);
       current = '';
       continue;
@@ -101,11 +105,15 @@ export function splitClauses(prompt: string): string[] {
     }
   }
   clauses.push(current);
-  return clauses.map((clause) => clause.trim()).filter((clause) => clause.length > 0 && !/^(?:and|then|please)$/i.test(clause));
+  return clauses
+    .map((clause) => clause.trim())
+    .filter((clause) => clause.length > 0 && !/^(?:and|then|please)$/i.test(clause));
 }
 
 function startsCommand(rest: string): boolean {
-  return /^(?:click|tap|press|hit|type|enter|write|fill|search|scroll|go|navigate|open|visit|wait|take|what|which|who|how|is|are|extract|get|read|tell|show|find|return|print|select|choose)\b/i.test(rest);
+  return /^(?:click|tap|press|hit|type|enter|write|fill|search|scroll|go|navigate|open|visit|wait|take|what|which|who|how|is|are|extract|get|read|tell|show|find|return|print|select|choose)\b/i.test(
+    rest,
+  );
 }
 
 function unquote(text: string): string {
@@ -115,15 +123,27 @@ function unquote(text: string): string {
 }
 
 function cleanTarget(text: string): string {
-  return unquote(text.trim().replace(/^(?:on|the|a|an)\s+/i, '').replace(/^the\s+/i, ''));
+  return unquote(
+    text
+      .trim()
+      .replace(/^(?:on|the|a|an)\s+/i, '')
+      .replace(/^the\s+/i, ''),
+  );
 }
 
 function parseClause(raw: string): PromptStep[] | undefined {
-  const clause = raw.trim().replace(/^(?:please|now|first|next|finally|also|and)\s+/i, '').replace(/[.!,]+$/, '').trim();
+  const clause = raw
+    .trim()
+    .replace(/^(?:please|now|first|next|finally|also|and)\s+/i, '')
+    .replace(/[.!,]+$/, '')
+    .trim();
   if (!clause) return [];
   let match: RegExpExecArray | null;
 
-  if ((match = /^(?:go|navigate|browse)\s+(?:back\s+)?to\s+(\S+)$/i.exec(clause)) || (match = /^(?:open|visit|load)\s+(\S+)$/i.exec(clause))) {
+  if (
+    (match = /^(?:go|navigate|browse)\s+(?:back\s+)?to\s+(\S+)$/i.exec(clause)) ||
+    (match = /^(?:open|visit|load)\s+(\S+)$/i.exec(clause))
+  ) {
     const url = toUrl(unquote(match[1]));
     return url ? [{ kind: 'goto', url }] : undefined;
   }
@@ -149,7 +169,11 @@ function parseClause(raw: string): PromptStep[] | undefined {
     return [{ kind: 'type', text: unquote(match[2]), target: cleanTarget(match[1]) }];
   }
 
-  if ((match = /^(?:type|enter|write|input|put|fill\s+in)\s+(.+?)\s+(?:in|into|inside|on)\s+(.+)$/i.exec(clause))) {
+  if (
+    (match = /^(?:type|enter|write|input|put|fill\s+in)\s+(.+?)\s+(?:in|into|inside|on)\s+(.+)$/i.exec(
+      clause,
+    ))
+  ) {
     return [{ kind: 'type', text: unquote(match[1]), target: cleanTarget(match[2]) }];
   }
 
@@ -157,9 +181,19 @@ function parseClause(raw: string): PromptStep[] | undefined {
     return [{ kind: 'type', text: unquote(match[1]) }];
   }
 
-  if ((match = /^scroll(?:\s+(?:the\s+)?(?:page|window))?(?:\s+(up|down|to the top|to the bottom|back up))?(?:\s+.*)?$/i.exec(clause))) {
+  if (
+    (match =
+      /^scroll(?:\s+(?:the\s+)?(?:page|window))?(?:\s+(up|down|to the top|to the bottom|back up))?(?:\s+.*)?$/i.exec(
+        clause,
+      ))
+  ) {
     const where = (match[1] ?? 'down').toLowerCase();
-    return [{ kind: 'scroll', direction: where === 'up' || where === 'to the top' || where === 'back up' ? 'up' : 'down' }];
+    return [
+      {
+        kind: 'scroll',
+        direction: where === 'up' || where === 'to the top' || where === 'back up' ? 'up' : 'down',
+      },
+    ];
   }
 
   if ((match = /^wait(?:\s+for)?\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?$/i.exec(clause))) {
@@ -169,7 +203,11 @@ function parseClause(raw: string): PromptStep[] | undefined {
     return [{ kind: 'wait', milliseconds: Math.max(1, Math.min(MAX_PROMPT_WAIT_MS, milliseconds)) }];
   }
 
-  if (/^(?:(?:take|capture|grab|make|get)\s+(?:a\s+|another\s+)?)?screenshot(?:\s+of\s+(?:the\s+)?page)?$/i.test(clause)) {
+  if (
+    /^(?:(?:take|capture|grab|make|get)\s+(?:a\s+|another\s+)?)?screenshot(?:\s+of\s+(?:the\s+)?page)?$/i.test(
+      clause,
+    )
+  ) {
     return [{ kind: 'screenshot' }];
   }
 
@@ -187,7 +225,11 @@ function extractKind(question: string): 'heading' | 'title' | 'links' | 'text' {
 }
 
 function toUrl(text: string): string | undefined {
-  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : /^[\w-]+(\.[\w-]+)+(?::\d+)?(\/|$)/.test(text) ? `https://${text}` : undefined;
+  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
+    ? text
+    : /^[\w-]+(\.[\w-]+)+(?::\d+)?(\/|$)/.test(text)
+      ? `https://${text}`
+      : undefined;
   if (!candidate) return undefined;
   try {
     const url = new URL(candidate);

@@ -92,7 +92,12 @@ export async function planPrompt(
 
 async function planWithModel(
   prompt: string,
-  options: { llm: LlmProvider; snapshot: () => Promise<PageSnapshot>; usage: { teamId: string; jobId: string }; deadline: number },
+  options: {
+    llm: LlmProvider;
+    snapshot: () => Promise<PageSnapshot>;
+    usage: { teamId: string; jobId: string };
+    deadline: number;
+  },
 ): Promise<PlannedPrompt> {
   const snapshot = await options.snapshot();
   const completion = await options.llm.complete({
@@ -126,7 +131,9 @@ async function planWithModel(
   const question = answer.data.question?.trim();
   if (question) steps.push({ kind: 'extract', what: 'text', question });
   if (steps.length === 0) {
-    throw new AppError('UNPROCESSABLE_ENTITY', { message: 'The prompt did not translate into any step on this page' });
+    throw new AppError('UNPROCESSABLE_ENTITY', {
+      message: 'The prompt did not translate into any step on this page',
+    });
   }
   return { plan: { steps }, modelAnswers: true };
 }
@@ -144,7 +151,10 @@ function toStep(step: z.output<typeof planAnswer>['steps'][number]): PromptStep 
     case 'goto':
       return step.url ? { kind: 'goto', url: step.url } : undefined;
     case 'wait':
-      return { kind: 'wait', milliseconds: Math.max(1, Math.min(MAX_PROMPT_WAIT_MS, Math.round(step.milliseconds ?? 1_000))) };
+      return {
+        kind: 'wait',
+        milliseconds: Math.max(1, Math.min(MAX_PROMPT_WAIT_MS, Math.round(step.milliseconds ?? 1_000))),
+      };
     case 'screenshot':
       return { kind: 'screenshot' };
   }
@@ -159,8 +169,15 @@ export async function answerWithModel(
 ): Promise<string> {
   const completion = await llm.complete({
     messages: [
-      { role: 'system', content: 'Answer the question from the page text only. Be concise. Say so when the page does not contain the answer.' },
-      { role: 'user', content: `Question: ${question}\n\nPage text:\n${pageText.slice(0, llm.maxInputChars)}` },
+      {
+        role: 'system',
+        content:
+          'Answer the question from the page text only. Be concise. Say so when the page does not contain the answer.',
+      },
+      {
+        role: 'user',
+        content: `Question: ${question}\n\nPage text:\n${pageText.slice(0, llm.maxInputChars)}`,
+      },
     ],
     deadline: options.deadline,
     usage: { ...options.usage, purpose: 'interact.answer' },

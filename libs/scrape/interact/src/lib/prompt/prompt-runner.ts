@@ -28,9 +28,14 @@ export async function evaluateHelper<T>(cdp: CDPSession, source: string, ...args
     expression: `(${source}).apply(null, ${JSON.stringify(args)})`,
     returnByValue: true,
     awaitPromise: true,
-  })) as { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
+  })) as {
+    result: { value?: unknown };
+    exceptionDetails?: { text: string; exception?: { description?: string } };
+  };
   if (outcome.exceptionDetails)
-    throw new Error(outcome.exceptionDetails.exception?.description?.split('\n')[0] ?? outcome.exceptionDetails.text);
+    throw new Error(
+      outcome.exceptionDetails.exception?.description?.split('\n')[0] ?? outcome.exceptionDetails.text,
+    );
   return outcome.result.value as T;
 }
 
@@ -44,7 +49,11 @@ export function snapshotPage(cdp: CDPSession): Promise<PageSnapshot> {
  * action executor (spec §2.1.3 actions), navigations through the guarded `goto`. Returns what was
  * done, line by line, and the answer of extraction steps.
  */
-export async function runPromptPlan(plan: PromptPlan, context: PromptRunContext, note?: string): Promise<InteractCallResult> {
+export async function runPromptPlan(
+  plan: PromptPlan,
+  context: PromptRunContext,
+  note?: string,
+): Promise<InteractCallResult> {
   const lines: string[] = [];
   const answers: string[] = [];
   const screenshots: string[] = [];
@@ -61,7 +70,15 @@ export async function runPromptPlan(plan: PromptPlan, context: PromptRunContext,
     ...(screenshots.length ? { screenshots } : {}),
   };
   const output = lines.join('\n');
-  return { output, stdout: output, stderr: '', result: JSON.stringify(result), exitCode: 0, killed: false, truncated: false };
+  return {
+    output,
+    stdout: output,
+    stderr: '',
+    result: JSON.stringify(result),
+    exitCode: 0,
+    killed: false,
+    truncated: false,
+  };
 }
 
 async function runStep(
@@ -77,7 +94,9 @@ async function runStep(
   switch (step.kind) {
     case 'goto': {
       const opened = (await context.target.goto(step.url, undefined).catch((error: unknown) => {
-        throw new AppError('SCRAPE_ACTION_ERROR', { message: error instanceof Error ? error.message : String(error) });
+        throw new AppError('SCRAPE_ACTION_ERROR', {
+          message: error instanceof Error ? error.message : String(error),
+        });
       })) as { url: string; status: number | null };
       return `Opened ${opened.url}${opened.status ? ` (HTTP ${opened.status})` : ''}`;
     }
@@ -90,7 +109,10 @@ async function runStep(
       const found = await resolve(context.cdp, step.target ?? '', 'field');
       await perform([
         { type: 'click', selector: found.selector, all: false },
-        { type: 'executeJavascript', script: `document.querySelector(${JSON.stringify(found.selector)}).select?.()` },
+        {
+          type: 'executeJavascript',
+          script: `document.querySelector(${JSON.stringify(found.selector)}).select?.()`,
+        },
         { type: 'write', text: step.text },
       ]);
       return `Typed "${step.text}" into ${step.target ? `"${step.target}" ` : ''}(${found.label})`;
@@ -109,8 +131,12 @@ async function runStep(
       return `Screenshot: ${results.screenshots[0]}`;
     }
     case 'extract': {
-      const text = (await evaluateHelper<string>(context.cdp, READ_PAGE, step.what)).slice(0, ANSWER_MAX_CHARS);
-      const answer = context.answer && step.what === 'text' ? await context.answer(step.question, text) : text;
+      const text = (await evaluateHelper<string>(context.cdp, READ_PAGE, step.what)).slice(
+        0,
+        ANSWER_MAX_CHARS,
+      );
+      const answer =
+        context.answer && step.what === 'text' ? await context.answer(step.question, text) : text;
       collected.answers.push(answer);
       return answer;
     }
@@ -122,7 +148,12 @@ async function resolve(
   description: string,
   role: 'click' | 'field',
 ): Promise<{ selector: string; label: string; text: string }> {
-  const found = await evaluateHelper<{ selector: string; label: string; text: string } | null>(cdp, RESOLVE_TARGET, description, role);
+  const found = await evaluateHelper<{ selector: string; label: string; text: string } | null>(
+    cdp,
+    RESOLVE_TARGET,
+    description,
+    role,
+  );
   if (!found) {
     throw new AppError('UNPROCESSABLE_ENTITY', {
       message: `Could not find ${role === 'field' ? 'a field' : 'an element'} matching "${description}" on the page`,

@@ -2,7 +2,12 @@ import { AddressPolicy } from '@quarry/platform/net';
 import { BrowserPool, closeSlot, ProxyPools } from '@quarry/scrape/browser';
 import { EMPTY_PROFILE, type InteractSessionRecord } from '@quarry/scrape/state';
 import { html, startFixtureServer, startInteractSite, type FixtureServer } from '@quarry/testing';
-import { openSandbox, openSessionPage, type SessionBrowserSettings, type SessionPage } from '../session/session-page';
+import {
+  openSandbox,
+  openSessionPage,
+  type SessionBrowserSettings,
+  type SessionPage,
+} from '../session/session-page';
 import { runInSandbox } from './code-sandbox';
 import { SessionPageTarget } from './session-page.target';
 
@@ -37,7 +42,8 @@ describe('interact code sandbox on real Chromium', () => {
       viewport: session.viewport,
       deadline,
       maxDocumentBytes: 5 * 1024 * 1024,
-      storeScreenshot: async (data, contentType) => `data:${contentType};base64,${data.subarray(0, 8).toString('base64')}`,
+      storeScreenshot: async (data, contentType) =>
+        `data:${contentType};base64,${data.subarray(0, 8).toString('base64')}`,
     });
     const sandbox = await openSandbox(pool, settings);
     try {
@@ -52,9 +58,20 @@ describe('interact code sandbox on real Chromium', () => {
     privateSite = await startFixtureServer({ '*': html('<h1>internal secret</h1>') }, '127.0.0.2');
     // 127.0.0.1 counts as public; 127.0.0.2 (the "private" site) stays private.
     const policy = new AddressPolicy(false, ['127.0.0.1']);
-    pool = await BrowserPool.launch({ executablePath: CHROMIUM, concurrency: 1, policy, maxTransferBytes: 16 * 1024 * 1024 });
+    pool = await BrowserPool.launch({
+      executablePath: CHROMIUM,
+      concurrency: 1,
+      policy,
+      maxTransferBytes: 16 * 1024 * 1024,
+    });
     settings = { policy, maxTransferBytes: 16 * 1024 * 1024, settleMs: 1_000 };
-    session = await openSessionPage(pool, new ProxyPools({ basic: [], enhanced: [] }), settings, sessionRecord(`${site.url}/form`), Date.now() + 30_000);
+    session = await openSessionPage(
+      pool,
+      new ProxyPools({ basic: [], enhanced: [] }),
+      settings,
+      sessionRecord(`${site.url}/form`),
+      Date.now() + 30_000,
+    );
   });
 
   afterAll(async () => {
@@ -73,7 +90,11 @@ describe('interact code sandbox on real Chromium', () => {
     `);
     expect(outcome).toMatchObject({ exitCode: 0, killed: false, truncated: false, stderr: '' });
     expect(outcome.stdout).toBe('clicked {"ok":true}\n');
-    expect(JSON.parse(outcome.result ?? 'null')).toEqual({ result: 'Hello, Ada!', title: 'Contact form', inputs: 2 });
+    expect(JSON.parse(outcome.result ?? 'null')).toEqual({
+      result: 'Hello, Ada!',
+      title: 'Contact form',
+      inputs: 2,
+    });
   });
 
   it('keeps the page between calls (the DOM state of the previous call is still there)', async () => {
@@ -82,8 +103,17 @@ describe('interact code sandbox on real Chromium', () => {
   });
 
   it('gives the code no way into the worker process: no process, require, Buffer or module', async () => {
-    const outcome = await run(`return [typeof process, typeof require, typeof Buffer, typeof module, typeof globalThis.process, page.constructor.constructor('return typeof process')()];`);
-    expect(JSON.parse(outcome.result ?? 'null')).toEqual(['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined']);
+    const outcome = await run(
+      `return [typeof process, typeof require, typeof Buffer, typeof module, typeof globalThis.process, page.constructor.constructor('return typeof process')()];`,
+    );
+    expect(JSON.parse(outcome.result ?? 'null')).toEqual([
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+    ]);
     const required = await run(`const fs = require('fs'); return fs.readFileSync('/etc/passwd', 'utf8');`);
     expect(required.exitCode).toBe(1);
     expect(required.stderr).toMatch(/ReferenceError: require is not defined/);
@@ -121,12 +151,16 @@ describe('interact code sandbox on real Chromium', () => {
   });
 
   it('navigates to an allowed page with page.goto', async () => {
-    const outcome = await run(`const opened = await page.goto(${JSON.stringify(`${site.url}/second`)}); return [opened.status, await page.textContent('h1')];`);
+    const outcome = await run(
+      `const opened = await page.goto(${JSON.stringify(`${site.url}/second`)}); return [opened.status, await page.textContent('h1')];`,
+    );
     expect(JSON.parse(outcome.result ?? 'null')).toEqual([200, 'The second page']);
   });
 
   it('reports errors thrown by the code in stderr with exit code 1', async () => {
-    const outcome = await run(`console.log('before'); await page.click('#does-not-exist', { timeout: 300 });`);
+    const outcome = await run(
+      `console.log('before'); await page.click('#does-not-exist', { timeout: 300 });`,
+    );
     expect(outcome).toMatchObject({ exitCode: 1, killed: false, stdout: 'before\n' });
     expect(outcome.stderr).toMatch(/no element matches #does-not-exist/);
   });

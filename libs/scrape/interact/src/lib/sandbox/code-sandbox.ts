@@ -73,7 +73,9 @@ export async function runInSandbox(sandbox: PageSlot, run: SandboxRun): Promise<
   const evaluation = page
     .evaluate(`(${SANDBOX_BOOTSTRAP})(${JSON.stringify(run.code)})`)
     .then((value) => value as { result?: string; error?: string })
-    .catch((error: unknown): { result?: string; error?: string } => ({ error: error instanceof Error ? error.message : String(error) }));
+    .catch((error: unknown): { result?: string; error?: string } => ({
+      error: error instanceof Error ? error.message : String(error),
+    }));
   const outcome = await Promise.race([evaluation, killed]);
   clearTimeout(timer);
   finished = true;

@@ -47,23 +47,42 @@ describe('page shim whitelist', () => {
     );
   });
 
-  it.each(['browser', 'context', 'exposeFunction', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'evaluateHandle', 'setRequestInterception', 42, null])(
-    'refuses %p without touching the page',
-    async (name) => {
-      const sut = recordingTarget();
-      await expect(dispatchShimCall(sut.target, name, '[]')).rejects.toThrow(/is not available in the interact sandbox/);
-      expect(sut.calls).toEqual([]);
-      expect(isShimMethod(name)).toBe(false);
-    },
-  );
+  it.each([
+    'browser',
+    'context',
+    'exposeFunction',
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'evaluateHandle',
+    'setRequestInterception',
+    42,
+    null,
+  ])('refuses %p without touching the page', async (name) => {
+    const sut = recordingTarget();
+    await expect(dispatchShimCall(sut.target, name, '[]')).rejects.toThrow(
+      /is not available in the interact sandbox/,
+    );
+    expect(sut.calls).toEqual([]);
+    expect(isShimMethod(name)).toBe(false);
+  });
 
   it('refuses arguments that are not of the operation shape', async () => {
     const sut = recordingTarget();
-    await expect(dispatchShimCall(sut.target, 'click', JSON.stringify([{ selector: '#a' }]))).rejects.toBeInstanceOf(ShimError);
-    await expect(dispatchShimCall(sut.target, 'goto', JSON.stringify([123]))).rejects.toThrow(/invalid arguments/);
+    await expect(
+      dispatchShimCall(sut.target, 'click', JSON.stringify([{ selector: '#a' }])),
+    ).rejects.toBeInstanceOf(ShimError);
+    await expect(dispatchShimCall(sut.target, 'goto', JSON.stringify([123]))).rejects.toThrow(
+      /invalid arguments/,
+    );
     await expect(dispatchShimCall(sut.target, 'fill', 'not json')).rejects.toThrow(/JSON array/);
-    await expect(dispatchShimCall(sut.target, 'evaluate', JSON.stringify(['node', 'process.exit()', []]))).rejects.toThrow(/invalid arguments/);
-    await expect(dispatchShimCall(sut.target, 'waitForSelector', JSON.stringify(['#a', { timeout: 10_000_000 }]))).rejects.toThrow(/invalid arguments/);
+    await expect(
+      dispatchShimCall(sut.target, 'evaluate', JSON.stringify(['node', 'process.exit()', []])),
+    ).rejects.toThrow(/invalid arguments/);
+    await expect(
+      dispatchShimCall(sut.target, 'waitForSelector', JSON.stringify(['#a', { timeout: 10_000_000 }])),
+    ).rejects.toThrow(/invalid arguments/);
     expect(sut.calls).toEqual([]);
   });
 
@@ -71,7 +90,9 @@ describe('page shim whitelist', () => {
     const sut = recordingTarget();
     await expect(dispatchShimCall(sut.target, 'title', '[]')).resolves.toBe('"A title"');
     // Missing options arrive as null from JSON and count as absent.
-    await expect(dispatchShimCall(sut.target, 'click', JSON.stringify(['#send', null]))).resolves.toBeUndefined();
+    await expect(
+      dispatchShimCall(sut.target, 'click', JSON.stringify(['#send', null])),
+    ).resolves.toBeUndefined();
     await dispatchShimCall(sut.target, 'fill', JSON.stringify(['#name', 'Ada']));
     await dispatchShimCall(sut.target, 'evaluate', JSON.stringify(['function', '(a) => a * 2', [21]]));
     await dispatchShimCall(sut.target, 'keyboard.press', JSON.stringify(['Enter']));

@@ -11,7 +11,10 @@ const options = <T extends z.ZodRawShape>(shape: T) => z.object(shape).partial()
  * in it, or arguments not of its shape, are refused before anything touches the page.
  */
 export const SHIM_METHODS = {
-  goto: z.tuple([z.string().min(1).max(8_192), options({ timeout, waitUntil: z.enum(['load', 'domcontentloaded', 'networkidle', 'commit']) })]),
+  goto: z.tuple([
+    z.string().min(1).max(8_192),
+    options({ timeout, waitUntil: z.enum(['load', 'domcontentloaded', 'networkidle', 'commit']) }),
+  ]),
   reload: z.tuple([]),
   goBack: z.tuple([]),
   click: z.tuple([selector, options({ timeout })]),
@@ -19,9 +22,19 @@ export const SHIM_METHODS = {
   type: z.tuple([selector, text, options({ delay: z.number().int().min(0).max(1_000) })]),
   press: z.tuple([selector, z.string().min(1).max(64)]),
   hover: z.tuple([selector]),
-  selectOption: z.tuple([selector, z.union([z.string().max(10_000), z.array(z.string().max(10_000)).max(100)])]),
-  waitForSelector: z.tuple([selector, options({ timeout, state: z.enum(['attached', 'detached', 'visible', 'hidden']) })]),
-  evaluate: z.tuple([z.enum(['function', 'expression']), z.string().min(1).max(100_000), z.array(z.unknown()).max(32)]),
+  selectOption: z.tuple([
+    selector,
+    z.union([z.string().max(10_000), z.array(z.string().max(10_000)).max(100)]),
+  ]),
+  waitForSelector: z.tuple([
+    selector,
+    options({ timeout, state: z.enum(['attached', 'detached', 'visible', 'hidden']) }),
+  ]),
+  evaluate: z.tuple([
+    z.enum(['function', 'expression']),
+    z.string().min(1).max(100_000),
+    z.array(z.unknown()).max(32),
+  ]),
   content: z.tuple([]),
   title: z.tuple([]),
   url: z.tuple([]),
@@ -32,7 +45,13 @@ export const SHIM_METHODS = {
   inputValue: z.tuple([selector]),
   isVisible: z.tuple([selector]),
   count: z.tuple([selector]),
-  screenshot: z.tuple([options({ fullPage: z.boolean(), quality: z.number().int().min(1).max(100), type: z.enum(['png', 'jpeg']) })]),
+  screenshot: z.tuple([
+    options({
+      fullPage: z.boolean(),
+      quality: z.number().int().min(1).max(100),
+      type: z.enum(['png', 'jpeg']),
+    }),
+  ]),
   'keyboard.press': z.tuple([z.string().min(1).max(64)]),
   'keyboard.type': z.tuple([text]),
 } as const;
@@ -60,8 +79,13 @@ export function isShimMethod(name: unknown): name is ShimMethod {
  * against its shape (JSON only: they crossed the binding as text), then runs it on `target`.
  * Returns the result as JSON text (undefined stays undefined).
  */
-export async function dispatchShimCall(target: ShimTarget, method: unknown, argsJson: unknown): Promise<string | undefined> {
-  if (!isShimMethod(method)) throw new ShimError(`page.${String(method).slice(0, 64)} is not available in the interact sandbox`);
+export async function dispatchShimCall(
+  target: ShimTarget,
+  method: unknown,
+  argsJson: unknown,
+): Promise<string | undefined> {
+  if (!isShimMethod(method))
+    throw new ShimError(`page.${String(method).slice(0, 64)} is not available in the interact sandbox`);
   let raw: unknown;
   try {
     raw = typeof argsJson === 'string' ? JSON.parse(argsJson) : undefined;
@@ -74,7 +98,9 @@ export async function dispatchShimCall(target: ShimTarget, method: unknown, args
   const parsed = (SHIM_METHODS[method] as z.ZodType).safeParse(fillOptional(method, raw));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ShimError(`page.${method}: invalid arguments (${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'})`);
+    throw new ShimError(
+      `page.${method}: invalid arguments (${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'})`,
+    );
   }
   const run = target[method] as (...args: unknown[]) => Promise<unknown>;
   const value = await run.apply(target, parsed.data as unknown[]);
@@ -86,6 +112,7 @@ function fillOptional(method: ShimMethod, args: unknown[]): unknown[] {
   const schema = SHIM_METHODS[method] as unknown as z.ZodTuple;
   const items = schema.def.items as z.ZodType[];
   const padded = [...args];
-  while (padded.length < items.length && items[padded.length].safeParse(undefined).success) padded.push(undefined);
+  while (padded.length < items.length && items[padded.length].safeParse(undefined).success)
+    padded.push(undefined);
   return padded;
 }

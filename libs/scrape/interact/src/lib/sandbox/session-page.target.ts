@@ -80,7 +80,12 @@ export class SessionPageTarget implements ShimTarget {
           : `page.goto: blocked insecure target URL ${target.href} (private, loopback or metadata address)`,
       );
     }
-    const waitUntil = options?.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : options?.waitUntil === 'networkidle' ? 'networkidle2' : 'load';
+    const waitUntil =
+      options?.waitUntil === 'domcontentloaded'
+        ? 'domcontentloaded'
+        : options?.waitUntil === 'networkidle'
+          ? 'networkidle2'
+          : 'load';
     const response = await this.options.page
       .goto(target.href, { waitUntil, timeout: this.remaining(options?.timeout) })
       .catch((error: unknown) => {
@@ -102,7 +107,9 @@ export class SessionPageTarget implements ShimTarget {
   click = async (...[selector, options]: ShimArgs<'click'>) => {
     const handle = await this.element(selector, options?.timeout);
     // A real mouse click where possible (it focuses inputs), a DOM click otherwise.
-    await handle.click().catch(() => handle.evaluate((element) => (element as unknown as DomElement).click()));
+    await handle
+      .click()
+      .catch(() => handle.evaluate((element) => (element as unknown as DomElement).click()));
     await handle.dispose();
     await this.settle();
   };
@@ -155,7 +162,9 @@ export class SessionPageTarget implements ShimTarget {
         hidden: state === 'hidden' || state === 'detached',
       })
       .catch((error: unknown) => {
-        throw new ShimError(`page.waitForSelector: ${selector} (${state}) did not happen in time (${messageOf(error)})`);
+        throw new ShimError(
+          `page.waitForSelector: ${selector} (${state}) did not happen in time (${messageOf(error)})`,
+        );
       });
     await handle?.dispose();
     return true;
@@ -172,9 +181,13 @@ export class SessionPageTarget implements ShimTarget {
         userGesture: true,
         replMode: kind === 'expression',
         timeout: this.remaining(),
-      })) as { result: { type: string; value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
+      })) as {
+        result: { type: string; value?: unknown };
+        exceptionDetails?: { text: string; exception?: { description?: string } };
+      };
       if (outcome.exceptionDetails) {
-        const detail = outcome.exceptionDetails.exception?.description?.split('\n')[0] ?? outcome.exceptionDetails.text;
+        const detail =
+          outcome.exceptionDetails.exception?.description?.split('\n')[0] ?? outcome.exceptionDetails.text;
         throw new ShimError(`page.evaluate: the script threw: ${detail}`);
       }
       return outcome.result.value;
@@ -204,7 +217,10 @@ export class SessionPageTarget implements ShimTarget {
     (await this.element(selector)).evaluate((element) => (element as unknown as DomElement).innerHTML);
 
   getAttribute = async (...[selector, name]: ShimArgs<'getAttribute'>) =>
-    (await this.element(selector)).evaluate((element, attribute) => (element as unknown as DomElement).getAttribute(attribute), name);
+    (await this.element(selector)).evaluate(
+      (element, attribute) => (element as unknown as DomElement).getAttribute(attribute),
+      name,
+    );
 
   inputValue = async (...[selector]: ShimArgs<'inputValue'>) =>
     (await this.element(selector)).evaluate((element) => (element as unknown as DomElement).value ?? '');
@@ -224,7 +240,8 @@ export class SessionPageTarget implements ShimTarget {
   };
 
   screenshot = async (...[options]: ShimArgs<'screenshot'>) => {
-    const quality = options?.type === 'png' ? undefined : (options?.quality ?? (options?.type === 'jpeg' ? 80 : undefined));
+    const quality =
+      options?.type === 'png' ? undefined : (options?.quality ?? (options?.type === 'jpeg' ? 80 : undefined));
     const image = await takeScreenshot(
       this.options.page,
       { fullPage: options?.fullPage ?? false, ...(quality !== undefined ? { quality } : {}) },

@@ -82,7 +82,10 @@ export class LiveSessions {
         return await work(live, restored);
       } finally {
         live.lastUsed = Date.now();
-        if (live.lease) await this.deps.limiter?.extend(live.lease.id, this.deps.idleMs + LEASE_MARGIN_MS).catch(() => false);
+        if (live.lease)
+          await this.deps.limiter
+            ?.extend(live.lease.id, this.deps.idleMs + LEASE_MARGIN_MS)
+            .catch(() => false);
         this.arm(live, this.deps.idleMs);
       }
     });
@@ -130,7 +133,14 @@ export class LiveSessions {
     }
     try {
       const page = await openSessionPage(pool, this.deps.proxies, this.deps.settings, session, deadline);
-      const live: LiveSession = { sessionId: session.id, teamId: session.teamId, page, state: session.state, lease, lastUsed: Date.now() };
+      const live: LiveSession = {
+        sessionId: session.id,
+        teamId: session.teamId,
+        page,
+        state: session.state,
+        lease,
+        lastUsed: Date.now(),
+      };
       this.entries.set(session.id, live);
       return live;
     } catch (error) {
@@ -141,11 +151,16 @@ export class LiveSessions {
 
   private async evictIfFull(): Promise<void> {
     if (this.entries.size < this.deps.maxLive) return;
-    const idle = [...this.entries.values()].filter((live) => !this.tails.has(live.sessionId)).sort((a, b) => a.lastUsed - b.lastUsed);
+    const idle = [...this.entries.values()]
+      .filter((live) => !this.tails.has(live.sessionId))
+      .sort((a, b) => a.lastUsed - b.lastUsed);
     const oldest = idle[0];
     if (!oldest) return;
     this.entries.delete(oldest.sessionId);
-    this.deps.logger?.info({ sessionId: oldest.sessionId }, 'interact page evicted (its session is restored on its next call)');
+    this.deps.logger?.info(
+      { sessionId: oldest.sessionId },
+      'interact page evicted (its session is restored on its next call)',
+    );
     await this.close(oldest);
   }
 

@@ -36,15 +36,22 @@ export interface SessionPage {
 
 /** The connected Chromium of the pool; a dead one is relaunched by running an empty task through the pool. */
 async function chromiumOf(pool: BrowserPool) {
-  if (!pool.chromium) await pool.run(AbortSignal.timeout(30_000), async () => undefined).catch(() => undefined);
+  if (!pool.chromium)
+    await pool.run(AbortSignal.timeout(30_000), async () => undefined).catch(() => undefined);
   const browser = pool.chromium;
-  if (!browser) throw new AppError('SERVICE_UNAVAILABLE', { message: 'The browser is not available right now; retry shortly' });
+  if (!browser)
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      message: 'The browser is not available right now; retry shortly',
+    });
   return browser;
 }
 
 /** A fresh context for user code: behind its own guard proxy, nothing shared with the session page. */
 export async function openSandbox(pool: BrowserPool, settings: SessionBrowserSettings): Promise<PageSlot> {
-  return openSlot(await chromiumOf(pool), { policy: settings.policy, maxTransferBytes: settings.maxTransferBytes });
+  return openSlot(await chromiumOf(pool), {
+    policy: settings.policy,
+    maxTransferBytes: settings.maxTransferBytes,
+  });
 }
 
 export { closeSlot };
@@ -62,23 +69,36 @@ export async function openSessionPage(
   session: InteractSessionRecord,
   deadline: number,
 ): Promise<SessionPage> {
-  const slot = await openSlot(await chromiumOf(pool), { policy: settings.policy, maxTransferBytes: settings.maxTransferBytes });
+  const slot = await openSlot(await chromiumOf(pool), {
+    policy: settings.policy,
+    maxTransferBytes: settings.maxTransferBytes,
+  });
   try {
     const { page, context, guard } = slot;
     const options = session.options;
     const remaining = () => Math.max(1, deadline - Date.now());
     guard.route = { verifyTls: !options.skipTlsVerification, upstream: proxies.plan(options.proxy)[0]?.url };
     const cdp = await page.createCDPSession();
-    const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
+    const headers = Object.fromEntries(
+      Object.entries(options.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]),
+    );
     const userAgent = headers['user-agent'];
     delete headers['user-agent'];
     const target = new URL(session.currentUrl);
-    const requestGuard = new RequestGuard({ resolver: guard.resolver, blockAds: options.blockAds, headers, targetHost: new URL(options.url).hostname });
+    const requestGuard = new RequestGuard({
+      resolver: guard.resolver,
+      blockAds: options.blockAds,
+      headers,
+      targetHost: new URL(options.url).hostname,
+    });
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
     // Popups would escape request interception (the guard proxy still covers them): they are closed.
     context.on('targetcreated', (created) => {
       if (created.type() !== 'page') return;
-      void created.page().then((opened) => (opened && opened !== page ? opened.close() : undefined)).catch(() => undefined);
+      void created
+        .page()
+        .then((opened) => (opened && opened !== page ? opened.close() : undefined))
+        .catch(() => undefined);
     });
     const { viewport } = await applyEmulation(
       page,
@@ -93,7 +113,10 @@ export async function openSessionPage(
       await page.goto(target.href, { waitUntil: 'load', timeout: remaining() });
     } catch (error) {
       const refused = requestGuard.refused.find((entry) => entry.navigation);
-      if (refused) throw new AppError('SCRAPE_SITE_ERROR', { message: `The session's page ${target.href} could not be opened: blocked (${refused.reason})` });
+      if (refused)
+        throw new AppError('SCRAPE_SITE_ERROR', {
+          message: `The session's page ${target.href} could not be opened: blocked (${refused.reason})`,
+        });
       throw toScrapeError(error, target.href);
     }
     await settle(page, Math.min(settings.settleMs, remaining()));
@@ -105,7 +128,10 @@ export async function openSessionPage(
 }
 
 /** Where the page is and its storage, merged into the session's previous state (other origins kept). */
-export async function captureSessionState(page: SessionPage, previous: ProfileState): Promise<{ url: string; state: ProfileState }> {
+export async function captureSessionState(
+  page: SessionPage,
+  previous: ProfileState,
+): Promise<{ url: string; state: ProfileState }> {
   const current = await captureProfile(page.slot.page, page.slot.context.cookies());
   return { url: page.slot.page.url(), state: mergeProfileState(previous, current) };
 }
