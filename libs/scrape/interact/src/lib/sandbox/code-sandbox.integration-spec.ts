@@ -1,7 +1,17 @@
+import { OfflineProvider, OpenAiCompatibleProvider, type LlmProvider } from '@quarry/llm';
 import { AddressPolicy } from '@quarry/platform/net';
 import { BrowserPool, closeSlot, ProxyPools } from '@quarry/scrape/browser';
 import { EMPTY_PROFILE, type InteractSessionRecord } from '@quarry/scrape/state';
-import { html, startFixtureServer, startInteractSite, type FixtureServer } from '@quarry/testing';
+import {
+  html,
+  startFakeLlmServer,
+  startFixtureServer,
+  startInteractSite,
+  type FakeLlmRequest,
+  type FixtureServer,
+} from '@quarry/testing';
+import { answerWithModel, planPrompt } from '../prompt/prompt-planner';
+import { runPromptPlan, snapshotPage } from '../prompt/prompt-runner';
 import {
   openSandbox,
   openSessionPage,
@@ -181,5 +191,131 @@ describe('interact code sandbox on real Chromium', () => {
     expect(outcome.truncated).toBe(true);
     expect(outcome.stdout?.length).toBeLessThanOrEqual(64 * 1024);
     expect(outcome.result).toBe('1');
+  });
+
+  describe('prompts', () => {
+    const runPrompt = async (prompt: string, llm: LlmProvider) => {
+      const deadline = Date.now() + 20_000;
+      const target = new SessionPageTarget({
+        page: session.slot.page,
+        cdp: session.cdp,
+        resolver: session.slot.guard.resolver,
+        viewport: session.viewport,
+        deadline,
+        maxDocumentBytes: 5 * 1024 * 1024,
+        storeScreenshot: async () => 'unused',
+      });
+      const usage = {
+        teamId: '00000000-0000-4000-8000-0000000000bb',
+        jobId: '00000000-0000-4000-8000-0000000000dd',
+      };
+      const planned = await planPrompt(prompt, {
+        llm,
+        snapshot: () => snapshotPage(session.cdp),
+        usage,
+        deadline,
+      });
+      return runPromptPlan(
+        planned.plan,
+        {
+          actions: {
+            page: session.slot.page,
+            cdp: session.cdp,
+            signal: AbortSignal.timeout(20_000),
+            deadline,
+            viewport: session.viewport,
+            store: async () => 'unused',
+          },
+          cdp: session.cdp,
+          target,
+          answer: planned.modelAnswers
+            ? (question, text) => answerWithModel(llm, question, text, { usage, deadline })
+            : undefined,
+        },
+        planned.note,
+      );
+    };
+
+    beforeEach(async () => {
+      await session.slot.page.goto(`${site.url}/form`, { waitUntil: 'load' });
+    });
+
+    it('runs an offline prompt through the action executor and labels the fallback', async () => {
+      const outcome = await runPrompt(
+        'type Grace into the Your name field, then click Send message. What does the page say?',
+        new OfflineProvider(1_000, 10_000),
+      );
+      expect(outcome.output).toMatch(/Typed "Grace" into "Your name field" \(input#name\)/);
+      expect(outcome.output).toMatch(/Clicked "Send message" \(button#send\)/);
+      expect(outcome.output).toMatch(/Hello, Grace!/);
+      expect(outcome.output).toMatch(
+        /No language model is configured: the prompt was read by the built-in parser/,
+      );
+      expect(JSON.parse(outcome.result ?? '{}')).toMatchObject({
+        title: 'Contact form',
+        answer: expect.stringContaining('Hello, Grace!'),
+      });
+    });
+
+    it('refuses a prompt the offline parser cannot read with 422', async () => {
+      await expect(
+        runPrompt('make the page prettier', new OfflineProvider(1_000, 10_000)),
+      ).rejects.toMatchObject({ status: 422 });
+    });
+
+    it('plans with a language model from the page elements and answers from the page text after the steps', async () => {
+      const elementsOf = (request: FakeLlmRequest) => {
+        const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
+        return JSON.parse(/Elements:\n([\s\S]*?)\n\nInstruction:/.exec(user)?.[1] ?? '[]') as {
+          selector: string;
+          label?: string;
+          text?: string;
+        }[];
+      };
+      const llm = await startFakeLlmServer((request) => {
+        if (request.responseFormat?.name === 'interact_plan') {
+          const elements = elementsOf(request);
+          const name = elements.find((element) => element.label === 'Your name');
+          const send = elements.find((element) => element.text === 'Send message');
+          return {
+            json: {
+              steps: [
+                { type: 'type', selector: name?.selector, text: 'Linus' },
+                { type: 'click', selector: send?.selector },
+              ],
+              question: 'What does the page say?',
+            },
+          };
+        }
+        const greeting = /Hello, \w+!/.exec(request.text)?.[0] ?? 'nothing';
+        return `The page says ${greeting}`;
+      });
+      try {
+        const provider = new OpenAiCompatibleProvider({
+          baseUrl: llm.url,
+          model: 'fake',
+          timeoutMs: 5_000,
+          maxAttempts: 1,
+          maxOutputTokens: 1_000,
+          maxInputChars: 50_000,
+        });
+        const outcome = await runPrompt('Say hello as Linus and tell me what the page answers', provider);
+        expect(JSON.parse(outcome.result ?? '{}')).toMatchObject({ answer: 'The page says Hello, Linus!' });
+        expect(outcome.output).not.toMatch(/built-in parser/);
+        expect(llm.calls.map((call) => call.responseFormat?.name ?? 'answer')).toEqual([
+          'interact_plan',
+          'answer',
+        ]);
+
+        // The model cannot be reached: the offline parser reads the prompt and says why.
+        llm.respondWith(() => ({ status: 500 }));
+        const fallback = await runPrompt('click Send message', provider);
+        expect(fallback.output).toMatch(
+          /read by the built-in parser because the language model could not be used/,
+        );
+      } finally {
+        await llm.close();
+      }
+    });
   });
 });
