@@ -5,6 +5,7 @@ import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { PdfScrapeModule } from '@quarry/documents/service';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
+import { InteractWorkerModule } from '@quarry/scrape/interact';
 import { ScrapeFormatsModule } from '@quarry/scrape/formats';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
@@ -25,6 +26,7 @@ export class ScrapeWorkerAppModule {
         LlmFormatsModule,
         PdfScrapeModule,
         CrawlRunnerModule,
+        InteractWorkerModule,
       ],
       controllers: [HealthController],
     };

@@ -7,6 +7,7 @@ import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
+import { InteractWorkerModule } from '@quarry/scrape/interact';
 import { ScrapeFormatsModule } from '@quarry/scrape/formats';
 import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
@@ -27,6 +28,7 @@ export class StandaloneModule {
         PdfScrapeModule,
         DocParserModule,
         CrawlRunnerModule,
+        InteractWorkerModule,
         AgentOrchestratorModule,
         MonitorRunnerModule,
         AdminApiModule,

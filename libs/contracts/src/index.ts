@@ -31,3 +31,5 @@ export * from './lib/monitor/monitor-request.schema';
 export * from './lib/monitor/monitor-responses.types';
 export * from './lib/extract/extract-request.schema';
 export * from './lib/extract/extract-responses.types';
+export * from './lib/interact/interact-request.schema';
+export * from './lib/interact/interact-messages.schema';

@@ -8,3 +8,4 @@ export * from './lib/crawl-site';
 export * from './lib/fake-llm-server';
 export * from './lib/scripted-llm';
 export * from './lib/fake-smtp-server';
+export * from './lib/interact-site';

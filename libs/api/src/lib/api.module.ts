@@ -10,7 +10,7 @@ import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observabil
 import { CrawlModule } from '@quarry/crawl';
 import { MonitorModule } from '@quarry/monitor';
 import { ScrapeCache } from '@quarry/scrape/cache';
-import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
+import { ChangeSnapshotRepository, InteractSessionRepository, ProfileRepository } from '@quarry/scrape/state';
 import { AccountController } from './account/account.controller';
 import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
@@ -19,6 +19,8 @@ import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
 import { CrawlController } from './crawl/crawl.controller';
 import { ExtractController } from './extract/extract.controller';
+import { InteractController } from './interact/interact.controller';
+import { InteractService } from './interact/interact.service';
 import { MapController } from './map/map.controller';
 import { MonitorController } from './monitor/monitor.controller';
 import { RootController } from './root/root.controller';
@@ -55,6 +57,7 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     RootController,
     HealthController,
     ScrapeController,
+    InteractController,
     BlobsController,
     CrawlController,
     BatchScrapeController,
@@ -80,6 +83,12 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
       provide: ChangeSnapshotRepository,
       useFactory: (db: Database) => new ChangeSnapshotRepository(db),
       inject: [Database],
+    },
+    InteractService,
+    {
+      provide: InteractSessionRepository,
+      useFactory: (db: Database, profiles: ProfileRepository) => new InteractSessionRepository(db, profiles),
+      inject: [Database, ProfileRepository],
     },
     ParseService,
     ParseUploadsService,

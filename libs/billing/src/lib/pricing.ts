@@ -28,6 +28,8 @@ export const PRICES = {
   searchPer10Results: 2,
   /** Extract job (compat §12): its final extraction, on top of every page read at that page's scrape price. */
   extract: 4,
+  /** One interact call (code or prompt) on a scraped page; stopping the session is free. */
+  interact: 1,
 } as const;
 
 export interface ScrapeChargeInput {

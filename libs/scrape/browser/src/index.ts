@@ -10,3 +10,7 @@ export * from './lib/engine/js-need.util';
 export * from './lib/engine/proxy-pools';
 export * from './lib/engine/browser.engine';
 export * from './lib/browser-engine.module';
+export * from './lib/render/emulation';
+export * from './lib/render/actions-runner';
+export * from './lib/render/settle';
+export * from './lib/pool/browser-pool.ref';

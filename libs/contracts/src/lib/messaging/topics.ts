@@ -45,6 +45,8 @@ export const TOPICS = {
   agentWork: { name: 'agent.work', partitions: 6 },
   /** Monitor checks to run or continue (see monitorCheckMessageSchema), consumed by the agent orchestrators. */
   monitorChecks: { name: 'monitor.checks', partitions: 6 },
+  /** Calls on interact sessions (execute, stop), keyed by session id: a session's calls reach one worker. Synchronous, so transient. */
+  interactCalls: { name: 'interact.calls', partitions: 6, ...transient },
 } as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof TOPICS;
@@ -56,4 +58,5 @@ export const CONSUMER_GROUPS = {
   crawlWorkers: 'crawl-workers',
   agentOrchestrators: 'agent-orchestrators',
   monitorRunners: 'monitor-runners',
+  interactWorkers: 'interact-workers',
 } as const;

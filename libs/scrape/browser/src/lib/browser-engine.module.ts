@@ -10,12 +10,13 @@ import { ProfileRepository, TeamConcurrencyLimiter } from '@quarry/scrape/state'
 import { BrowserEngine } from './engine/browser.engine';
 import { ProxyPools } from './engine/proxy-pools';
 import { BrowserPool } from './pool/browser-pool';
+import { BrowserPoolRef } from './pool/browser-pool.ref';
 
 /**
  * Registers the scrape engine in the worker's pipeline: Chromium (CHROMIUM_PATH, BROWSER_CONCURRENCY
  * pages at once) when available, else HTTP only with warnings for what needed a browser.
  */
-@Module({ imports: [ScrapeRunnerModule] })
+@Module({ imports: [ScrapeRunnerModule], providers: [BrowserPoolRef], exports: [BrowserPoolRef] })
 export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown {
   private pool?: BrowserPool;
   private sweeper?: NodeJS.Timeout;
@@ -29,6 +30,7 @@ export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown 
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(HealthRegistry) private readonly health: HealthRegistry,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
+    @Inject(BrowserPoolRef) private readonly poolRef: BrowserPoolRef,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -61,6 +63,7 @@ export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown 
       );
     }
     const pool = this.pool;
+    this.poolRef.pool = pool;
     this.metrics.browserPoolSize.set(pool ? pool.concurrency : 0);
     if (pool) {
       // Sampled at scrape time rather than pushed from every page.

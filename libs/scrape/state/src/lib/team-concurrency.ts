@@ -71,6 +71,15 @@ export class TeamConcurrencyLimiter {
     await this.db.sql.query('DELETE FROM browser_leases WHERE id = $1', [id]);
   }
 
+  /** Extends a held lease (interact sessions keep their slot while the session lives); false when it is gone. */
+  async extend(id: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.db.sql.query<{ id: string }>(
+      `UPDATE browser_leases SET expires_at = now() + ($2::int * interval '1 millisecond') WHERE id = $1 RETURNING id`,
+      [id, Math.max(1_000, Math.ceil(leaseMs))],
+    );
+    return rows.length > 0;
+  }
+
   /** Leases held by the team right now (tests and the queue-status route). */
   async active(teamId: string): Promise<number> {
     const rows = await this.db.sql.query<{ count: string | number }>(

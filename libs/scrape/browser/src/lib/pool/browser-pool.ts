@@ -138,6 +138,14 @@ export class BrowserPool {
     return this.version;
   }
 
+  /**
+   * The running Chromium when it is connected: interact sessions open their own long-lived
+   * contexts in it (openSlot), outside the cluster's per-job slots.
+   */
+  get chromium(): Browser | undefined {
+    return this.browser?.connected ? this.browser : undefined;
+  }
+
   /** The browser's own user agent (headless marker included). */
   get userAgent(): string {
     return this.agent;

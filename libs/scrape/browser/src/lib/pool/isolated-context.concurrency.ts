@@ -127,7 +127,7 @@ export function isolatedContextConcurrency(options: IsolationOptions): Concurren
 }
 
 /** A fresh incognito context routed through its own guard proxy, with one page. */
-async function openSlot(browser: Browser, options: IsolationOptions): Promise<PageSlot> {
+export async function openSlot(browser: Browser, options: IsolationOptions): Promise<PageSlot> {
   const guardOptions: GuardProxyOptions = {
     resolver: new HostResolver(options.policy, options.lookup),
     maxTransferBytes: options.maxTransferBytes,
@@ -160,7 +160,7 @@ function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
   });
 }
 
-async function closeSlot(slot: PageSlot): Promise<void> {
+export async function closeSlot(slot: PageSlot): Promise<void> {
   await slot.context.close().catch(() => undefined);
   await slot.guard.close();
 }

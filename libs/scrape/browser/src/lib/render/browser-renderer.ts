@@ -255,7 +255,7 @@ function navigationError(error: unknown, failure: NavigationFailure): Error {
   return error instanceof Error ? error : new Error(message);
 }
 
-async function loadProfile(page: Page, state: ProfileState): Promise<void> {
+export async function loadProfile(page: Page, state: ProfileState): Promise<void> {
   if (state.cookies.length) await page.browserContext().setCookie(...state.cookies.map(toCookieData));
   const origins = state.origins;
   if (Object.keys(origins).length === 0) return;
@@ -273,7 +273,7 @@ async function loadProfile(page: Page, state: ProfileState): Promise<void> {
   }, origins);
 }
 
-async function captureProfile(page: Page, cookies: Promise<Cookie[]>): Promise<ProfileState> {
+export async function captureProfile(page: Page, cookies: Promise<Cookie[]>): Promise<ProfileState> {
   const stored: StoredCookie[] = (await cookies).map((cookie) => ({
     name: cookie.name,
     value: cookie.value,
