@@ -45,28 +45,22 @@ export class DocumentRepository {
 
   /** A stored document of the team by id. */
   async findForTeam(id: string, teamId: string): Promise<StoredDocument | undefined> {
-    const row = await this.db.prisma.document.findFirst({ where: { id, teamId } });
-    return row
-      ? {
-          id: row.id,
-          jobId: row.jobId,
-          document: row.content as unknown as ScrapeDocument,
-          createdAt: row.createdAt,
-        }
-      : undefined;
+    return storedOf(await this.db.prisma.document.findFirst({ where: { id, teamId } }));
   }
 
   async findByJob(jobId: string): Promise<StoredDocument | undefined> {
-    const row = await this.db.prisma.document.findFirst({ where: { jobId }, orderBy: { createdAt: 'asc' } });
-    return row
-      ? {
-          id: row.id,
-          jobId: row.jobId,
-          document: row.content as unknown as ScrapeDocument,
-          createdAt: row.createdAt,
-        }
-      : undefined;
+    return storedOf(
+      await this.db.prisma.document.findFirst({ where: { jobId }, orderBy: { createdAt: 'asc' } }),
+    );
   }
+}
+
+function storedOf(
+  row: { id: string; jobId: string | null; content: unknown; createdAt: Date } | null,
+): StoredDocument | undefined {
+  return row
+    ? { id: row.id, jobId: row.jobId, document: row.content as ScrapeDocument, createdAt: row.createdAt }
+    : undefined;
 }
 
 function firstString(value: unknown): string | undefined {

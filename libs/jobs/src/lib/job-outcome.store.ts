@@ -64,14 +64,14 @@ export class JobOutcomeStore {
       for (const document of outcome.documents ?? []) {
         await this.documents.insertIn(tx, { ...document, jobId: outcome.jobId, teamId: outcome.teamId });
       }
-      await this.credits.chargeIn(tx, {
-        teamId: outcome.teamId,
-        amount: outcome.credits,
-        idempotencyKey: `job:${outcome.jobId}`,
-        jobId: outcome.jobId,
-        apiKeyId: outcome.apiKeyId,
-        description: outcome.kind,
-      });
+      await this.chargeJob(
+        tx,
+        outcome.jobId,
+        outcome.teamId,
+        outcome.credits,
+        outcome.kind,
+        outcome.apiKeyId,
+      );
       return true;
     });
   }
@@ -94,14 +94,33 @@ export class JobOutcomeStore {
             : {}),
         },
       });
-      await this.credits.chargeIn(tx, {
-        teamId: job.teamId,
-        amount: outcome.credits,
-        idempotencyKey: `job:${job.id}`,
-        jobId: job.id,
-        apiKeyId: job.apiKeyId,
-        description: outcome.description ?? job.kind,
-      });
+      await this.chargeJob(
+        tx,
+        job.id,
+        job.teamId,
+        outcome.credits,
+        outcome.description ?? job.kind,
+        job.apiKeyId,
+      );
+    });
+  }
+
+  /** The job's one charge: keyed by the job id, so a redelivered outcome never charges twice. */
+  private chargeJob(
+    tx: Prisma.TransactionClient,
+    jobId: string,
+    teamId: string,
+    credits: number,
+    description: string,
+    apiKeyId?: string,
+  ) {
+    return this.credits.chargeIn(tx, {
+      teamId,
+      amount: credits,
+      idempotencyKey: `job:${jobId}`,
+      jobId,
+      apiKeyId,
+      description,
     });
   }
 
