@@ -35,10 +35,11 @@ export class JobWaiter {
   ) {}
 
   async start(): Promise<void> {
-    await this.bus.subscribe<unknown>('jobEvents', { group: this.group, concurrency: 64 }, async (message) => {
-      const parsed = jobEventSchema.safeParse(message.value);
-      if (parsed.success) this.deliver(parsed.data as JobEvent);
-    });
+    await this.bus.subscribe(
+      'jobEvents',
+      { group: this.group, concurrency: 64, schema: jobEventSchema },
+      async (message) => this.deliver(message.value as JobEvent),
+    );
   }
 
   /** Resolves with the job's terminal event, or undefined when `timeoutMs` passes (or `signal` aborts) first. */
@@ -88,7 +89,14 @@ export class JobWaiter {
         const seen = this.finishedSeen.get(job.id);
         if (seen === undefined) this.finishedSeen.set(job.id, Date.now());
         if (seen === undefined || Date.now() - seen < EVENT_GRACE_MS) continue;
-        this.deliver({ jobId: job.id, teamId: job.teamId, kind: job.kind, status: job.status, error: job.error, at: Date.now() });
+        this.deliver({
+          jobId: job.id,
+          teamId: job.teamId,
+          kind: job.kind,
+          status: job.status,
+          error: job.error,
+          at: Date.now(),
+        });
       }
     } catch (error) {
       this.logger.debug({ err: error }, 'job poll failed');

@@ -30,21 +30,16 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
 
   async onApplicationBootstrap(): Promise<void> {
     await this.waiter.start();
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'agentWork',
       {
         group: CONSUMER_GROUPS.agentOrchestrators,
         concurrency: this.config.agent.concurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable agent message'),
+        schema: agentWorkMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid agent message skipped'),
       },
       async (message) => {
-        const parsed = agentWorkMessageSchema.safeParse(message.value);
-        if (!parsed.success) {
-          this.metrics.busConsumed.inc({ topic: 'agentWork', outcome: 'invalid' });
-          this.logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'invalid agent message skipped');
-          return;
-        }
-        const work = parsed.data;
+        const work = message.value;
         await this.working(work.runId, () =>
           work.type === 'advance'
             ? this.runner.advance(work.runId)

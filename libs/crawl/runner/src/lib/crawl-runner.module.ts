@@ -37,27 +37,18 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'crawlTasks',
       {
         group: CONSUMER_GROUPS.crawlWorkers,
         concurrency: this.config.crawl.workerConcurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable crawl task'),
+        schema: crawlTaskMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid crawl task skipped'),
       },
-      async (message) => {
-        const parsed = crawlTaskMessageSchema.safeParse(message.value);
-        if (!parsed.success) {
-          this.metrics.busConsumed.inc({ topic: 'crawlTasks', outcome: 'invalid' });
-          this.logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'invalid crawl task skipped');
-          return;
-        }
-        await this.handler.handle(parsed.data);
-        this.metrics.busConsumed.inc({ topic: 'crawlTasks', outcome: 'ok' });
-      },
+      (message) => this.handler.handle(message.value),
     );
     this.sweeper.start();
     this.webhooks.start();
@@ -75,17 +66,23 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
     {
       provide: CollectionPlans,
       useFactory: (frontier: FrontierRepository, config: AppConfig) =>
-        new CollectionPlans(frontier, { robotsUserAgent: config.crawl.robotsUserAgent, trapMaxRun: config.crawl.trapMaxRun, maxFrontier: config.crawl.maxFrontier }),
+        new CollectionPlans(frontier, {
+          robotsUserAgent: config.crawl.robotsUserAgent,
+          trapMaxRun: config.crawl.trapMaxRun,
+          maxFrontier: config.crawl.maxFrontier,
+        }),
       inject: [FrontierRepository, APP_CONFIG],
     },
     {
       provide: PageOutcomeWriter,
-      useFactory: (db: Database, frontier: FrontierRepository, logger: Logger) => new PageOutcomeWriter(db, frontier, logger.child({ component: 'crawl-outcomes' })),
+      useFactory: (db: Database, frontier: FrontierRepository, logger: Logger) =>
+        new PageOutcomeWriter(db, frontier, logger.child({ component: 'crawl-outcomes' })),
       inject: [Database, FrontierRepository, LOGGER],
     },
     {
       provide: RobotsService,
-      useFactory: (frontier: FrontierRepository, fetcher: RobotsFetcher, logger: Logger) => new RobotsService(frontier, fetcher, logger.child({ component: 'robots' })),
+      useFactory: (frontier: FrontierRepository, fetcher: RobotsFetcher, logger: Logger) =>
+        new RobotsService(frontier, fetcher, logger.child({ component: 'robots' })),
       inject: [FrontierRepository, RobotsFetcher, LOGGER],
     },
     {
@@ -116,11 +113,29 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
           logger: logger.child({ component: 'crawl-worker' }),
           sitemapTimeoutMs: config.crawl.sitemapTimeoutMs,
         }),
-      inject: [FrontierRepository, PageOutcomeWriter, CollectionPlans, Dispatcher, RobotsService, SitemapFetcher, ScrapePipeline, CollectionEvents, PlatformMetrics, LOGGER, APP_CONFIG],
+      inject: [
+        FrontierRepository,
+        PageOutcomeWriter,
+        CollectionPlans,
+        Dispatcher,
+        RobotsService,
+        SitemapFetcher,
+        ScrapePipeline,
+        CollectionEvents,
+        PlatformMetrics,
+        LOGGER,
+        APP_CONFIG,
+      ],
     },
     {
       provide: CrawlSweeper,
-      useFactory: (frontier: FrontierRepository, dispatcher: Dispatcher, bus: MessageBus, config: AppConfig, logger: Logger) =>
+      useFactory: (
+        frontier: FrontierRepository,
+        dispatcher: Dispatcher,
+        bus: MessageBus,
+        config: AppConfig,
+        logger: Logger,
+      ) =>
         new CrawlSweeper(
           frontier,
           dispatcher,
@@ -137,7 +152,12 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
     },
     {
       provide: WebhookSender,
-      useFactory: (outbox: WebhookOutboxRepository, client: GuardedHttpClient, config: AppConfig, logger: Logger) =>
+      useFactory: (
+        outbox: WebhookOutboxRepository,
+        client: GuardedHttpClient,
+        config: AppConfig,
+        logger: Logger,
+      ) =>
         new WebhookSender(
           outbox,
           client,

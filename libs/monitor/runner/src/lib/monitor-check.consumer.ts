@@ -3,7 +3,7 @@ import { CONSUMER_GROUPS, monitorCheckMessageSchema } from '@quarry/contracts';
 import { CheckRunner, MonitorScheduler } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { HealthRegistry, LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
 
 /** Consumes `monitor.checks` (runs checks) and runs the monitor scheduler in this process. */
 export class MonitorCheckConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -13,30 +13,19 @@ export class MonitorCheckConsumer implements OnApplicationBootstrap, BeforeAppli
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
     @Inject(HealthRegistry) private readonly health: HealthRegistry,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'monitorChecks',
       {
         group: CONSUMER_GROUPS.monitorRunners,
         concurrency: this.config.monitor.checkConcurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable monitor check message'),
+        schema: monitorCheckMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid monitor check message skipped'),
       },
-      async (message) => {
-        const parsed = monitorCheckMessageSchema.safeParse(message.value);
-        if (!parsed.success) {
-          this.metrics.busConsumed.inc({ topic: 'monitorChecks', outcome: 'invalid' });
-          this.logger.error(
-            { issues: parsed.error.issues.slice(0, 5) },
-            'invalid monitor check message skipped',
-          );
-          return;
-        }
-        await this.runner.run(parsed.data.checkId);
-      },
+      (message) => this.runner.run(message.value.checkId),
     );
     let assigned = false;
     void this.bus.subscriptionsReady().then(() => (assigned = true));

@@ -1,12 +1,30 @@
 import { hostname } from 'node:os';
 import { TOPICS, type TopicKey, type TopicSpec } from '@quarry/contracts';
-import { ConfigResourceTypes, Kafka, logLevel, Partitioners, type Admin, type Consumer, type ISocketFactory, type LogEntry, type Producer } from 'kafkajs';
+import {
+  ConfigResourceTypes,
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type Consumer,
+  type ISocketFactory,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import { tracedPublish, type BusTelemetry } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
 import { kafkaConnectionConfig, type KafkaConnectionOptions } from './kafka-client-config';
-import { BusUnavailableError, sleep, type MessageBus, type MessageHandler, type PublishOptions, type SubscribeOptions } from './message-bus';
+import {
+  BusUnavailableError,
+  decodePayload,
+  sleep,
+  type MessageBus,
+  type MessageHandler,
+  type PublishOptions,
+  type SubscribeOptions,
+} from './message-bus';
 
 export interface KafkaBusOptions extends KafkaConnectionOptions {
   clientId: string;
@@ -72,7 +90,11 @@ export class KafkaBus implements MessageBus {
       logCreator: () => (entry: LogEntry) => this.logKafka(entry),
       ...(options.socketFactory ? { socketFactory: options.socketFactory } : {}),
     });
-    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, retry: { retries: 10, maxRetryTime: 10_000 } });
+    this.producer = this.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+      retry: { retries: 10, maxRetryTime: 10_000 },
+    });
     this.admin = this.kafka.admin();
     this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
     this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
@@ -109,7 +131,10 @@ export class KafkaBus implements MessageBus {
       } catch (error) {
         // A send that outlives its timeout settles later; its outcome no longer matters to the caller.
         sent.catch(() => undefined);
-        this.lastPublishFailure = { at: Date.now(), message: error instanceof Error ? error.message : String(error) };
+        this.lastPublishFailure = {
+          at: Date.now(),
+          message: error instanceof Error ? error.message : String(error),
+        };
         throw new BusUnavailableError(name, error);
       } finally {
         clearTimeout(timer);
@@ -117,7 +142,11 @@ export class KafkaBus implements MessageBus {
     });
   }
 
-  async subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void> {
+  async subscribe<T>(
+    topic: TopicKey,
+    options: SubscribeOptions<T>,
+    handler: MessageHandler<T>,
+  ): Promise<void> {
     const name = this.topicName(topic);
     const groupId = `${this.options.topicPrefix}${options.group}`;
     const consumer = this.kafka.consumer({
@@ -135,7 +164,10 @@ export class KafkaBus implements MessageBus {
       if (Object.keys(event.payload.memberAssignment).length > 0) markAssigned();
     });
     consumer.on(consumer.events.CRASH, (event) =>
-      this.logger.error({ err: event.payload.error, group: options.group, restart: event.payload.restart }, 'kafka consumer crashed'),
+      this.logger.error(
+        { err: event.payload.error, group: options.group, restart: event.payload.restart },
+        'kafka consumer crashed',
+      ),
     );
     await consumer.connect();
     await consumer.subscribe({ topic: name, fromBeginning: true });
@@ -146,7 +178,14 @@ export class KafkaBus implements MessageBus {
       autoCommitInterval: 1_000,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: Math.max(1, Math.min(partitions, options.concurrency)),
-      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+      eachBatch: async ({
+        batch,
+        resolveOffset,
+        heartbeat,
+        commitOffsetsIfNecessary,
+        isRunning,
+        isStale,
+      }) => {
         const messages = batch.messages;
         const finished = new Array<boolean>(messages.length).fill(false);
         let resolvedUpTo = 0;
@@ -159,23 +198,28 @@ export class KafkaBus implements MessageBus {
               try {
                 if (!live()) return;
                 const raw = message.value?.toString('utf8') ?? '';
-                let value: unknown;
                 let outcome: 'done' | 'gave-up' | 'stopped' = 'done';
-                try {
-                  value = JSON.parse(raw);
-                } catch (error) {
+                const decoded = decodePayload(raw, options.schema);
+                if (!decoded.ok) {
                   this.telemetry.metrics?.busConsumed.inc({ topic, outcome: 'invalid' });
-                  options.onInvalid?.(error, raw);
-                }
-                if (value !== undefined) {
+                  options.onInvalid?.(decoded.error, raw);
+                } else {
+                  const value = decoded.value;
                   const headers = Object.fromEntries(
-                    Object.entries(message.headers ?? {}).map(([key, header]) => [key, header?.toString() ?? '']),
+                    Object.entries(message.headers ?? {}).map(([key, header]) => [
+                      key,
+                      header?.toString() ?? '',
+                    ]),
                   );
-                  outcome = await runWithRetry({ topic, key: message.key?.toString(), value, headers }, handler as MessageHandler<unknown>, {
-                    logger: this.logger,
-                    isRunning: live,
-                    telemetry: { ...this.telemetry, destination: name, group: options.group },
-                  });
+                  outcome = await runWithRetry(
+                    { topic, key: message.key?.toString(), value, headers },
+                    handler as MessageHandler<unknown>,
+                    {
+                      logger: this.logger,
+                      isRunning: live,
+                      telemetry: { ...this.telemetry, destination: name, group: options.group },
+                    },
+                  );
                   if (outcome === 'gave-up') {
                     this.telemetry.metrics?.busConsumed.inc({ topic, outcome: 'dead_letter' });
                     await this.deadLetter(name, raw, message.key?.toString());
@@ -187,7 +231,9 @@ export class KafkaBus implements MessageBus {
                   resolveOffset(messages[resolvedUpTo].offset);
                   resolvedUpTo += 1;
                 }
-                await commitOffsetsIfNecessary().catch((error: unknown) => this.logger.warn({ err: error }, 'offset commit failed'));
+                await commitOffsetsIfNecessary().catch((error: unknown) =>
+                  this.logger.warn({ err: error }, 'offset commit failed'),
+                );
               } finally {
                 semaphore.release();
               }
@@ -209,7 +255,8 @@ export class KafkaBus implements MessageBus {
     if (!this.running) throw new Error('bus is not running');
     if (!this.producerConnected) throw new Error('Kafka producer is not connected');
     const failure = this.lastPublishFailure;
-    if (failure && Date.now() - failure.at < PUBLISH_FAILURE_MEMORY_MS) throw new Error(`Kafka publish failed: ${failure.message}`);
+    if (failure && Date.now() - failure.at < PUBLISH_FAILURE_MEMORY_MS)
+      throw new Error(`Kafka publish failed: ${failure.message}`);
     await this.admin.describeCluster();
   }
 
@@ -218,8 +265,16 @@ export class KafkaBus implements MessageBus {
     if (!this.running) return [];
     return Promise.all(
       this.consumers.map(async ({ topic, groupId }) => {
-        const [ends, committed] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId, topics: [topic] })]);
-        const done = new Map((committed[0]?.partitions ?? []).map((partition) => [partition.partition, Number(partition.offset)]));
+        const [ends, committed] = await Promise.all([
+          this.admin.fetchTopicOffsets(topic),
+          this.admin.fetchOffsets({ groupId, topics: [topic] }),
+        ]);
+        const done = new Map(
+          (committed[0]?.partitions ?? []).map((partition) => [
+            partition.partition,
+            Number(partition.offset),
+          ]),
+        );
         const lag = ends.reduce((sum, end) => {
           const position = done.get(end.partition) ?? -1;
           const from = position >= 0 ? position : Number(end.low);
@@ -261,26 +316,49 @@ export class KafkaBus implements MessageBus {
   }
 
   /** Topics created by an older release, or concurrently by another client, have the broker's default retention: set ours. */
-  private async alignTopicConfigs(topics: { topic: string; configEntries: { name: string; value: string }[] }[]): Promise<void> {
+  private async alignTopicConfigs(
+    topics: { topic: string; configEntries: { name: string; value: string }[] }[],
+  ): Promise<void> {
     if (topics.length === 0) return;
     const described = await this.admin.describeConfigs({
       includeSynonyms: false,
-      resources: topics.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.topic, configNames: topic.configEntries.map((entry) => entry.name) })),
+      resources: topics.map((topic) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name: topic.topic,
+        configNames: topic.configEntries.map((entry) => entry.name),
+      })),
     });
-    const current = new Map(described.resources.map((resource) => [resource.resourceName, new Map(resource.configEntries.map((entry) => [entry.configName, entry.configValue]))]));
-    const stale = topics.filter((topic) => topic.configEntries.some((entry) => current.get(topic.topic)?.get(entry.name) !== entry.value));
+    const current = new Map(
+      described.resources.map((resource) => [
+        resource.resourceName,
+        new Map(resource.configEntries.map((entry) => [entry.configName, entry.configValue])),
+      ]),
+    );
+    const stale = topics.filter((topic) =>
+      topic.configEntries.some((entry) => current.get(topic.topic)?.get(entry.name) !== entry.value),
+    );
     if (stale.length === 0) return;
     await this.admin.alterConfigs({
       validateOnly: false,
-      resources: stale.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.topic, configEntries: topic.configEntries })),
+      resources: stale.map((topic) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name: topic.topic,
+        configEntries: topic.configEntries,
+      })),
     });
     this.logger.info({ topics: stale.map((topic) => topic.topic) }, 'updated Kafka topic retention');
   }
 
   private async deadLetter(topic: string, raw: string, key?: string): Promise<void> {
     await this.producer
-      .send({ topic: `${topic}${DEAD_LETTER_SUFFIX}`, acks: -1, messages: [{ key: key ?? null, value: raw }] })
-      .catch((error: unknown) => this.logger.error({ err: error, topic }, 'could not park message on the dead-letter topic'));
+      .send({
+        topic: `${topic}${DEAD_LETTER_SUFFIX}`,
+        acks: -1,
+        messages: [{ key: key ?? null, value: raw }],
+      })
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, topic }, 'could not park message on the dead-letter topic'),
+      );
   }
 
   private logKafka(entry: LogEntry): void {

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { z } from 'zod';
 import { MemoryBus } from './memory-bus';
 import type { BusMessage } from './message-bus';
 
@@ -38,6 +39,27 @@ describe('MemoryBus', () => {
     await sut.publish('scrapeJobs', { job: 1 });
     await until(() => attempts.length === 3, 10_000);
     expect(attempts).toEqual([1, 2, 3]);
+    await sut.stop();
+  });
+
+  it('hands the handler only payloads its schema accepts; the others are reported and skipped', async () => {
+    const sut = new MemoryBus(logger);
+    await sut.start();
+    const handled: { id: number }[] = [];
+    const invalid: string[] = [];
+    const schema = z.object({ id: z.number() }).strict();
+    await sut.subscribe(
+      'scrapeJobs',
+      { group: 'w', concurrency: 1, schema, onInvalid: (_error, raw) => void invalid.push(raw) },
+      async (message) => void handled.push(message.value),
+    );
+    await sut.publish('scrapeJobs', { id: 1 });
+    await sut.publish('scrapeJobs', { id: 'two' });
+    await sut.publish('scrapeJobs', { id: 3, extra: true });
+    await sut.publish('scrapeJobs', { id: 4 });
+    await until(() => handled.length === 2 && invalid.length === 2);
+    expect(handled).toEqual([{ id: 1 }, { id: 4 }]);
+    expect(invalid.map((raw) => JSON.parse(raw))).toEqual([{ id: 'two' }, { id: 3, extra: true }]);
     await sut.stop();
   });
 

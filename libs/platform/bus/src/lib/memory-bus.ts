@@ -3,7 +3,14 @@ import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observabilit
 import type { Logger } from 'pino';
 import { tracedPublish, type BusTelemetry } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
-import type { BusMessage, MessageBus, MessageHandler, PublishOptions, SubscribeOptions } from './message-bus';
+import {
+  decodePayload,
+  type BusMessage,
+  type MessageBus,
+  type MessageHandler,
+  type PublishOptions,
+  type SubscribeOptions,
+} from './message-bus';
 
 type Envelope = Omit<BusMessage<string>, 'attempt'>;
 
@@ -45,21 +52,32 @@ export class MemoryBus implements MessageBus {
 
   async publish(topic: TopicKey, value: unknown, options: PublishOptions = {}): Promise<void> {
     if (!(topic in TOPICS)) throw new Error(`Unknown topic ${topic}`);
-    await tracedPublish(this.telemetry, topic, TOPICS[topic].name, options.key, options.headers, async (headers) => {
-      const envelope: Envelope = { topic, key: options.key, value: JSON.stringify(value), headers };
-      const groups = this.groups.get(topic);
-      if (!groups || groups.size === 0) {
-        const queue = this.backlog.get(topic) ?? [];
-        if (queue.length >= MAX_BACKLOG) throw new Error(`Backlog of ${topic} is full`);
-        queue.push(envelope);
-        this.backlog.set(topic, queue);
-        return;
-      }
-      for (const [group, members] of groups) this.deliver(this.pick(topic, group, members), envelope);
-    });
+    await tracedPublish(
+      this.telemetry,
+      topic,
+      TOPICS[topic].name,
+      options.key,
+      options.headers,
+      async (headers) => {
+        const envelope: Envelope = { topic, key: options.key, value: JSON.stringify(value), headers };
+        const groups = this.groups.get(topic);
+        if (!groups || groups.size === 0) {
+          const queue = this.backlog.get(topic) ?? [];
+          if (queue.length >= MAX_BACKLOG) throw new Error(`Backlog of ${topic} is full`);
+          queue.push(envelope);
+          this.backlog.set(topic, queue);
+          return;
+        }
+        for (const [group, members] of groups) this.deliver(this.pick(topic, group, members), envelope);
+      },
+    );
   }
 
-  async subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void> {
+  async subscribe<T>(
+    topic: TopicKey,
+    options: SubscribeOptions<T>,
+    handler: MessageHandler<T>,
+  ): Promise<void> {
     const groups = this.groups.get(topic) ?? new Map<string, Subscription[]>();
     this.groups.set(topic, groups);
     const subscription: Subscription = {
@@ -91,7 +109,11 @@ export class MemoryBus implements MessageBus {
     const lag = new Map<string, ConsumerLag>();
     for (const [topic, groups] of this.groups) {
       for (const [group, members] of groups) {
-        lag.set(`${topic}/${group}`, { topic: TOPICS[topic].name, group, lag: members.reduce((sum, member) => sum + member.waiting, 0) });
+        lag.set(`${topic}/${group}`, {
+          topic: TOPICS[topic].name,
+          group,
+          lag: members.reduce((sum, member) => sum + member.waiting, 0),
+        });
       }
     }
     return [...lag.values()];
@@ -115,20 +137,23 @@ export class MemoryBus implements MessageBus {
       await subscription.semaphore.acquire();
       subscription.waiting -= 1;
       try {
-        let value: unknown;
-        try {
-          value = JSON.parse(envelope.value);
-        } catch (error) {
+        const decoded = decodePayload(envelope.value, subscription.options.schema);
+        if (!decoded.ok) {
           this.telemetry.metrics?.busConsumed.inc({ topic: envelope.topic, outcome: 'invalid' });
-          subscription.options.onInvalid?.(error, envelope.value);
+          subscription.options.onInvalid?.(decoded.error, envelope.value);
           return;
         }
-        const outcome = await runWithRetry({ ...envelope, value }, subscription.handler, {
+        const outcome = await runWithRetry({ ...envelope, value: decoded.value }, subscription.handler, {
           logger: this.logger,
           isRunning: () => this.running,
-          telemetry: { ...this.telemetry, destination: TOPICS[envelope.topic].name, group: subscription.group },
+          telemetry: {
+            ...this.telemetry,
+            destination: TOPICS[envelope.topic].name,
+            group: subscription.group,
+          },
         });
-        if (outcome === 'gave-up') this.telemetry.metrics?.busConsumed.inc({ topic: envelope.topic, outcome: 'dead_letter' });
+        if (outcome === 'gave-up')
+          this.telemetry.metrics?.busConsumed.inc({ topic: envelope.topic, outcome: 'dead_letter' });
       } finally {
         subscription.semaphore.release();
       }

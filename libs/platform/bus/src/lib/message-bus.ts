@@ -12,12 +12,19 @@ export interface BusMessage<T = unknown> {
 
 export type MessageHandler<T = unknown> = (message: BusMessage<T>) => Promise<void>;
 
-export interface SubscribeOptions {
+/** A payload validator (a zod schema fits): the handler only sees values it accepted. */
+export interface MessageSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export interface SubscribeOptions<T = unknown> {
   /** Consumer group: each message is handled once per group. */
   group: string;
   /** Messages handled at the same time by this subscription. */
   concurrency: number;
-  /** Called when a message cannot be decoded; it is then skipped. */
+  /** The payload's contract; a message it refuses is skipped like an undecodable one. */
+  schema?: MessageSchema<T>;
+  /** Called when a message cannot be decoded or its payload breaks the schema; it is then skipped. */
   onInvalid?: (error: unknown, raw: string) => void;
 }
 
@@ -35,7 +42,7 @@ export interface MessageBus {
   readonly driver: 'kafka' | 'memory';
   start(): Promise<void>;
   publish(topic: TopicKey, value: unknown, options?: PublishOptions): Promise<void>;
-  subscribe<T>(topic: TopicKey, options: SubscribeOptions, handler: MessageHandler<T>): Promise<void>;
+  subscribe<T>(topic: TopicKey, options: SubscribeOptions<T>, handler: MessageHandler<T>): Promise<void>;
   /** Resolves when every subscription has been assigned its share of the topic. */
   subscriptionsReady(): Promise<void>;
   healthy(): Promise<void>;
@@ -63,6 +70,25 @@ export class BusUnavailableError extends Error {
 
 export function isBusUnavailable(error: unknown): error is BusUnavailableError {
   return error instanceof BusUnavailableError;
+}
+
+/**
+ * A delivered message's payload: JSON, then the subscription's schema when it has one. Both adapters
+ * decode with this, so an invalid message is counted and reported the same way everywhere.
+ */
+export function decodePayload<T>(
+  raw: string,
+  schema: MessageSchema<T> | undefined,
+): { ok: true; value: T } | { ok: false; error: unknown } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, error };
+  }
+  if (!schema) return { ok: true, value: value as T };
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: parsed.error };
 }
 
 /** Injection token of the MessageBus. */

@@ -83,22 +83,15 @@ export class InteractWorkerModule implements OnApplicationBootstrap, OnApplicati
       logger,
       maxDocumentBytes: this.config.limits.maxResponseBytes,
     });
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'interactCalls',
       {
         group: CONSUMER_GROUPS.interactWorkers,
         concurrency: CALL_CONCURRENCY,
-        onInvalid: (error) => logger.error({ err: error }, 'undecodable interact call'),
+        schema: interactCallMessageSchema,
+        onInvalid: (error) => logger.error({ err: error }, 'invalid interact call skipped'),
       },
-      async (message) => {
-        const parsed = interactCallMessageSchema.safeParse(message.value);
-        if (!parsed.success) {
-          this.metrics.busConsumed.inc({ topic: 'interactCalls', outcome: 'invalid' });
-          logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'invalid interact call skipped');
-          return;
-        }
-        await handler.handle(parsed.data);
-      },
+      (message) => handler.handle(message.value),
     );
   }
 

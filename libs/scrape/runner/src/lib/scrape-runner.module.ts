@@ -16,26 +16,18 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
     private readonly bus: MessageBus,
     private readonly config: AppConfig,
     private readonly logger: Logger,
-    private readonly metrics: PlatformMetrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'scrapeJobs',
       {
         group: CONSUMER_GROUPS.scrapeWorkers,
         concurrency: this.config.worker.concurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable scrape job'),
+        schema: scrapeJobMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid scrape job message skipped'),
       },
-      async (message) => {
-        const parsed = scrapeJobMessageSchema.safeParse(message.value);
-        if (!parsed.success) {
-          this.metrics.busConsumed.inc({ topic: 'scrapeJobs', outcome: 'invalid' });
-          this.logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'invalid scrape job message skipped');
-          return;
-        }
-        await this.handler.handle(parsed.data);
-      },
+      (message) => this.handler.handle(message.value),
     );
   }
 }
@@ -50,23 +42,41 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
     { provide: PipelineExtensions, useValue: new PipelineExtensions() },
     {
       provide: ScrapePipeline,
-      useFactory: (client: GuardedHttpClient, extensions: PipelineExtensions) => new ScrapePipeline(new HttpEngine(client), extensions),
+      useFactory: (client: GuardedHttpClient, extensions: PipelineExtensions) =>
+        new ScrapePipeline(new HttpEngine(client), extensions),
       inject: [GuardedHttpClient, PipelineExtensions],
     },
     {
       provide: ScrapeJobHandler,
-      useFactory: (pipeline: ScrapePipeline, jobs: JobRepository, outcomes: JobOutcomeStore, bus: MessageBus, metrics: PlatformMetrics, logger: Logger) =>
-        new ScrapeJobHandler({ pipeline, jobs, outcomes, bus, metrics, logger: logger.child({ component: 'scrape-worker' }) }),
+      useFactory: (
+        pipeline: ScrapePipeline,
+        jobs: JobRepository,
+        outcomes: JobOutcomeStore,
+        bus: MessageBus,
+        metrics: PlatformMetrics,
+        logger: Logger,
+      ) =>
+        new ScrapeJobHandler({
+          pipeline,
+          jobs,
+          outcomes,
+          bus,
+          metrics,
+          logger: logger.child({ component: 'scrape-worker' }),
+        }),
       inject: [ScrapePipeline, JobRepository, JobOutcomeStore, MESSAGE_BUS, PlatformMetrics, LOGGER],
     },
     {
       provide: ScrapeJobConsumer,
-      useFactory: (handler: ScrapeJobHandler, bus: MessageBus, config: AppConfig, logger: Logger, metrics: PlatformMetrics) =>
-        new ScrapeJobConsumer(handler, bus, config, logger, metrics),
-      inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG, LOGGER, PlatformMetrics],
+      useFactory: (
+        handler: ScrapeJobHandler,
+        bus: MessageBus,
+        config: AppConfig,
+        logger: Logger,
+      ) => new ScrapeJobConsumer(handler, bus, config, logger),
+      inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG, LOGGER],
     },
   ],
   exports: [ScrapePipeline, PipelineExtensions, GuardedHttpClient],
 })
 export class ScrapeRunnerModule {}
-

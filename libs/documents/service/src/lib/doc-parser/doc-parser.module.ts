@@ -66,23 +66,15 @@ export class DocParserLifecycle implements OnModuleInit, OnApplicationBootstrap,
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'documentParseJobs',
       {
         group: CONSUMER_GROUPS.docParsers,
         concurrency: this.config.documents.concurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'undecodable parse job'),
+        schema: documentParseJobMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid parse job message skipped'),
       },
-      async (message) => {
-        const parsed = documentParseJobMessageSchema.safeParse(message.value);
-        if (!parsed.success) {
-          this.metrics.busConsumed.inc({ topic: 'documentParseJobs', outcome: 'invalid' });
-          this.logger.error({ issues: parsed.error.issues.slice(0, 5) }, 'invalid parse job message skipped');
-          return;
-        }
-        await this.handler.handle(parsed.data);
-        this.metrics.busConsumed.inc({ topic: 'documentParseJobs', outcome: 'ok' });
-      },
+      (message) => this.handler.handle(message.value),
     );
     this.sweeper = setInterval(() => void this.blobs.sweep().catch(() => undefined), BLOB_SWEEP_INTERVAL_MS);
     this.sweeper.unref();

@@ -17,15 +17,12 @@ export class ParseResultWaiter {
   constructor(private readonly bus: MessageBus) {}
 
   async start(): Promise<void> {
-    await this.bus.subscribe<unknown>(
+    await this.bus.subscribe(
       'documentParseResults',
-      { group: this.group, concurrency: 32 },
+      { group: this.group, concurrency: 32, schema: documentParseResultEventSchema },
       async (message) => {
-        const parsed = documentParseResultEventSchema.safeParse(message.value);
-        if (!parsed.success) return;
-        const event = parsed.data as DocumentParseResultEvent;
-        const resolve = this.waiting.get(event.parseId);
-        if (resolve) resolve(event);
+        const event = message.value as DocumentParseResultEvent;
+        this.waiting.get(event.parseId)?.(event);
       },
     );
   }
