@@ -15,6 +15,7 @@ export type ChromeKind =
   | 'related'
   | 'meta'
   | 'teasers'
+  | 'reviews'
   | 'form';
 
 const TAG_KIND: Readonly<Record<string, ChromeKind>> = {
@@ -82,11 +83,24 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
     /(?:^|[-_])(?:author-box|authorbox|about-author|author-bio|author-info|post-author|entry-meta|post-meta|article-meta|byline|post-tags|entry-tags|tags-links|cat-links|post-categories|post-navigation|nav-links|adjacent-posts)(?:$|[-_])/,
     'meta',
   ],
+  // Customer reviews of a product or business ("reviews", "product-reviews", "reviews-section"): what
+  // other people wrote about the thing, not the page's own text. Whole tokens only, so that a review
+  // article ("review-body", "product-review-card") keeps its text.
+  [
+    /^(?:[a-z]+[-_])?reviews(?:[-_](?:section|list|container|wrapper|block|widget|area|carousel|slider|swiper))?$/,
+    'reviews',
+  ],
   [
     /(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/,
     'related',
   ],
 ];
+
+/**
+ * Taxonomy classes (`category-reviews`, `tag-social-media`, as blog engines put on a post) name the
+ * post's topic, not the element's role.
+ */
+const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
 
 function inSectioningContent(element: DomElement): boolean {
   for (let p = element.parentElement; p; p = p.parentElement) {
@@ -128,7 +142,7 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
   if (element.getAttribute('aria-modal') === 'true') return { kind: 'overlay', semantic: true };
   const id = element.getAttribute('id')?.toLowerCase();
   for (const token of nameTokens(element)) {
-    if (token.length > 60) continue;
+    if (token.length > 60 || TAXONOMY_TOKEN.test(token)) continue;
     const match = NAME_PATTERNS.find(([pattern]) => pattern.test(token));
     if (!match) continue;
     // A section's id may just be its heading's anchor: "respond-to-review-comments" names a topic,

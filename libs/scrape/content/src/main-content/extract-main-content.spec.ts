@@ -1,0 +1,61 @@
+import { parseDocument } from '../dom/parse-document.util';
+import { htmlToMarkdown } from '../markdown/html-to-markdown.util';
+import { extractMainContent } from './extract-main-content.util';
+
+/** Main-content markdown of a page body (as `onlyMainContent` produces it, without URL resolution). */
+function main(bodyHtml: string): string {
+  const document = parseDocument(`<!doctype html><html><body>${bodyHtml}</body></html>`);
+  const body = document.body;
+  if (!body) throw new Error('no body');
+  return htmlToMarkdown(extractMainContent(body) ?? body, { removeBase64Images: true });
+}
+
+const sentence = (topic: string, n = 4) =>
+  `The ${topic} needs a careful look at every step, from the first sketch to the final check, and a note on what changed. `.repeat(
+    n,
+  );
+const article = `<main><article><h1>Pruning fruit trees</h1>
+  <p>${sentence('pruning')}</p><p>${sentence('cutting')}</p><p>${sentence('healing')}</p></article></main>`;
+
+describe('extractMainContent: footers', () => {
+  it('drops a footer-named block however much prose it holds (testimonials, an about blurb)', () => {
+    const quotes = Array.from(
+      { length: 8 },
+      (_, i) => `<div><p>Customer ${i} says: ${sentence('service', 1)}</p><p>Name ${i}.</p></div>`,
+    ).join('');
+    const page = `${article}<div class="site-footer-mobile"><div class="footer-quotes">${quotes}</div></div>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Pruning fruit trees');
+    expect(markdown).not.toContain('Customer 3 says');
+  });
+});
+
+describe('extractMainContent: customer reviews', () => {
+  const review = (i: number) =>
+    `<div class="review"><h4>Reviewer ${i}</h4><p>${sentence(`product number ${i}`, 1)}</p></div>`;
+  const product = (reviewsClass: string) => `<main><div class="product"><h1>Garden shears</h1>
+    <div class="description"><p>${sentence('blade', 3)}</p><p>${sentence('handle', 3)}</p></div>
+    <section class="${reviewsClass}"><h2>What buyers think</h2>${[1, 2, 3, 4, 5].map(review).join('')}</section>
+    </div></main>`;
+
+  it('drops the customer reviews of a product page', () => {
+    for (const name of ['reviews', 'product-reviews', 'reviews-section']) {
+      const markdown = main(product(name));
+      expect(markdown).toContain('The blade needs');
+      expect(markdown).toContain('The handle needs');
+      expect(markdown).not.toContain('Reviewer 3');
+    }
+  });
+
+  it('keeps review posts: taxonomy classes name the topic of a post, not its role', () => {
+    const post = (
+      i: number,
+    ) => `<div class="post category-reviews tag-product-reviews"><h2>Shears review ${i}</h2>
+      <div class="review-body"><p>${sentence(`review ${i}`, 2)}</p></div></div>`;
+    const markdown = main(
+      `<main><h1>Reviews</h1><p>${sentence('intro', 2)}</p>${[1, 2, 3, 4].map(post).join('')}</main>`,
+    );
+    expect(markdown).toContain('The review 1 needs');
+    expect(markdown).toContain('The review 4 needs');
+  });
+});
