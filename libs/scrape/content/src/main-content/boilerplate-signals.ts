@@ -83,6 +83,12 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
     /(?:^|[-_])(?:author-box|authorbox|about-author|author-bio|author-info|post-author|entry-meta|post-meta|article-meta|byline|post-tags|entry-tags|tags-links|cat-links|post-categories|post-navigation|nav-links|adjacent-posts)(?:$|[-_])/,
     'meta',
   ],
+  // Per-post furniture of forums and Q&A sites: the poster's card (rank, post count, join date,
+  // reputation), the signature under each post, the "last edited" line.
+  [
+    /^(?:[a-z]+-)?(?:signatures?|user-?info|user-?details|postprofile|user-?title|last-?edit|reputation)$/,
+    'meta',
+  ],
   // Customer reviews of a product or business ("reviews", "product-reviews", "reviews-section"): what
   // other people wrote about the thing, not the page's own text. Whole tokens only, so that a review
   // article ("review-body", "product-review-card") keeps its text.

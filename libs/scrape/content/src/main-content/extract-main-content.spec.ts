@@ -59,3 +59,19 @@ describe('extractMainContent: customer reviews', () => {
     expect(markdown).toContain('The review 4 needs');
   });
 });
+
+describe('extractMainContent: forum threads', () => {
+  it("keeps the posts but drops each poster's card, signature and last-edited line", () => {
+    const post = (i: number) => `<div class="post">
+      <div class="user-details"><a href="/u/${i}">member${i}</a><span>Posts: 40${i}</span><span>Joined: May 201${i}</span></div>
+      <div class="post-body"><p>Reply ${i}: ${sentence(`thread point ${i}`, 2)}</p></div>
+      <div class="message-lastEdit">Last edited: 3 Jul 202${i}</div>
+      <div class="post-signature">Signature ${i}: my rig, my rules, my other hobby project.</div></div>`;
+    const markdown = main(`<main><h1>Which pump?</h1>${[1, 2, 3, 4].map(post).join('')}</main>`);
+    expect(markdown).toContain('Reply 1: The thread point 1');
+    expect(markdown).toContain('Reply 4: The thread point 4');
+    for (const chrome of ['Posts: 402', 'Joined: May', 'Last edited', 'Signature 3']) {
+      expect(markdown).not.toContain(chrome);
+    }
+  });
+});
