@@ -75,3 +75,16 @@ describe('extractMainContent: forum threads', () => {
     }
   });
 });
+
+describe('extractMainContent: title and lead', () => {
+  it('keeps a question that sits above the answers holding most of the text', () => {
+    const answer = (i: number) => `<div class="answer"><p>Answer ${i}: ${sentence(`fix ${i}`, 3)}</p></div>`;
+    const page = `<div id="content"><div id="question-header"><h1>How do I focus the file pane?</h1></div>
+      <div id="mainbar"><div id="question"><p>Question body: ${sentence('keyboard focus', 2)}</p></div>
+      <div id="answers"><h2>5 Answers</h2>${[1, 2, 3, 4, 5].map(answer).join('')}</div></div></div>`;
+    const markdown = main(page);
+    expect(markdown).toContain('How do I focus the file pane?');
+    expect(markdown).toContain('Question body:');
+    expect(markdown).toContain('Answer 5:');
+  });
+});

@@ -85,9 +85,10 @@ export interface MainRegion {
 }
 
 /**
- * The main content: the coverage container, plus the blocks from the page's title heading down to
+ * The main content: the coverage container, plus the blocks between the page's title heading and
  * the container when the container missed them (a docs page whose h1 and lead paragraph sit above
- * the text), provided they are small and carry a lead paragraph besides the title.
+ * the text, a question above the answers that hold most of the text), provided they are small and
+ * carry a lead paragraph besides the title.
  */
 export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   const container = coverageContainer(root, stats);
@@ -101,6 +102,14 @@ export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   const lead: DomElement[] = [];
   for (let e: DomElement | null = first; e && e !== side; e = e.nextElementSibling) lead.push(e);
   if (lead.length === 0 || lead[lead.length - 1].nextElementSibling !== side) return { container, lead: [] };
+  // Then, level by level down to the container, what precedes it inside its ancestors: a question
+  // above its answers, an article's intro above the section that holds most of the text.
+  for (let outer: DomElement = side; outer !== container;) {
+    let inner: DomElement = container;
+    while (inner.parentElement && inner.parentElement !== outer) inner = inner.parentElement;
+    for (let e = outer.firstElementChild; e && e !== inner; e = e.nextElementSibling) lead.push(e);
+    outer = inner;
+  }
   let text = 0;
   let link = 0;
   let good = 0;
