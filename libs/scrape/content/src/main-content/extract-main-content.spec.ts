@@ -88,3 +88,20 @@ describe('extractMainContent: title and lead', () => {
     expect(markdown).toContain('Answer 5:');
   });
 });
+
+describe('extractMainContent: data tables', () => {
+  it('keeps the rows of a data table even when every cell is a link', () => {
+    const row = (year: number) =>
+      `<tr><td><a href="/y/${year}">${year}</a></td><td><a href="/p/a${year}">Laureate A${year}</a></td>` +
+      `<td><a href="/p/b${year}">Laureate B${year}</a></td><td><a href="/p/c${year}">Laureate C${year}</a></td>` +
+      `<td>for work on topic ${year}</td></tr>`;
+    const rows = Array.from({ length: 12 }, (_, i) => row(2001 + i)).join('');
+    const page = `<nav><a href="/">Home</a><a href="/a">About</a><a href="/b">Blog</a></nav>
+      <main><h1>List of laureates</h1><p>${sentence('prize', 3)}</p>
+      <table><tr><th>Year</th><th>Physics</th><th>Chemistry</th><th>Medicine</th><th>Motivation</th></tr>${rows}</table></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Laureate B2005');
+    expect(markdown).toContain('Laureate C2012');
+    expect(markdown).not.toContain('About');
+  });
+});

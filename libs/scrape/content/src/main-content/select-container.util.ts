@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
+import { isDataTable } from '../markdown/table-to-markdown.util';
 import type { ElementStats, StatsMap } from './content-stats.util';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
 
@@ -136,7 +137,7 @@ function isLinkBlock(s: ElementStats, container: ElementStats): boolean {
 /**
  * Elements inside the container to remove: flagged chrome and navigation-like link blocks, except
  * links set in the text (a sentence full of links, a list of links a sentence introduces, kept whole
- * with its sublists).
+ * with its sublists) and the rows of data tables.
  */
 export function prunableElements(container: DomElement, stats: StatsMap): DomElement[] {
   const own = stats.get(container);
@@ -147,10 +148,13 @@ export function prunableElements(container: DomElement, stats: StatsMap): DomEle
       const s = stats.get(child);
       if (!s) continue;
       if (s.kind) out.push(child);
-      else if (!isLinkBlock(s, own)) visit(child);
-      else if (isLinkProse(child)) continue;
-      else if (holdsLinkProse(child)) visit(child);
-      else out.push(child);
+      else if (isLinkBlock(s, own)) {
+        if (isLinkProse(child)) continue;
+        if (holdsLinkProse(child)) visit(child);
+        else out.push(child);
+      }
+      // A data table is kept whole: its rows of links (names, titles) are records, not navigation.
+      else if (s.tag !== 'table' || !isDataTable(child)) visit(child);
     }
   };
   visit(container);
