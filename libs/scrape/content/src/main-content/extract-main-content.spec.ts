@@ -105,3 +105,22 @@ describe('extractMainContent: data tables', () => {
     expect(markdown).not.toContain('About');
   });
 });
+
+describe('extractMainContent: closed tabs and accordions', () => {
+  it('keeps closed tab panes, accordion answers and panels a control opens, but not other hidden blocks', () => {
+    const page = `<main><h1>Trail backpack</h1><p>${sentence('pack', 3)}</p>
+      <div class="tabs"><div class="tab-nav">Overview</div><div class="tab-nav">Specs</div>
+        <div class="tab-pane" style="display:block"><p>Overview: ${sentence('frame', 1)}</p></div>
+        <div class="tab-pane" style="display:none"><p>Specs: volume 40 litres, weight 1.2 kg.</p></div></div>
+      <div class="faq"><div class="faq-question">Q: Is it waterproof?</div>
+        <div class="faq-answer" style="display: none;">A: Yes, the fabric is water-resistant and a rain cover is included.</div></div>
+      <button aria-expanded="false" aria-controls="care">Care instructions</button>
+      <div id="care" hidden><p>Care: wash by hand in cold water and dry in the shade.</p></div>
+      <div style="display:none"><p>Secret promo: twenty percent off for the first hundred buyers today.</p></div></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Specs: volume 40 litres');
+    expect(markdown).toContain('A: Yes, the fabric is water-resistant');
+    expect(markdown).toContain('Care: wash by hand');
+    expect(markdown).not.toContain('Secret promo');
+  });
+});
