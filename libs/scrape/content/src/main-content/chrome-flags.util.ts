@@ -133,3 +133,26 @@ export function flagSecondaryTeasers(root: DomElement, stats: StatsMap): void {
   }
   refreshGood(root, stats);
 }
+
+/** The label of a promo line set in the text: "Also read:", "READ MORE:", "Related reading:"… */
+const PROMO_LABEL =
+  /^(?:also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular)\s*:/i;
+/** A promo line is short and carries one or two links. */
+const PROMO_MAX_CHARS = 250;
+
+/**
+ * Promo lines set between the paragraphs of an article ("Also read: <link to another post>"): a short
+ * block led by a "read more"-style label whose remaining text is mostly one or two links.
+ */
+export function flagInlinePromos(root: DomElement, stats: StatsMap): void {
+  let changed = false;
+  for (const element of Array.from(root.querySelectorAll('p, li, div'))) {
+    const s = stats.get(element);
+    if (!s || s.kind || s.text > PROMO_MAX_CHARS || s.links < 1 || s.links > 2) continue;
+    const label = PROMO_LABEL.exec((element.textContent ?? '').replace(/\s+/g, ' ').trim());
+    if (!label || s.link < 0.5 * (s.text - label[0].replace(/\s/g, '').length)) continue;
+    s.kind = { kind: 'related', semantic: false };
+    changed = true;
+  }
+  if (changed) refreshGood(root, stats);
+}

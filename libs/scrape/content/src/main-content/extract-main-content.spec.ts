@@ -124,3 +124,19 @@ describe('extractMainContent: closed tabs and accordions', () => {
     expect(markdown).not.toContain('Secret promo');
   });
 });
+
+describe('extractMainContent: promo lines', () => {
+  it('drops "Also read:" lines set between the paragraphs, keeps sentences that merely start alike', () => {
+    const page = `<main><article><h1>Ten days in Kyoto</h1><p>${sentence('temple', 3)}</p>
+      <p><strong>Also read:</strong> <a href="/osaka">Two days in Osaka on a budget</a></p>
+      <p>${sentence('garden', 3)}</p>
+      <p>READ MORE: <a href="/nara">Feeding the deer of Nara</a></p>
+      <p>Related: the <a href="/rail">rail pass</a> pays for itself after two long trips, as the figures below show.</p>
+      <p>${sentence('market', 3)}</p></article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The garden needs');
+    expect(markdown).not.toContain('Two days in Osaka');
+    expect(markdown).not.toContain('Feeding the deer');
+    expect(markdown).toContain('pays for itself');
+  });
+});
