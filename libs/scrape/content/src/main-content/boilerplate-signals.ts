@@ -138,10 +138,13 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
   const role = element.getAttribute('role')?.toLowerCase();
   if (role === 'main') return undefined;
   const byTag = TAG_KIND[tag];
-  if (byTag && (tag === 'header' || tag === 'footer') && inSectioningContent(element)) {
+  if (byTag && (tag === 'header' || tag === 'footer' || tag === 'aside') && inSectioningContent(element)) {
     // Inside article/section/main, header and footer belong to that section (title and lead,
     // or tags and share links), not to the page: not a landmark (HTML-AAM), at most a weak signal.
-    return tag === 'footer' ? { kind: 'footer', semantic: false } : undefined;
+    // An aside there is a note or pull quote of the text as often as a sidebar: a weak signal too,
+    // which prose rescues.
+    if (tag === 'header') return undefined;
+    return { kind: byTag, semantic: false };
   }
   if (byTag) return { kind: byTag, semantic: true };
   if (role && ROLE_KIND[role]) return { kind: ROLE_KIND[role], semantic: true };

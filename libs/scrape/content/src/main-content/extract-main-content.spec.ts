@@ -140,3 +140,19 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).toContain('pays for itself');
   });
 });
+
+describe('extractMainContent: asides', () => {
+  it('keeps a prose aside inside the article, drops a link aside and the page-level aside', () => {
+    const page = `<main><article><h1>Bread at home</h1><p>${sentence('dough', 3)}</p>
+      <aside class="note"><p>Baker's note: ${sentence('starter', 5)}</p></aside>
+      <aside><h3>Also on the site</h3><ul><li><a href="/a">Rye loaf</a></li><li><a href="/b">Bagels</a></li>
+        <li><a href="/c">Focaccia</a></li></ul></aside>
+      <p>${sentence('oven', 3)}</p></article></main>
+      <aside><p>About this blog: ${sentence('blog', 4)}</p></aside>`;
+    const markdown = main(page);
+    expect(markdown).toContain("Baker's note:");
+    expect(markdown).toContain('The oven needs');
+    expect(markdown).not.toContain('Focaccia');
+    expect(markdown).not.toContain('About this blog');
+  });
+});
