@@ -156,3 +156,18 @@ describe('extractMainContent: asides', () => {
     expect(markdown).not.toContain('About this blog');
   });
 });
+
+describe('extractMainContent: teaser cards', () => {
+  it('drops a row of cards whose title and "Learn more" lead to the same page under an article', () => {
+    const card = (name: string) =>
+      `<div><a href="/services/${name}"><p>${name}</p></a><p>What our ${name} team does for clients.</p>` +
+      `<div><a href="/services/${name}">Learn More</a></div></div>`;
+    const page = `<main><article><h1>Sector update</h1><p>${sentence('deal', 4)}</p><p>${sentence('market', 4)}</p>
+      <section><h3>Our services</h3><div class="grid">${['Advisory', 'Banking', 'Valuation', 'Tax'].map(card).join('')}</div></section>
+      </article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The market needs');
+    expect(markdown).not.toContain('Valuation');
+    expect(markdown).not.toContain('Learn More');
+  });
+});
