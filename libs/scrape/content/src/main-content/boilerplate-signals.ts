@@ -15,6 +15,7 @@ export type ChromeKind =
   | 'related'
   | 'meta'
   | 'teasers'
+  | 'reviews'
   | 'form';
 
 const TAG_KIND: Readonly<Record<string, ChromeKind>> = {
@@ -82,11 +83,30 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
     /(?:^|[-_])(?:author-box|authorbox|about-author|author-bio|author-info|post-author|entry-meta|post-meta|article-meta|byline|post-tags|entry-tags|tags-links|cat-links|post-categories|post-navigation|nav-links|adjacent-posts)(?:$|[-_])/,
     'meta',
   ],
+  // Per-post furniture of forums and Q&A sites: the poster's card (rank, post count, join date,
+  // reputation), the signature under each post, the "last edited" line.
+  [
+    /^(?:[a-z]+-)?(?:signatures?|user-?info|user-?details|postprofile|user-?title|last-?edit|reputation)$/,
+    'meta',
+  ],
+  // Customer reviews of a product or business ("reviews", "product-reviews", "reviews-section"): what
+  // other people wrote about the thing, not the page's own text. Whole tokens only, so that a review
+  // article ("review-body", "product-review-card") keeps its text.
+  [
+    /^(?:[a-z]+[-_])?reviews(?:[-_](?:section|list|container|wrapper|block|widget|area|carousel|slider|swiper))?$/,
+    'reviews',
+  ],
   [
     /(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/,
     'related',
   ],
 ];
+
+/**
+ * Taxonomy classes (`category-reviews`, `tag-social-media`, as blog engines put on a post) name the
+ * post's topic, not the element's role.
+ */
+const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
 
 function inSectioningContent(element: DomElement): boolean {
   for (let p = element.parentElement; p; p = p.parentElement) {
@@ -118,17 +138,20 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
   const role = element.getAttribute('role')?.toLowerCase();
   if (role === 'main') return undefined;
   const byTag = TAG_KIND[tag];
-  if (byTag && (tag === 'header' || tag === 'footer') && inSectioningContent(element)) {
+  if (byTag && (tag === 'header' || tag === 'footer' || tag === 'aside') && inSectioningContent(element)) {
     // Inside article/section/main, header and footer belong to that section (title and lead,
     // or tags and share links), not to the page: not a landmark (HTML-AAM), at most a weak signal.
-    return tag === 'footer' ? { kind: 'footer', semantic: false } : undefined;
+    // An aside there is a note or pull quote of the text as often as a sidebar: a weak signal too,
+    // which prose rescues.
+    if (tag === 'header') return undefined;
+    return { kind: byTag, semantic: false };
   }
   if (byTag) return { kind: byTag, semantic: true };
   if (role && ROLE_KIND[role]) return { kind: ROLE_KIND[role], semantic: true };
   if (element.getAttribute('aria-modal') === 'true') return { kind: 'overlay', semantic: true };
   const id = element.getAttribute('id')?.toLowerCase();
   for (const token of nameTokens(element)) {
-    if (token.length > 60) continue;
+    if (token.length > 60 || TAXONOMY_TOKEN.test(token)) continue;
     const match = NAME_PATTERNS.find(([pattern]) => pattern.test(token));
     if (!match) continue;
     // A section's id may just be its heading's anchor: "respond-to-review-comments" names a topic,

@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import type { ChromeKind } from './boilerplate-signals';
 import { findBoilerplateSections } from './boilerplate-headings.util';
 import { refreshGood, type StatsMap } from './content-stats.util';
 import { findTeaserGroups } from './teaser-groups.util';
@@ -16,6 +17,19 @@ const LONG_PROSE_CHARS = 1200;
 const PROSE_LINK_DENSITY = 0.3;
 /** A teaser run next to this much prose in the same parent is part of that text (a listicle). */
 const TEASER_SIBLING_PROSE = 200;
+
+/**
+ * Kinds that stay flagged however much prose they hold: teasers, related items, post metadata,
+ * customer reviews, and page footers (a footer full of testimonials or an "about us" blurb is still
+ * the footer).
+ */
+const NOT_SAVED_BY_PROSE: ReadonlySet<ChromeKind> = new Set<ChromeKind>([
+  'teasers',
+  'meta',
+  'related',
+  'reviews',
+  'footer',
+]);
 
 /** Text outside elements with semantic chrome signals (nav, header, footer, aside tags and roles). */
 function textOutsideLandmarks(root: DomElement, stats: StatsMap): number {
@@ -46,8 +60,8 @@ function holdsMainContent(element: DomElement, stats: StatsMap, total: number): 
  * Chrome signals on elements that hold the content are wrong (a `has-sidebar` layout wrapper): an
  * element wrapping a main landmark or a large article is not chrome; nor, for class/id signals, is
  * one holding half of the text outside landmarks, or one that reads like prose (long, few links).
- * Consent banners and comment sections stay flagged whatever their length; teasers, related items and
- * post metadata are not rescued by being wordy.
+ * Consent banners and comment sections stay flagged whatever their length; the kinds in
+ * `NOT_SAVED_BY_PROSE` are not rescued by being wordy.
  */
 export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
   const total = textOutsideLandmarks(root, stats);
@@ -56,7 +70,7 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     if (!s.kind || element === root) continue;
     const kind = s.kind.kind;
     const weak = !s.kind.semantic && kind !== 'consent' && kind !== 'comments';
-    const proseCanSave = kind !== 'teasers' && kind !== 'meta' && kind !== 'related';
+    const proseCanSave = !NOT_SAVED_BY_PROSE.has(kind);
     // A visible "modal" with pages of prose is a content section with an unlucky name; real pop-ups
     // are hidden, or short.
     const proseChars = kind === 'overlay' ? LONG_PROSE_CHARS : PROSE_CHARS;
@@ -118,4 +132,27 @@ export function flagSecondaryTeasers(root: DomElement, stats: StatsMap): void {
     if (s) s.kind = undefined;
   }
   refreshGood(root, stats);
+}
+
+/** The label of a promo line set in the text: "Also read:", "READ MORE:", "Related reading:"… */
+const PROMO_LABEL =
+  /^(?:also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular)\s*:/i;
+/** A promo line is short and carries one or two links. */
+const PROMO_MAX_CHARS = 250;
+
+/**
+ * Promo lines set between the paragraphs of an article ("Also read: <link to another post>"): a short
+ * block led by a "read more"-style label whose remaining text is mostly one or two links.
+ */
+export function flagInlinePromos(root: DomElement, stats: StatsMap): void {
+  let changed = false;
+  for (const element of Array.from(root.querySelectorAll('p, li, div'))) {
+    const s = stats.get(element);
+    if (!s || s.kind || s.text > PROMO_MAX_CHARS || s.links < 1 || s.links > 2) continue;
+    const label = PROMO_LABEL.exec((element.textContent ?? '').replace(/\s+/g, ' ').trim());
+    if (!label || s.link < 0.5 * (s.text - label[0].replace(/\s/g, '').length)) continue;
+    s.kind = { kind: 'related', semantic: false };
+    changed = true;
+  }
+  if (changed) refreshGood(root, stats);
 }

@@ -1,5 +1,10 @@
 import type { DomElement } from '../dom/dom.types';
-import { flagBoilerplateSections, flagSecondaryTeasers, unflagContentHolders } from './chrome-flags.util';
+import {
+  flagBoilerplateSections,
+  flagInlinePromos,
+  flagSecondaryTeasers,
+  unflagContentHolders,
+} from './chrome-flags.util';
 import { computeStats, type StatsMap } from './content-stats.util';
 import { removeDuplicateBlocks } from './remove-duplicates.util';
 import { removeHidden } from './remove-hidden.util';
@@ -18,6 +23,7 @@ export function analyzeContent(root: DomElement): StatsMap {
   const stats = computeStats(root);
   flagSecondaryTeasers(root, stats);
   flagBoilerplateSections(root, stats);
+  flagInlinePromos(root, stats);
   unflagContentHolders(root, stats);
   return stats;
 }

@@ -8,10 +8,31 @@ const HIDDEN_CLASS =
 const SHOWN_AGAIN =
   /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?:block|flex|grid|inline|inline-block|table))$/;
 
-function isHidden(element: DomElement): boolean {
-  // A closed tab panel (a code sample in another language, a product's specifications) is content
-  // one click away, not a hidden widget.
-  if (element.getAttribute('role') === 'tabpanel') return false;
+/**
+ * Class names of the panels of tabs and accordions (`tab-pane`, `accordion-body`, `faq-answer`): a
+ * closed panel is content one click away.
+ */
+const DISCLOSURE_PANEL =
+  /^(?:tab-pane|tab-panel|tabpanel|tabs-panel|tab-content|tabs-content|faq-answer|answer|accordion-content|panel-collapse)$|(?:^|[-_])(?:accordion|faq|collapsible)[-_]+(?:content|body|panel|answer|collapse|text|inner)$/;
+
+function isDisclosurePanel(element: DomElement, controlled: ReadonlySet<string>): boolean {
+  if (element.getAttribute('role') === 'tabpanel') return true;
+  const id = element.getAttribute('id');
+  if (id && controlled.has(id)) return true;
+  const cls = element.getAttribute('class');
+  return (
+    cls !== null &&
+    cls
+      .toLowerCase()
+      .split(/\s+/)
+      .some((t) => DISCLOSURE_PANEL.test(t))
+  );
+}
+
+function isHidden(element: DomElement, controlled: ReadonlySet<string>): boolean {
+  // A closed tab or accordion panel (a code sample in another language, a product's specifications,
+  // the answer to an FAQ) is content one click away, not a hidden widget.
+  if (isDisclosurePanel(element, controlled)) return false;
   if (element.hasAttribute('hidden')) return element.getAttribute('hidden') !== 'until-found';
   if (element.getAttribute('aria-hidden') === 'true') return true;
   const style = element.getAttribute('style');
@@ -28,15 +49,19 @@ function textLength(element: DomElement): number {
 
 /**
  * Removes elements a reader never sees (hidden attribute, aria-hidden, inline display:none, screen-reader
- * only classes); tab panels stay, hidden or not. An element holding more than half of the page's text is kept: that is a page whose
+ * only classes); tab and accordion panels stay, hidden or not. An element holding more than half of the page's text is kept: that is a page whose
  * content is revealed by script, not a hidden widget.
  */
 export function removeHidden(root: DomElement): void {
+  // Panels that a control opens (`aria-controls` names them) are content one click away.
+  const controlled = new Set<string>();
+  for (const control of Array.from(root.querySelectorAll('[aria-controls]')))
+    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) controlled.add(id);
   const hidden: DomElement[] = [];
   const walk = (element: DomElement): void => {
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (!isElement(child)) continue;
-      if (isHidden(child)) hidden.push(child);
+      if (isHidden(child, controlled)) hidden.push(child);
       else walk(child);
     }
   };

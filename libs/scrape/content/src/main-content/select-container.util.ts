@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
+import { isDataTable } from '../markdown/table-to-markdown.util';
 import type { ElementStats, StatsMap } from './content-stats.util';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
 
@@ -85,9 +86,10 @@ export interface MainRegion {
 }
 
 /**
- * The main content: the coverage container, plus the blocks from the page's title heading down to
+ * The main content: the coverage container, plus the blocks between the page's title heading and
  * the container when the container missed them (a docs page whose h1 and lead paragraph sit above
- * the text), provided they are small and carry a lead paragraph besides the title.
+ * the text, a question above the answers that hold most of the text), provided they are small and
+ * carry a lead paragraph besides the title.
  */
 export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   const container = coverageContainer(root, stats);
@@ -101,6 +103,14 @@ export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   const lead: DomElement[] = [];
   for (let e: DomElement | null = first; e && e !== side; e = e.nextElementSibling) lead.push(e);
   if (lead.length === 0 || lead[lead.length - 1].nextElementSibling !== side) return { container, lead: [] };
+  // Then, level by level down to the container, what precedes it inside its ancestors: a question
+  // above its answers, an article's intro above the section that holds most of the text.
+  for (let outer: DomElement = side; outer !== container;) {
+    let inner: DomElement = container;
+    while (inner.parentElement && inner.parentElement !== outer) inner = inner.parentElement;
+    for (let e = outer.firstElementChild; e && e !== inner; e = e.nextElementSibling) lead.push(e);
+    outer = inner;
+  }
   let text = 0;
   let link = 0;
   let good = 0;
@@ -127,7 +137,7 @@ function isLinkBlock(s: ElementStats, container: ElementStats): boolean {
 /**
  * Elements inside the container to remove: flagged chrome and navigation-like link blocks, except
  * links set in the text (a sentence full of links, a list of links a sentence introduces, kept whole
- * with its sublists).
+ * with its sublists) and the rows of data tables.
  */
 export function prunableElements(container: DomElement, stats: StatsMap): DomElement[] {
   const own = stats.get(container);
@@ -138,10 +148,13 @@ export function prunableElements(container: DomElement, stats: StatsMap): DomEle
       const s = stats.get(child);
       if (!s) continue;
       if (s.kind) out.push(child);
-      else if (!isLinkBlock(s, own)) visit(child);
-      else if (isLinkProse(child)) continue;
-      else if (holdsLinkProse(child)) visit(child);
-      else out.push(child);
+      else if (isLinkBlock(s, own)) {
+        if (isLinkProse(child)) continue;
+        if (holdsLinkProse(child)) visit(child);
+        else out.push(child);
+      }
+      // A data table is kept whole: its rows of links (names, titles) are records, not navigation.
+      else if (s.tag !== 'table' || !isDataTable(child)) visit(child);
     }
   };
   visit(container);

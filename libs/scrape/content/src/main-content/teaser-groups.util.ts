@@ -10,9 +10,20 @@ function signature(element: DomElement): string {
   return `${element.localName}.${cls.replace(/\d+/g, '')}`;
 }
 
-/** A short block led by a title: a long link that is a heading, an image card, or most of the text. */
+/** A card whose links all lead to one page (its image, its title, its "Learn more"). */
+function linksToOnePage(item: DomElement): boolean {
+  const hrefs = Array.from(item.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'));
+  return hrefs.length >= 2 && hrefs.every((h) => h === hrefs[0]);
+}
+
+/**
+ * A short block led by a title: a long link that is a heading, an image card, or most of the text;
+ * or a card whose links (title and call to action) all lead to the same page.
+ */
 function isTeaser(item: DomElement, text: number, maxLink: number): boolean {
-  if (text === 0 || text > MAX_ITEM_CHARS || maxLink < MIN_TITLE_LINK_CHARS) return false;
+  if (text === 0 || text > MAX_ITEM_CHARS) return false;
+  if (linksToOnePage(item)) return true;
+  if (maxLink < MIN_TITLE_LINK_CHARS) return false;
   return maxLink >= 0.4 * text || item.querySelector('h1, h2, h3, h4, h5, h6, img, picture') !== null;
 }
 

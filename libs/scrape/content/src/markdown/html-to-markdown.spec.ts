@@ -82,6 +82,17 @@ describe('htmlToMarkdown', () => {
     expect(sut('<a class="skip" href="#content">Jump to navigation</a><p>Body</p>')).toBe('Body');
   });
 
+  it("drops headings' permalinks (¶, #, icon glyphs) but keeps in-page links with words", () => {
+    expect(sut('<h2>Usage<a class="headerlink" href="#usage">¶</a></h2>')).toBe('## Usage');
+    expect(sut('<h2><a href="#id3">Syntax</a><a href="https://e.com/p#syntax">\uf0c1</a></h2>')).toBe(
+      '## [Syntax](#id3)',
+    );
+    expect(sut('<h3><a href="#x">#</a> Setup</h3>')).toBe('### Setup');
+    expect(sut('<p>See <a href="#setup">Setup</a> and <a href="/faq">?</a>.</p>')).toBe(
+      'See [Setup](#setup) and [?](/faq).',
+    );
+  });
+
   it('writes images with alt text, replacing data: URLs when asked', () => {
     expect(sut('<img src="https://e.com/a.png" alt="A [cat]">')).toBe('![A \\[cat\\]](https://e.com/a.png)');
     expect(sut('<img src="data:image/png;base64,AAAA" alt="pixel">')).toBe(

@@ -109,6 +109,15 @@ const INLINE_CODE = new Set(['code', 'kbd', 'samp', 'tt', 'var']);
 const SKIP_LINK =
   /^(?:skip|jump)\s+(?:to|navigation)|^skip\s+(?:main\s+)?(?:content|nav)|^(?:go|back)\s+to\s+(?:main\s+)?content/i;
 
+/**
+ * A heading's permalink ("¶", "#", "§", an icon-font glyph) or another in-page anchor that shows only a
+ * symbol: no words to keep, and `[¶](#section)` after every heading is noise.
+ */
+function isPermalink(el: DomElement, raw: string): boolean {
+  const text = raw.trim();
+  return text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && el.querySelector('img') === null;
+}
+
 interface Context {
   inLink: boolean;
   listDepth: number;
@@ -222,7 +231,7 @@ class Renderer {
   private link(el: DomElement, out: MarkdownWriter, ctx: Context): void {
     const href = (el.getAttribute('href') ?? '').trim();
     const raw = el.textContent ?? '';
-    if (href.includes('#') && SKIP_LINK.test(raw.trim())) return;
+    if (href.includes('#') && (SKIP_LINK.test(raw.trim()) || isPermalink(el, raw))) return;
     const text = this.inline(el, { ...ctx, inLink: true })
       .replace(/\s+/g, ' ')
       .trim();

@@ -62,6 +62,11 @@ function span(cell: DomElement): number {
   return Number.isFinite(n) && n > 1 ? Math.min(n, MAX_COLSPAN) : 1;
 }
 
+/** Whether a table holds data (rows of cells), as opposed to page layout. */
+export function isDataTable(table: DomElement): boolean {
+  return !isLayoutTable(table, rowsOf(table));
+}
+
 /**
  * A GFM pipe table, or undefined for layout tables (which render as ordinary blocks). The first row is
  * the header row (GFM needs one); `colspan` cells are padded with empty cells; cell text is one line.

@@ -1,0 +1,173 @@
+import { parseDocument } from '../dom/parse-document.util';
+import { htmlToMarkdown } from '../markdown/html-to-markdown.util';
+import { extractMainContent } from './extract-main-content.util';
+
+/** Main-content markdown of a page body (as `onlyMainContent` produces it, without URL resolution). */
+function main(bodyHtml: string): string {
+  const document = parseDocument(`<!doctype html><html><body>${bodyHtml}</body></html>`);
+  const body = document.body;
+  if (!body) throw new Error('no body');
+  return htmlToMarkdown(extractMainContent(body) ?? body, { removeBase64Images: true });
+}
+
+const sentence = (topic: string, n = 4) =>
+  `The ${topic} needs a careful look at every step, from the first sketch to the final check, and a note on what changed. `.repeat(
+    n,
+  );
+const article = `<main><article><h1>Pruning fruit trees</h1>
+  <p>${sentence('pruning')}</p><p>${sentence('cutting')}</p><p>${sentence('healing')}</p></article></main>`;
+
+describe('extractMainContent: footers', () => {
+  it('drops a footer-named block however much prose it holds (testimonials, an about blurb)', () => {
+    const quotes = Array.from(
+      { length: 8 },
+      (_, i) => `<div><p>Customer ${i} says: ${sentence('service', 1)}</p><p>Name ${i}.</p></div>`,
+    ).join('');
+    const page = `${article}<div class="site-footer-mobile"><div class="footer-quotes">${quotes}</div></div>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Pruning fruit trees');
+    expect(markdown).not.toContain('Customer 3 says');
+  });
+});
+
+describe('extractMainContent: customer reviews', () => {
+  const review = (i: number) =>
+    `<div class="review"><h4>Reviewer ${i}</h4><p>${sentence(`product number ${i}`, 1)}</p></div>`;
+  const product = (reviewsClass: string) => `<main><div class="product"><h1>Garden shears</h1>
+    <div class="description"><p>${sentence('blade', 3)}</p><p>${sentence('handle', 3)}</p></div>
+    <section class="${reviewsClass}"><h2>What buyers think</h2>${[1, 2, 3, 4, 5].map(review).join('')}</section>
+    </div></main>`;
+
+  it('drops the customer reviews of a product page', () => {
+    for (const name of ['reviews', 'product-reviews', 'reviews-section']) {
+      const markdown = main(product(name));
+      expect(markdown).toContain('The blade needs');
+      expect(markdown).toContain('The handle needs');
+      expect(markdown).not.toContain('Reviewer 3');
+    }
+  });
+
+  it('keeps review posts: taxonomy classes name the topic of a post, not its role', () => {
+    const post = (
+      i: number,
+    ) => `<div class="post category-reviews tag-product-reviews"><h2>Shears review ${i}</h2>
+      <div class="review-body"><p>${sentence(`review ${i}`, 2)}</p></div></div>`;
+    const markdown = main(
+      `<main><h1>Reviews</h1><p>${sentence('intro', 2)}</p>${[1, 2, 3, 4].map(post).join('')}</main>`,
+    );
+    expect(markdown).toContain('The review 1 needs');
+    expect(markdown).toContain('The review 4 needs');
+  });
+});
+
+describe('extractMainContent: forum threads', () => {
+  it("keeps the posts but drops each poster's card, signature and last-edited line", () => {
+    const post = (i: number) => `<div class="post">
+      <div class="user-details"><a href="/u/${i}">member${i}</a><span>Posts: 40${i}</span><span>Joined: May 201${i}</span></div>
+      <div class="post-body"><p>Reply ${i}: ${sentence(`thread point ${i}`, 2)}</p></div>
+      <div class="message-lastEdit">Last edited: 3 Jul 202${i}</div>
+      <div class="post-signature">Signature ${i}: my rig, my rules, my other hobby project.</div></div>`;
+    const markdown = main(`<main><h1>Which pump?</h1>${[1, 2, 3, 4].map(post).join('')}</main>`);
+    expect(markdown).toContain('Reply 1: The thread point 1');
+    expect(markdown).toContain('Reply 4: The thread point 4');
+    for (const chrome of ['Posts: 402', 'Joined: May', 'Last edited', 'Signature 3']) {
+      expect(markdown).not.toContain(chrome);
+    }
+  });
+});
+
+describe('extractMainContent: title and lead', () => {
+  it('keeps a question that sits above the answers holding most of the text', () => {
+    const answer = (i: number) => `<div class="answer"><p>Answer ${i}: ${sentence(`fix ${i}`, 3)}</p></div>`;
+    const page = `<div id="content"><div id="question-header"><h1>How do I focus the file pane?</h1></div>
+      <div id="mainbar"><div id="question"><p>Question body: ${sentence('keyboard focus', 2)}</p></div>
+      <div id="answers"><h2>5 Answers</h2>${[1, 2, 3, 4, 5].map(answer).join('')}</div></div></div>`;
+    const markdown = main(page);
+    expect(markdown).toContain('How do I focus the file pane?');
+    expect(markdown).toContain('Question body:');
+    expect(markdown).toContain('Answer 5:');
+  });
+});
+
+describe('extractMainContent: data tables', () => {
+  it('keeps the rows of a data table even when every cell is a link', () => {
+    const row = (year: number) =>
+      `<tr><td><a href="/y/${year}">${year}</a></td><td><a href="/p/a${year}">Laureate A${year}</a></td>` +
+      `<td><a href="/p/b${year}">Laureate B${year}</a></td><td><a href="/p/c${year}">Laureate C${year}</a></td>` +
+      `<td>for work on topic ${year}</td></tr>`;
+    const rows = Array.from({ length: 12 }, (_, i) => row(2001 + i)).join('');
+    const page = `<nav><a href="/">Home</a><a href="/a">About</a><a href="/b">Blog</a></nav>
+      <main><h1>List of laureates</h1><p>${sentence('prize', 3)}</p>
+      <table><tr><th>Year</th><th>Physics</th><th>Chemistry</th><th>Medicine</th><th>Motivation</th></tr>${rows}</table></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Laureate B2005');
+    expect(markdown).toContain('Laureate C2012');
+    expect(markdown).not.toContain('About');
+  });
+});
+
+describe('extractMainContent: closed tabs and accordions', () => {
+  it('keeps closed tab panes, accordion answers and panels a control opens, but not other hidden blocks', () => {
+    const page = `<main><h1>Trail backpack</h1><p>${sentence('pack', 3)}</p>
+      <div class="tabs"><div class="tab-nav">Overview</div><div class="tab-nav">Specs</div>
+        <div class="tab-pane" style="display:block"><p>Overview: ${sentence('frame', 1)}</p></div>
+        <div class="tab-pane" style="display:none"><p>Specs: volume 40 litres, weight 1.2 kg.</p></div></div>
+      <div class="faq"><div class="faq-question">Q: Is it waterproof?</div>
+        <div class="faq-answer" style="display: none;">A: Yes, the fabric is water-resistant and a rain cover is included.</div></div>
+      <button aria-expanded="false" aria-controls="care">Care instructions</button>
+      <div id="care" hidden><p>Care: wash by hand in cold water and dry in the shade.</p></div>
+      <div style="display:none"><p>Secret promo: twenty percent off for the first hundred buyers today.</p></div></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Specs: volume 40 litres');
+    expect(markdown).toContain('A: Yes, the fabric is water-resistant');
+    expect(markdown).toContain('Care: wash by hand');
+    expect(markdown).not.toContain('Secret promo');
+  });
+});
+
+describe('extractMainContent: promo lines', () => {
+  it('drops "Also read:" lines set between the paragraphs, keeps sentences that merely start alike', () => {
+    const page = `<main><article><h1>Ten days in Kyoto</h1><p>${sentence('temple', 3)}</p>
+      <p><strong>Also read:</strong> <a href="/osaka">Two days in Osaka on a budget</a></p>
+      <p>${sentence('garden', 3)}</p>
+      <p>READ MORE: <a href="/nara">Feeding the deer of Nara</a></p>
+      <p>Related: the <a href="/rail">rail pass</a> pays for itself after two long trips, as the figures below show.</p>
+      <p>${sentence('market', 3)}</p></article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The garden needs');
+    expect(markdown).not.toContain('Two days in Osaka');
+    expect(markdown).not.toContain('Feeding the deer');
+    expect(markdown).toContain('pays for itself');
+  });
+});
+
+describe('extractMainContent: asides', () => {
+  it('keeps a prose aside inside the article, drops a link aside and the page-level aside', () => {
+    const page = `<main><article><h1>Bread at home</h1><p>${sentence('dough', 3)}</p>
+      <aside class="note"><p>Baker's note: ${sentence('starter', 5)}</p></aside>
+      <aside><h3>Also on the site</h3><ul><li><a href="/a">Rye loaf</a></li><li><a href="/b">Bagels</a></li>
+        <li><a href="/c">Focaccia</a></li></ul></aside>
+      <p>${sentence('oven', 3)}</p></article></main>
+      <aside><p>About this blog: ${sentence('blog', 4)}</p></aside>`;
+    const markdown = main(page);
+    expect(markdown).toContain("Baker's note:");
+    expect(markdown).toContain('The oven needs');
+    expect(markdown).not.toContain('Focaccia');
+    expect(markdown).not.toContain('About this blog');
+  });
+});
+
+describe('extractMainContent: teaser cards', () => {
+  it('drops a row of cards whose title and "Learn more" lead to the same page under an article', () => {
+    const card = (name: string) =>
+      `<div><a href="/services/${name}"><p>${name}</p></a><p>What our ${name} team does for clients.</p>` +
+      `<div><a href="/services/${name}">Learn More</a></div></div>`;
+    const page = `<main><article><h1>Sector update</h1><p>${sentence('deal', 4)}</p><p>${sentence('market', 4)}</p>
+      <section><h3>Our services</h3><div class="grid">${['Advisory', 'Banking', 'Valuation', 'Tax'].map(card).join('')}</div></section>
+      </article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The market needs');
+    expect(markdown).not.toContain('Valuation');
+    expect(markdown).not.toContain('Learn More');
+  });
+});
