@@ -55,7 +55,9 @@ describe('extract request (compat §12)', () => {
 
   it('rejects unknown keys, also inside agent, and accepts what the SDK sends', () => {
     expect(failure({ prompt: 'p', maxCredits: 10 }).message).toBe(UNRECOGNIZED_KEY_MESSAGE);
-    expect(failure({ prompt: 'p', agent: { model: 'FIRE-1', extra: 1 } }).message).toBe('Bad Request');
+    expect(failure({ prompt: 'p', agent: { model: 'FIRE-1', extra: 1 } }).message).toBe(
+      UNRECOGNIZED_KEY_MESSAGE,
+    );
     const sdk = extractRequestSchema.parse({
       urls: ['https://example.com/*'],
       prompt: 'Extract the product',
