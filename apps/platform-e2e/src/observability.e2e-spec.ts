@@ -468,6 +468,35 @@ describe('observability of the cluster mode (gateway, worker, doc-parser, agent 
     await completion(processJob);
   });
 
+  it('records no URL in any span of a zero-data-retention scrape, Chromium included', async () => {
+    const traceId = '5c0ffee5c0ffee5c0ffee5c0ffee5c0f';
+    const secret = 'zdr-secret-7d1f';
+    const response = await call<{ success: boolean; data: { markdown: string } }>(
+      platform.url(),
+      'POST',
+      '/v2/scrape',
+      {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/js?token=${secret}`, zeroDataRetention: true },
+        headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.data.markdown).toContain(JS_MARKER);
+    // The page went through Chromium, and the render span is there, without the URL.
+    const render = await eventually(() =>
+      trace(traceId).find((span) => span.name === 'browser render' && span.service === 'scrape-worker'),
+    );
+    expect(attribute(render, 'url.full')).toBeUndefined();
+    await eventually(() =>
+      trace(traceId).find((span) => /job\.events$/.test(span.name) && span.service === 'gateway'),
+    );
+    const spans = trace(traceId);
+    expect(spans.length).toBeGreaterThan(4);
+    expect(JSON.stringify(spans)).not.toContain(secret);
+    expect(JSON.stringify(spans)).not.toContain(`${site.url}/js`);
+  });
+
   it('follows a PDF to the doc-parser and back: gateway → scrape.jobs → worker → document.parse.jobs → doc-parser parse → document.parse.results → worker → completion', async () => {
     const response = await call<{
       success: boolean;

@@ -217,12 +217,14 @@ export class BrowserEngine implements Engine {
     for (let tries = 1; ; tries += 1) {
       try {
         // One span per attempt in Chromium (waiting for a pool page included), under the `fetch browser` span.
+        // Zero data retention (lockdown included): neither the URL nor error messages quoting it are recorded.
+        const sensitive = request.zeroDataRetention;
         const attributes = {
-          'url.full': request.url,
+          ...(sensitive ? {} : { 'url.full': request.url }),
           'quarry.browser.try': tries,
           'quarry.proxy.tier': attempt.tier,
         };
-        return await withSpan('browser render', { attributes }, (span) =>
+        return await withSpan('browser render', { attributes, sensitive }, (span) =>
           pool.run(context.signal, async (slot) => {
             const rendered = await renderPage(slot, {
               request,
