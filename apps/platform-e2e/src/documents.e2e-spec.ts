@@ -484,15 +484,22 @@ describeDocumentParsing(
         apiKey: platform.apiKey,
         body: { url: `${site.url}/long.pdf`, parsers: [{ type: 'pdf', mode: 'fast', maxPages: 7 }] },
       });
-      const jobId = response.body.data.metadata.scrapeId as string;
+      // The same request again is a cache hit: the pages are billed again, not one credit for the hit.
+      const again = await call<Body>(platform.url(), 'POST', '/v2/scrape', {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/long.pdf`, parsers: [{ type: 'pdf', mode: 'fast', maxPages: 7 }] },
+      });
+      expect(again.body.data.metadata).toMatchObject({ cacheState: 'hit', numPages: 7, creditsUsed: 7 });
       const client = new Client({ connectionString: platform.database?.url });
       await client.connect();
       try {
-        const { rows } = await client.query<{ amount: number }>(
-          'SELECT amount FROM credit_ledger WHERE job_id = $1',
-          [jobId],
-        );
-        expect(rows.map((row) => row.amount)).toEqual([-7]);
+        for (const answer of [response, again]) {
+          const { rows } = await client.query<{ amount: number }>(
+            'SELECT amount FROM credit_ledger WHERE job_id = $1',
+            [answer.body.data.metadata.scrapeId as string],
+          );
+          expect(rows.map((row) => row.amount)).toEqual([-7]);
+        }
       } finally {
         await client.end();
       }

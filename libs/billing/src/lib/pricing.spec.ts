@@ -1,4 +1,4 @@
-import { scrapeCredits } from './pricing';
+import { documentBilling, scrapeCredits } from './pricing';
 
 describe('scrapeCredits', () => {
   const base = {
@@ -29,5 +29,16 @@ describe('scrapeCredits', () => {
       }),
     ).toBe(1);
     expect(scrapeCredits({ ...base, zeroDataRetention: true, rawPdf: true })).toBe(2);
+  });
+
+  it('reads the PDF part of the price back from a stored document (cache hits)', () => {
+    const pdf = (metadata: Record<string, unknown>) =>
+      documentBilling({ metadata: { sourceURL: 'u', url: 'u', statusCode: 200, ...metadata } });
+    expect(pdf({ contentType: 'application/pdf', numPages: 3 })).toEqual({ pdfPages: 3 });
+    expect(pdf({ contentType: 'application/pdf' })).toEqual({ rawPdf: true });
+    expect(pdf({ contentType: 'text/html; charset=utf-8' })).toEqual({});
+    expect(
+      scrapeCredits({ ...base, cacheHit: true, ...pdf({ contentType: 'application/pdf', numPages: 3 }) }),
+    ).toBe(3);
   });
 });

@@ -1,4 +1,4 @@
-import { findFormat, hasFormat, type FormatObject } from '@quarry/contracts';
+import { findFormat, hasFormat, type FormatObject, type ScrapeDocument } from '@quarry/contracts';
 
 /**
  * The one table of prices, in credits (spec §8, compat §19.4). Every charge is computed from it.
@@ -66,6 +66,16 @@ export function scrapeCredits(input: ScrapeChargeInput): number {
   if (input.redactPII) credits += PRICES.redactPII;
   if (input.zeroDataRetention) credits += PRICES.zeroDataRetention;
   return credits;
+}
+
+/**
+ * The PDF part of a stored document's price, read back from the document: a cache hit of a parsed
+ * PDF costs its pages again (spec §2.1.2), a cached base64 PDF the flat price.
+ */
+export function documentBilling(document: ScrapeDocument): Pick<ScrapeChargeInput, 'pdfPages' | 'rawPdf'> {
+  const { contentType, numPages } = document.metadata;
+  if (typeof contentType !== 'string' || !contentType.includes('application/pdf')) return {};
+  return typeof numPages === 'number' ? { pdfPages: Math.max(1, numPages) } : { rawPdf: true };
 }
 
 /** Credits a request must at least have before it starts (402 otherwise). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CreditsService, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
+import { CreditsService, documentBilling, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
 import {
   AppError,
   appErrorOf,
@@ -158,6 +158,7 @@ export class ScrapeService {
       redactPII: request.redactPII,
       lockdown: request.lockdown,
       cacheHit: true,
+      ...documentBilling(hit.document),
     });
     const answer: CachedAnswer = {
       cachedDocumentId: hit.documentId,
