@@ -5,6 +5,7 @@ import { WebSocket as UndiciWebSocket } from 'undici';
 import { WebSocket } from 'ws';
 import { call } from './support/api-client';
 import {
+  createTeamKey,
   eventually,
   query,
   startCrawlCluster,
@@ -309,6 +310,17 @@ describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
       expect(unauthorized.code).toBe(3000);
       const unknown = await watchRaw(`${wsBase()}/v2/crawl/${randomUUID()}`, [platform.apiKey]);
       expect(unknown.code).toBe(1008);
+
+      // A key of the same team without the scope the HTTP status route requires is refused (3003).
+      const scrapeOnly = await createTeamKey(platform, 'default', 1, ['scrape']);
+      const crawlOnly = await createTeamKey(platform, 'default', 1, ['crawl']);
+      const forbidden = await watchRaw(`${wsBase()}/v2/crawl/${started.id}`, [scrapeOnly]);
+      expect(forbidden).toMatchObject({ code: 3003, frames: [] });
+      expect(JSON.parse(forbidden.reason)).toEqual({ type: 'error', error: 'Forbidden' });
+      const status = await call(platform.url(), 'GET', `/v2/crawl/${started.id}`, { apiKey: scrapeOnly });
+      expect(status.status).toBe(403);
+      expect((await watchRaw(`${wsBase()}/v2/batch/scrape/${randomUUID()}`, [crawlOnly])).code).toBe(3003);
+      expect((await watchRaw(`${wsBase()}/v2/batch/scrape/${randomUUID()}`, [scrapeOnly])).code).toBe(1008);
     });
 
     it('works with the SDK watcher for crawls and batches over a real WebSocket', async () => {

@@ -7,7 +7,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { isAppError, type CollectionStatusResponse, type WatcherFrame } from '@quarry/contracts';
 import { CollectionService, type CollectionKind } from '@quarry/crawl';
-import { AuthService } from '@quarry/identity';
+import { AuthService, hasScope } from '@quarry/identity';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -17,6 +17,8 @@ import { attachWatchHandler } from './watch-routes';
 const POLL_MS = 1_000;
 const BATCH = 100;
 const CLOSE = { done: 1000, notFound: 1008, forbidden: 3003, unauthorized: 3000, internal: 1011 } as const;
+/** The scope the status route of each kind requires over HTTP (crawl and batch-scrape controllers). */
+const SCOPE: Record<CollectionKind, string> = { crawl: 'crawl', batch_scrape: 'scrape' };
 
 /**
  * The WebSocket watcher of crawls and batches (compat §18): the API key comes as the subprotocol
@@ -70,6 +72,8 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
     try {
       const context = await this.authenticate(request).catch(() => undefined);
       if (!context) return close(CLOSE.unauthorized, { type: 'error', error: 'Unauthorized' });
+      if (!hasScope(context, SCOPE[kind]))
+        return close(CLOSE.forbidden, { type: 'error', error: 'Forbidden' });
       const caller = callerOf(context);
       const id = (request.params as { jobId?: string }).jobId ?? '';
       let summary: Awaited<ReturnType<CollectionService['summary']>>;
@@ -132,13 +136,15 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
 }
 
 /**
- * The `catchup` frame's status (without `next`). A job that failed before storing anything (its
+ * The `catchup` frame's status. A running job's later documents come as `document` frames, so its
+ * `next` is dropped; a finished job's socket closes after the catchup, so its `next` (documents
+ * beyond the first page) stays for the caller to follow. A job that failed before storing anything (its
  * start URL failed: a kickoff failure) is reported as compat §18 says, with `success:false`; the
  * SDK's watcher reads only `status` and ends on it.
  */
 function catchupOf(status: CollectionStatusResponse): Extract<WatcherFrame, { type: 'catchup' }>['data'] {
-  const { next: _next, ...rest } = status;
+  const { next, ...rest } = status;
   if (status.status === 'failed' && status.completed === 0)
     return { ...rest, success: false, total: 0, completed: 0, creditsUsed: 0, data: [] };
-  return rest;
+  return status.status === 'scraping' || !next ? rest : { ...rest, next };
 }

@@ -47,9 +47,18 @@ export interface ActiveCrawlsResponse {
 
 /** Frames of the WebSocket watcher (compat §18). */
 export type WatcherFrame =
-  | { type: 'catchup'; data: Omit<CollectionStatusResponse, 'success' | 'next'> & { success: boolean } }
+  | { type: 'catchup'; data: Omit<CollectionStatusResponse, 'success'> & { success: boolean } }
   | { type: 'document'; data: ScrapeDocument }
-  | { type: 'done'; data: { status: CollectionStatus; completed: number; total: number; creditsUsed: number; expiresAt: string } }
+  | {
+      type: 'done';
+      data: {
+        status: CollectionStatus;
+        completed: number;
+        total: number;
+        creditsUsed: number;
+        expiresAt: string;
+      };
+    }
   | { type: 'error'; error: string };
 
 export const ROBOTS_WARNING =
