@@ -22,7 +22,9 @@ export interface CompletedPage {
   event?: OutcomeEvent;
 }
 
-export type CompletionResult = { stored: true; completedSeq: number; documentId?: string } | { stored: false; reason: 'already-handled' | 'inactive' | 'no-credits' };
+export type CompletionResult =
+  | { stored: true; completedSeq: number; documentId?: string }
+  | { stored: false; reason: 'already-handled' | 'inactive' | 'no-credits' };
 
 export interface DispatchState {
   jobStatus: string;
@@ -52,7 +54,11 @@ class Rollback extends Error {
 }
 
 const firstString = (value: unknown): string | null =>
-  typeof value === 'string' ? value.slice(0, 2_000) : Array.isArray(value) && typeof value[0] === 'string' ? value[0].slice(0, 2_000) : null;
+  typeof value === 'string'
+    ? value.slice(0, 2_000)
+    : Array.isArray(value) && typeof value[0] === 'string'
+      ? value[0].slice(0, 2_000)
+      : null;
 
 /**
  * The crawl frontier in PostgreSQL (DESIGN "Data flow" 5): one row per crawl and normalised URL,
@@ -70,19 +76,29 @@ export class FrontierRepository {
   }
 
   async loadCollection(id: string, executor: SqlExecutor = this.db.sql): Promise<CollectionRow | undefined> {
-    const rows = await executor.query<Raw>(`SELECT ${COLLECTION_COLUMNS} FROM crawls c JOIN jobs j ON j.id = c.job_id WHERE c.job_id = $1`, [id]);
+    const rows = await executor.query<Raw>(
+      `SELECT ${COLLECTION_COLUMNS} FROM crawls c JOIN jobs j ON j.id = c.job_id WHERE c.job_id = $1`,
+      [id],
+    );
     return rows[0] ? toCollection(rows[0]) : undefined;
   }
 
   async loadPage(id: string): Promise<PageRow | undefined> {
-    const rows = await this.db.sql.query<Raw>(`SELECT ${PAGE_COLUMNS} FROM crawl_pages p JOIN jobs j ON j.id = p.crawl_id JOIN crawls c ON c.job_id = p.crawl_id WHERE p.id = $1`, [id]);
+    const rows = await this.db.sql.query<Raw>(
+      `SELECT ${PAGE_COLUMNS} FROM crawl_pages p JOIN jobs j ON j.id = p.crawl_id JOIN crawls c ON c.job_id = p.crawl_id WHERE p.id = $1`,
+      [id],
+    );
     return rows[0] ? toPage(rows[0]) : undefined;
   }
 
   /** Adds rows and counts them into the frontier size; returns how many were new. */
   async addPagesIn(tx: SqlExecutor, crawlId: string, teamId: string, pages: NewPage[]): Promise<number> {
     const added = await this.insertPagesIn(tx, crawlId, teamId, pages);
-    if (added > 0) await tx.query(`UPDATE crawls SET frontier_size = frontier_size + $2 WHERE job_id = $1`, [crawlId, added]);
+    if (added > 0)
+      await tx.query(`UPDATE crawls SET frontier_size = frontier_size + $2 WHERE job_id = $1`, [
+        crawlId,
+        added,
+      ]);
     return added;
   }
 
@@ -124,12 +140,17 @@ export class FrontierRepository {
   }
 
   async markKickedOffIn(tx: SqlExecutor, crawlId: string): Promise<void> {
-    await tx.query(`UPDATE crawls SET kicked_off_at = now() WHERE job_id = $1 AND kicked_off_at IS NULL`, [crawlId]);
+    await tx.query(`UPDATE crawls SET kicked_off_at = now() WHERE job_id = $1 AND kicked_off_at IS NULL`, [
+      crawlId,
+    ]);
   }
 
   /** Reserves a URL reached by a redirect so no other page stores it again; false when it is taken. */
   async claimAlias(collection: CollectionRow, page: NewPage): Promise<boolean> {
-    return this.transaction(async (tx) => (await this.addPagesIn(tx, collection.id, collection.teamId, [{ ...page, status: 'alias' }])) === 1);
+    return this.transaction(
+      async (tx) =>
+        (await this.addPagesIn(tx, collection.id, collection.teamId, [{ ...page, status: 'alias' }])) === 1,
+    );
   }
 
   // --- robots.txt per crawl and origin -------------------------------------------------------
@@ -151,22 +172,34 @@ export class FrontierRepository {
   }
 
   async loadRobots(crawlId: string, origin: string): Promise<{ ready: boolean; text: string } | undefined> {
-    const rows = await this.db.sql.query<Raw>(`SELECT robots_state, robots_txt FROM crawl_hosts WHERE crawl_id = $1 AND host = $2`, [crawlId, origin]);
+    const rows = await this.db.sql.query<Raw>(
+      `SELECT robots_state, robots_txt FROM crawl_hosts WHERE crawl_id = $1 AND host = $2`,
+      [crawlId, origin],
+    );
     const row = rows[0];
-    return row ? { ready: row['robots_state'] === 'ready', text: String(row['robots_txt'] ?? '') } : undefined;
+    return row
+      ? { ready: row['robots_state'] === 'ready', text: String(row['robots_txt'] ?? '') }
+      : undefined;
   }
 
   // --- page outcomes ----------------------------------------------------------------------------
 
   /** Ends a dispatched page without a document (failure, robots, duplicate, skipped). False when already ended. */
-  async endPage(page: PageRow, status: Extract<PageStatus, 'failed' | 'robots_blocked' | 'duplicate' | 'skipped'>, error?: JobError, event?: OutcomeEvent): Promise<boolean> {
+  async endPage(
+    page: PageRow,
+    status: Extract<PageStatus, 'failed' | 'robots_blocked' | 'duplicate' | 'skipped'>,
+    error?: JobError,
+    event?: OutcomeEvent,
+  ): Promise<boolean> {
     return this.transaction(async (tx) => {
       const rows = await tx.query(
         `UPDATE crawl_pages SET status = $2, error_code = $3, error = $4, finished_at = now() WHERE id = $1 AND status = 'dispatched' RETURNING id`,
         [page.id, status, error?.code ?? null, error?.message.slice(0, 4_000) ?? null],
       );
       if (rows.length === 0) return false;
-      if (event) await this.outbox.enqueueIn(tx, { jobId: page.crawlId, teamId: page.teamId, ...event });
+      if (event && (await this.isActiveIn(tx, page.crawlId))) {
+        await this.outbox.enqueueIn(tx, { jobId: page.crawlId, teamId: page.teamId, ...event });
+      }
       return true;
     });
   }
@@ -180,10 +213,10 @@ export class FrontierRepository {
     const { page, collection } = input;
     try {
       return await this.transaction(async (tx) => {
-        const claimed = await tx.query(`UPDATE crawl_pages SET status = 'completed', finished_at = now(), credits = $2 WHERE id = $1 AND status = 'dispatched' RETURNING id`, [
-          page.id,
-          input.credits,
-        ]);
+        const claimed = await tx.query(
+          `UPDATE crawl_pages SET status = 'completed', finished_at = now(), credits = $2 WHERE id = $1 AND status = 'dispatched' RETURNING id`,
+          [page.id, input.credits],
+        );
         if (claimed.length === 0) throw new Rollback('already-handled');
         let documentId: string | undefined;
         if (input.store) {
@@ -209,10 +242,20 @@ export class FrontierRepository {
           const charged = await tx.query(
             `INSERT INTO credit_ledger (team_id, amount, kind, idempotency_key, job_id, api_key_id, description)
              VALUES ($1, $2, 'charge', $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-            [page.teamId, -input.credits, `page:${page.id}`, page.crawlId, collection.apiKeyId, collection.kind],
+            [
+              page.teamId,
+              -input.credits,
+              `page:${page.id}`,
+              page.crawlId,
+              collection.apiKeyId,
+              collection.kind,
+            ],
           );
           if (charged.length > 0) {
-            const team = await tx.query(`UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits`, [page.teamId, input.credits]);
+            const team = await tx.query(
+              `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits`,
+              [page.teamId, input.credits],
+            );
             if (team.length === 0) throw new Rollback('no-credits');
           }
         }
@@ -222,15 +265,25 @@ export class FrontierRepository {
           [page.crawlId, input.credits],
         );
         if (job.length === 0) throw new Rollback('inactive');
-        const counter = await tx.query<Raw>(`UPDATE crawls SET completed_count = completed_count + 1, frontier_size = frontier_size + $2 WHERE job_id = $1 RETURNING completed_count`,
+        const counter = await tx.query<Raw>(
+          `UPDATE crawls SET completed_count = completed_count + 1, frontier_size = frontier_size + $2 WHERE job_id = $1 RETURNING completed_count`,
           [page.crawlId, input.added],
         );
         const completedSeq = num(counter[0]['completed_count']);
-        await tx.query(`UPDATE crawl_pages SET completed_seq = $2, document_id = $3 WHERE id = $1`, [page.id, completedSeq, documentId ?? null]);
+        await tx.query(`UPDATE crawl_pages SET completed_seq = $2, document_id = $3 WHERE id = $1`, [
+          page.id,
+          completedSeq,
+          documentId ?? null,
+        ]);
         if (input.event) {
           // The page event names its document, whose id exists only now.
           const payload = documentId ? { ...input.event.payload, documentId } : input.event.payload;
-          await this.outbox.enqueueIn(tx, { jobId: page.crawlId, teamId: page.teamId, type: input.event.type, payload });
+          await this.outbox.enqueueIn(tx, {
+            jobId: page.crawlId,
+            teamId: page.teamId,
+            type: input.event.type,
+            payload,
+          });
         }
         return { stored: true as const, completedSeq, documentId };
       });
@@ -240,14 +293,35 @@ export class FrontierRepository {
     }
   }
 
+  /**
+   * Whether the collection still runs. The share lock waits for a concurrent finish (whose UPDATE
+   * locks the row), so a page event is never written after the collection's final event (compat §17).
+   */
+  private async isActiveIn(tx: SqlExecutor, id: string): Promise<boolean> {
+    const rows = await tx.query(
+      `SELECT 1 FROM jobs WHERE id = $1 AND status IN ('queued', 'active') FOR SHARE`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
   /** Ends a collection (completed, failed or cancelled); false when it had already ended. */
-  async finishCollectionIn(tx: SqlExecutor, collection: Pick<CollectionRow, 'id' | 'teamId'>, status: 'completed' | 'failed', error?: JobError, event?: OutcomeEvent): Promise<boolean> {
+  async finishCollectionIn(
+    tx: SqlExecutor,
+    collection: Pick<CollectionRow, 'id' | 'teamId'>,
+    status: 'completed' | 'failed',
+    error?: JobError,
+    event?: OutcomeEvent,
+  ): Promise<boolean> {
     const rows = await tx.query(
       `UPDATE jobs SET status = $2, finished_at = now(), error_code = $3, error = $4 WHERE id = $1 AND status IN ('queued', 'active') RETURNING id`,
       [collection.id, status, error?.code ?? null, error?.message.slice(0, 4_000) ?? null],
     );
     if (rows.length === 0) return false;
-    await tx.query(`UPDATE crawl_pages SET status = 'skipped', finished_at = now() WHERE crawl_id = $1 AND status = 'queued'`, [collection.id]);
+    await tx.query(
+      `UPDATE crawl_pages SET status = 'skipped', finished_at = now() WHERE crawl_id = $1 AND status = 'queued'`,
+      [collection.id],
+    );
     if (event) await this.outbox.enqueueIn(tx, { jobId: collection.id, teamId: collection.teamId, ...event });
     return true;
   }
@@ -283,7 +357,10 @@ export class FrontierRepository {
       inFlight: num(row['in_flight']),
       queued: num(row['queued']),
       teamInFlight: num(row['team_in_flight']),
-      teamConcurrency: row['team_concurrency'] === null || row['team_concurrency'] === undefined ? undefined : num(row['team_concurrency']),
+      teamConcurrency:
+        row['team_concurrency'] === null || row['team_concurrency'] === undefined
+          ? undefined
+          : num(row['team_concurrency']),
     };
   }
 
@@ -295,7 +372,11 @@ export class FrontierRepository {
        RETURNING id, crawl_id, team_id`,
       [id, count],
     );
-    return rows.map((row) => ({ id: String(row['id']), crawlId: String(row['crawl_id']), teamId: String(row['team_id']) }));
+    return rows.map((row) => ({
+      id: String(row['id']),
+      crawlId: String(row['crawl_id']),
+      teamId: String(row['team_id']),
+    }));
   }
 
   /**
@@ -303,7 +384,12 @@ export class FrontierRepository {
    * no earlier than `delayMs` after its previous one was dispatched *and* after it finished, so two
    * requests to an origin are always at least `delayMs` apart.
    */
-  async takeQueuedPoliteIn(tx: SqlExecutor, id: string, count: number, delayMs: number): Promise<DispatchedPage[]> {
+  async takeQueuedPoliteIn(
+    tx: SqlExecutor,
+    id: string,
+    count: number,
+    delayMs: number,
+  ): Promise<DispatchedPage[]> {
     const rows = await tx.query<Raw>(
       `WITH ready AS (
          SELECT DISTINCT ON (p.host) p.id, p.host, p.depth, p.rank, p.seq FROM crawl_pages p
@@ -326,7 +412,11 @@ export class FrontierRepository {
         [id, row['host'], String(delayMs)],
       );
     }
-    return rows.map((row) => ({ id: String(row['id']), crawlId: String(row['crawl_id']), teamId: String(row['team_id']) }));
+    return rows.map((row) => ({
+      id: String(row['id']),
+      crawlId: String(row['crawl_id']),
+      teamId: String(row['team_id']),
+    }));
   }
 
   /** When the earliest waiting origin of a polite crawl may be served again. */
@@ -350,7 +440,12 @@ export class FrontierRepository {
       [id],
     );
     const row = rows[0];
-    return row ? ({ code: row['error_code'] ?? 'SCRAPE_SITE_ERROR', message: String(row['error'] ?? 'The start page could not be crawled') } as JobError) : undefined;
+    return row
+      ? ({
+          code: row['error_code'] ?? 'SCRAPE_SITE_ERROR',
+          message: String(row['error'] ?? 'The start page could not be crawled'),
+        } as JobError)
+      : undefined;
   }
 
   // --- recovery ---------------------------------------------------------------------------------
@@ -364,11 +459,18 @@ export class FrontierRepository {
        RETURNING id, crawl_id, team_id, attempts`,
       [String(leaseMs), limit],
     );
-    return rows.map((row) => ({ id: String(row['id']), crawlId: String(row['crawl_id']), teamId: String(row['team_id']), attempts: num(row['attempts']) }));
+    return rows.map((row) => ({
+      id: String(row['id']),
+      crawlId: String(row['crawl_id']),
+      teamId: String(row['team_id']),
+      attempts: num(row['attempts']),
+    }));
   }
 
   /** Running collections, for the periodic sweep. */
-  async runningCollections(limit: number): Promise<{ id: string; teamId: string; kickedOff: boolean; createdAt: Date }[]> {
+  async runningCollections(
+    limit: number,
+  ): Promise<{ id: string; teamId: string; kickedOff: boolean; createdAt: Date }[]> {
     const rows = await this.db.sql.query<Raw>(
       `SELECT c.job_id, c.team_id, c.kicked_off_at, c.created_at FROM crawls c JOIN jobs j ON j.id = c.job_id
        WHERE j.status IN ('queued', 'active') AND j.kind IN ('crawl', 'batch_scrape') ORDER BY c.created_at LIMIT $1`,
