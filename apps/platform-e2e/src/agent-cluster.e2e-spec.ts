@@ -577,6 +577,7 @@ describe('agent submission refused by Kafka', () => {
       success: false,
       code: 'UNKNOWN_ERROR',
       error: 'Failed to passthrough agent request.',
+      errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     const list = await call<{ agents: { status: string }[] }>(platform.url(), 'GET', '/v2/agent', {
       apiKey: platform.apiKey,

@@ -12,8 +12,16 @@ describe('renderError', () => {
   beforeEach(() => (lines.length = 0));
 
   it('renders an AppError with its catalogue status, message and body code', () => {
-    expect(sut(new AppError('SCRAPE_TIMEOUT'))).toEqual({ status: 408, body: { success: false, error: 'Request Timeout', code: 'SCRAPE_TIMEOUT' }, headers: {} });
-    expect(sut(new AppError('UNAUTHORIZED'))).toEqual({ status: 401, body: { success: false, error: 'Unauthorized: Invalid token' }, headers: {} });
+    expect(sut(new AppError('SCRAPE_TIMEOUT'))).toEqual({
+      status: 408,
+      body: { success: false, error: 'Request Timeout', code: 'SCRAPE_TIMEOUT' },
+      headers: {},
+    });
+    expect(sut(new AppError('UNAUTHORIZED'))).toEqual({
+      status: 401,
+      body: { success: false, error: 'Unauthorized: Invalid token' },
+      headers: {},
+    });
   });
 
   it('adds Retry-After on rate limits', () => {
@@ -26,8 +34,25 @@ describe('renderError', () => {
   it('answers 500 UNKNOWN_ERROR with an error id that is also logged, without leaking the message', () => {
     const rendered = sut(new TypeError('secret internal detail'));
     expect(rendered.status).toBe(500);
-    expect(rendered.body).toMatchObject({ success: false, code: 'UNKNOWN_ERROR', error: 'Internal Server Error' });
+    expect(rendered.body).toMatchObject({
+      success: false,
+      code: 'UNKNOWN_ERROR',
+      error: 'Internal Server Error',
+    });
     expect(JSON.stringify(rendered.body)).not.toContain('secret internal detail');
+    const errorId = rendered.body['errorId'];
+    expect(errorId).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+    expect(lines.some((line) => line['errorId'] === errorId && line['level'] === 50)).toBe(true);
+  });
+
+  it('gives a 5xx AppError the id of its log line too, keeping its message and code', () => {
+    const rendered = sut(new AppError('SCRAPE_ALL_ENGINES_FAILED', { message: 'Every engine failed' }));
+    expect(rendered.status).toBe(500);
+    expect(rendered.body).toMatchObject({
+      success: false,
+      code: 'SCRAPE_ALL_ENGINES_FAILED',
+      error: 'Every engine failed',
+    });
     const errorId = rendered.body['errorId'];
     expect(errorId).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
     expect(lines.some((line) => line['errorId'] === errorId && line['level'] === 50)).toBe(true);
@@ -42,7 +67,12 @@ describe('renderError', () => {
   });
 
   it('answers 503 when the message bus cannot take the job', () => {
-    const rendered = sut(new BusUnavailableError('scrape.jobs', new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092')));
+    const rendered = sut(
+      new BusUnavailableError(
+        'scrape.jobs',
+        new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092'),
+      ),
+    );
     expect(rendered.status).toBe(503);
     expect(rendered.body).toEqual({ success: false, error: 'Service Unavailable', retry_after_seconds: 5 });
     expect(rendered.headers['retry-after']).toBe('5');
@@ -50,8 +80,13 @@ describe('renderError', () => {
 
   it('maps framework errors: unknown route, body too large, malformed JSON', () => {
     expect(sut(new NotFoundException('Cannot GET /x')).body).toEqual({ success: false, error: 'Not Found' });
-    expect(sut(Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })).status).toBe(413);
-    expect(sut(Object.assign(new Error('bad'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 })).body).toEqual({
+    expect(
+      sut(Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }))
+        .status,
+    ).toBe(413);
+    expect(
+      sut(Object.assign(new Error('bad'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 })).body,
+    ).toEqual({
       success: false,
       error: 'Bad request, malformed JSON',
       code: 'BAD_REQUEST_INVALID_JSON',

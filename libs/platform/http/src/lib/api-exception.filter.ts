@@ -43,10 +43,15 @@ export function renderAppError(error: AppError): Rendered {
 }
 
 /** Maps anything thrown to an error body; logs 5xx with an error id that is also in the body. */
-export function renderError(error: unknown, logger: Logger, context: { method?: string; url?: string }): Rendered {
+export function renderError(
+  error: unknown,
+  logger: Logger,
+  context: { method?: string; url?: string },
+): Rendered {
   if (error instanceof AppError) {
-    if (error.status >= 500) logFailure(error, logger, context);
-    return renderAppError(error);
+    const rendered = renderAppError(error);
+    if (error.status >= 500) rendered.body['errorId'] = logFailure(error, logger, context);
+    return rendered;
   }
   if (isDatabaseUnavailable(error)) {
     logger.warn({ err: error, ...context }, 'database unavailable');
@@ -58,7 +63,8 @@ export function renderError(error: unknown, logger: Logger, context: { method?: 
   }
   const fastifyCode = (error as { code?: unknown })?.code;
   if (typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_')) {
-    if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return renderAppError(new AppError('PAYLOAD_TOO_LARGE'));
+    if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return renderAppError(new AppError('PAYLOAD_TOO_LARGE'));
     if (fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return renderAppError(new AppError('BAD_REQUEST_INVALID_JSON'));
     }
@@ -66,11 +72,16 @@ export function renderError(error: unknown, logger: Logger, context: { method?: 
       return { status: 415, body: { success: false, error: 'Unsupported Media Type' }, headers: {} };
     }
   }
-  const status = error instanceof HttpException ? error.getStatus() : (error as { statusCode?: unknown })?.statusCode;
+  const status =
+    error instanceof HttpException ? error.getStatus() : (error as { statusCode?: unknown })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const code = STATUS_CODES[status];
     if (code) return renderAppError(new AppError(code));
-    return { status, body: { success: false, error: error instanceof Error ? error.message : 'Bad Request' }, headers: {} };
+    return {
+      status,
+      body: { success: false, error: error instanceof Error ? error.message : 'Bad Request' },
+      headers: {},
+    };
   }
   const errorId = logFailure(error, logger, context);
   return {
@@ -95,7 +106,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<{ method?: string; url?: string }>();
-    const rendered = renderError(exception, this.logger, { method: request?.method, url: redactUrl(request?.url) });
+    const rendered = renderError(exception, this.logger, {
+      method: request?.method,
+      url: redactUrl(request?.url),
+    });
     if (reply.sent) return;
     void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
   }

@@ -5,7 +5,11 @@ import type { FastifyInstance } from 'fastify';
  * no type at all: every non-multipart body is parsed as JSON (malformed → 400 BAD_REQUEST_INVALID_JSON).
  */
 export function registerJsonBodyParsers(app: FastifyInstance): void {
-  const parseJson = (_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => {
+  const parseJson = (
+    _request: unknown,
+    body: string,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
     if (body.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(body));
@@ -17,6 +21,10 @@ export function registerJsonBodyParsers(app: FastifyInstance): void {
     }
   };
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(
+    ['application/json', 'text/plain', 'application/x-www-form-urlencoded'],
+    { parseAs: 'string' },
+    parseJson,
+  );
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 }

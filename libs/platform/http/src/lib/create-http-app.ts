@@ -17,7 +17,10 @@ export interface HttpAppOptions {
 }
 
 /** Creates a Nest application on Fastify with the platform's body parsing, error filter and request metrics. */
-export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  module: Type<unknown> | DynamicModule,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
     trustProxy: true,

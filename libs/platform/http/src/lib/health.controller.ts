@@ -25,7 +25,12 @@ export class HealthController {
     return reply
       .status(503)
       .header('retry-after', '5')
-      .send({ success: false, error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE', details: report.checks });
+      .send({
+        success: false,
+        error: 'Service Unavailable',
+        code: 'SERVICE_UNAVAILABLE',
+        details: report.checks,
+      });
   }
 
   @Public()

@@ -1,9 +1,23 @@
-import { Global, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { BlobModule } from '@quarry/platform/blob';
 import { BusModule, createBus, sleep, type MessageBus } from '@quarry/platform/bus';
 import { ConfigModule, type AppConfig } from '@quarry/platform/config';
 import { Database, DatabaseModule, findMigrationsDir } from '@quarry/platform/database';
-import { createLogger, HealthRegistry, ObservabilityModule, PlatformMetrics, startTracing, type Logger, type TracingHandle } from '@quarry/platform/observability';
+import {
+  createLogger,
+  HealthRegistry,
+  ObservabilityModule,
+  PlatformMetrics,
+  startTracing,
+  type Logger,
+  type TracingHandle,
+} from '@quarry/platform/observability';
 
 /** The infrastructure of one process: config, logs, metrics, health, database and bus. */
 export interface PlatformRuntime {
@@ -28,7 +42,11 @@ export async function startRuntime(config: AppConfig, options: RuntimeOptions): 
   const logger = createLogger({ service: config.service.name, level: config.service.logLevel });
   const metrics = new PlatformMetrics({ service: config.service.name });
   const health = new HealthRegistry();
-  metrics.reportDependencies(async () => Object.fromEntries(Object.entries((await health.report()).checks).map(([name, check]) => [name, check.ok])));
+  metrics.reportDependencies(async () =>
+    Object.fromEntries(
+      Object.entries((await health.report()).checks).map(([name, check]) => [name, check.ok]),
+    ),
+  );
   const database = await Database.open({
     ...config.database,
     onBackgroundError: (error) => logger.warn({ err: error }, 'database connection error'),

@@ -1,4 +1,13 @@
-import { extractTraceContext, recordSpanError, SpanKind, SpanStatusCode, traceApi, traceContext, tracer, type Span } from '@quarry/platform/observability';
+import {
+  extractTraceContext,
+  recordSpanError,
+  SpanKind,
+  SpanStatusCode,
+  traceApi,
+  traceContext,
+  tracer,
+  type Span,
+} from '@quarry/platform/observability';
 import type { FastifyInstance } from 'fastify';
 
 /** Probes and scrapes are not traced: they would drown the interesting traces. */

@@ -25,7 +25,9 @@ export interface RunningService {
 /** Boots a service: validated config, runtime, HTTP server (API and/or probes), readiness. */
 export async function runService(definition: ServiceDefinition, config?: AppConfig): Promise<RunningService> {
   const resolved = config ?? loadConfig(undefined, { serviceName: definition.name });
-  const runtime = await startRuntime(resolved, { migrate: definition.migrates && resolved.database.migrateOnStart });
+  const runtime = await startRuntime(resolved, {
+    migrate: definition.migrates && resolved.database.migrateOnStart,
+  });
   const app = await createHttpApp(definition.module(runtime), {
     logger: runtime.logger,
     metrics: runtime.metrics,
@@ -44,7 +46,10 @@ export async function runService(definition: ServiceDefinition, config?: AppConf
 export function main(definition: ServiceDefinition): void {
   runService(definition).catch((error: unknown) => {
     if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-    else process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    else
+      process.stderr.write(
+        `${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
     process.exit(1);
   });
 }

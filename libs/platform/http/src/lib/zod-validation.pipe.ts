@@ -15,5 +15,8 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const failure = describeValidationError(result.error);
-  throw new AppError(failure.isInvalidUrl ? 'INVALID_URL' : 'BAD_REQUEST', { message: failure.message, details: failure.details });
+  throw new AppError(failure.isInvalidUrl ? 'INVALID_URL' : 'BAD_REQUEST', {
+    message: failure.message,
+    details: failure.details,
+  });
 }
