@@ -149,6 +149,55 @@ describe('map, search and account usage (SDK, cluster)', () => {
       const blogUrls = blog.links.map((link) => link.url);
       expect(blogUrls).toEqual(expect.arrayContaining([`${site.url}/blog/`, `${site.url}/blog/post-50`]));
       expect(blogUrls.every((url) => url.startsWith(`${site.url}/blog/`))).toBe(true);
+      // sitemap "only" follows the move too: the sitemap of the new host, in scope of the new host
+      const onlySitemap = await firecrawl.map(`${site.movedUrl}/`, { sitemap: 'only', limit: 1_000 });
+      const sitemapUrls = onlySitemap.links.map((link) => link.url);
+      expect(sitemapUrls).toEqual(
+        expect.arrayContaining([`${site.url}/orphan/3`, `${site.url}/docs/page-300`]),
+      );
+      expect(sitemapUrls.every((url) => url.startsWith(`${site.url}/`))).toBe(true);
+    });
+
+    it('takes the crawler options (compat §10): path patterns, full-URL patterns, discovery depth, entire domain', async () => {
+      const map = async (body: Record<string, unknown>) => {
+        const response = await call<{ links: { url: string }[] }>(platform.publicUrl, 'POST', '/v2/map', {
+          apiKey: platform.apiKey,
+          body: { sitemap: 'skip', useIndex: false, limit: 1_000, ...body },
+        });
+        expect(response.status).toBe(200);
+        return response.body.links.map((link) => link.url);
+      };
+      const blog = await map({
+        url: `${site.url}/`,
+        includePaths: ['^/blog/'],
+        excludePaths: ['^/blog/post-1$'],
+      });
+      expect(blog).toEqual(expect.arrayContaining([`${site.url}/blog/`, `${site.url}/blog/post-50`]));
+      expect(blog).not.toContain(`${site.url}/blog/post-1`);
+      expect(blog.every((url) => new URL(url).pathname.startsWith('/blog/'))).toBe(true);
+      // depth 1: the start page's links only (the blog index), not the posts it links to
+      expect(await map({ url: `${site.url}/`, includePaths: ['^/blog/'], maxDiscoveryDepth: 1 })).toEqual([
+        `${site.url}/blog/`,
+      ]);
+      const about = await map({
+        url: `${site.url}/`,
+        includePaths: ['^http://localhost:\\d+/about$'],
+        regexOnFullURL: true,
+      });
+      expect(about).toEqual([`${site.url}/about`]);
+      const whole = await map({
+        url: `${site.url}/blog/`,
+        crawlEntireDomain: true,
+        includeSubdomains: false,
+      });
+      expect(whole).toEqual(
+        expect.arrayContaining([`${site.url}/blog/post-2`, `${site.url}/docs/`, `${site.url}/about`]),
+      );
+      const unknown = await call(platform.publicUrl, 'POST', '/v2/map', {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/`, scrapeOptions: {} },
+      });
+      expect(unknown.status).toBe(400);
     });
   });
 

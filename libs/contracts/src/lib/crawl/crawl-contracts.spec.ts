@@ -146,6 +146,29 @@ describe('batch, map and search requests', () => {
       useIndex: true,
     });
     expect(mapRequestSchema.safeParse({ url: 'https://example.com', limit: 100_001 }).success).toBe(false);
+    // the crawler options (compat §10), with the crawl's rules
+    expect(
+      mapRequestSchema.parse({
+        url: 'https://example.com',
+        includePaths: ['^/blog/'],
+        maxDiscoveryDepth: 2,
+        crawlEntireDomain: true,
+        allowSubdomains: true,
+        delay: 1,
+      }),
+    ).toMatchObject({
+      includePaths: ['^/blog/'],
+      excludePaths: [],
+      regexOnFullURL: false,
+      deduplicateSimilarURLs: true,
+      limit: 5_000,
+    });
+    expect(failure(mapRequestSchema, { url: 'https://example.com', includePaths: ['('] }).message).toMatch(
+      /^Invalid regular expression in \(/,
+    );
+    expect(
+      failure(mapRequestSchema, { url: 'https://example.com', webhook: 'https://h.example' }).message,
+    ).toBe('Unrecognized key in body -- please review the v2 API documentation for request body changes');
   });
 
   it('search: sources normalised, domain filters exclusive, formats restricted', () => {

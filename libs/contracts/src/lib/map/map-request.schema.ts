@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 import { httpUrlSchema } from '../common/url.schema';
-import { SITEMAP_MODES } from '../crawl/crawl-request.schema';
+import { crawlerOptionsShape, SITEMAP_MODES } from '../crawl/crawl-request.schema';
 import { locationSchema } from '../scrape/scrape-options.schema';
+
+/**
+ * The crawler options map takes (compat §10: all of them but `sitemap` and `ignoreQueryParameters`,
+ * which map defines itself, and `limit`, whose range is map's). Patterns, full-URL matching, the
+ * entire domain, subdomains, de-duplication, discovery depth and concurrency shape the listing;
+ * robots and politeness options are accepted and have no effect (map fetches only a few pages).
+ */
+const {
+  sitemap: _sitemap,
+  ignoreQueryParameters: _ignore,
+  limit: _limit,
+  allowExternalLinks: _external,
+  ...mapCrawlerOptions
+} = crawlerOptionsShape;
 
 /** Body of `POST /v2/map` (compat §10). */
 export const mapRequestSchema = z.strictObject({
+  ...mapCrawlerOptions,
   url: httpUrlSchema,
   search: z.string().max(1_000).optional(),
   sitemap: z.enum(SITEMAP_MODES).default('include'),

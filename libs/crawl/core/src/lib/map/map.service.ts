@@ -11,6 +11,7 @@ import { RobotsRules } from '../robots/robots-rules';
 import type { DocumentIndexRepository } from '../search/document-index.repository';
 import type { SearchProvider } from '../search/search-provider';
 import type { SitemapFetcher } from '../sitemap/sitemap-fetcher';
+import { pathPatternFilter } from '../url/crawl-scope';
 import { bareHost, crawlUrlKey, parseHttpUrl } from '../url/crawl-url.util';
 import { isWithinDomain, registrableDomain } from '../url/registrable-domain.util';
 import { pageSummary } from './page-summary.util';
@@ -115,11 +116,15 @@ export class MapService {
   ): Promise<MapLink[]> {
     let start = parseHttpUrl(request.url.trim()) as URL;
     const found = new Map<string, Found>();
-    const keyOptions = { ignoreQueryParameters: request.ignoreQueryParameters, deduplicateSimilarURLs: true };
+    const keyOptions = {
+      ignoreQueryParameters: request.ignoreQueryParameters,
+      deduplicateSimilarURLs: request.deduplicateSimilarURLs,
+    };
     let scopeOf = this.scope(start, request);
+    const patterns = pathPatternFilter(request);
     const add = (raw: string, info: Omit<Found, 'url'> = {}) => {
       const url = parseHttpUrl(raw);
-      if (!url || !scopeOf(url)) return;
+      if (!url || !scopeOf(url) || patterns(url)) return;
       if (request.ignoreQueryParameters) url.search = '';
       const key = crawlUrlKey(url, keyOptions);
       const known = found.get(key);
@@ -129,9 +134,8 @@ export class MapService {
       } else found.set(key, { url, ...info });
     };
 
-    // The start page first: it tells us where the site really lives (redirects) and its links.
-    const startPage =
-      request.sitemap === 'only' ? undefined : await this.fetchPage(start.href, request, signal, deadline);
+    // The start page first: it tells us where the site really lives (redirects), in every mode, and its links.
+    const startPage = await this.fetchPage(start.href, request, signal, deadline);
     if (startPage && bareHost(startPage.url.hostname) !== bareHost(start.hostname)) {
       start = new URL(start.href);
       start.hostname = startPage.url.hostname;
@@ -194,7 +198,10 @@ export class MapService {
     return links.slice(0, request.limit);
   }
 
-  /** Breadth-first fetches of a few pages of the site (bounded by MAP_CRAWL_PAGES and the deadline). */
+  /**
+   * Breadth-first fetches of a few pages of the site (bounded by MAP_CRAWL_PAGES, `maxDiscoveryDepth`
+   * and the deadline). Pages outside include/exclude patterns are still walked through, not listed.
+   */
   private async lightCrawl(
     startPage: FetchedPage,
     request: MapRequest,
@@ -203,11 +210,13 @@ export class MapService {
     signal: AbortSignal,
     deadline: number,
   ): Promise<void> {
-    const queue: string[] = [];
+    const maxDepth = request.maxDiscoveryDepth ?? Number.POSITIVE_INFINITY;
+    const queue: { url: string; depth: number }[] = [];
     const visited = new Set<string>([
       crawlUrlKey(startPage.url, { ignoreQueryParameters: true, deduplicateSimilarURLs: true }),
     ]);
-    const enqueue = (links: string[]) => {
+    const enqueue = (links: string[], depth: number) => {
+      if (depth > maxDepth) return;
       for (const link of links) {
         add(link);
         const url = parseHttpUrl(link);
@@ -215,22 +224,24 @@ export class MapService {
         const key = crawlUrlKey(url, { ignoreQueryParameters: true, deduplicateSimilarURLs: true });
         if (visited.has(key)) continue;
         visited.add(key);
-        queue.push(url.href);
+        // A page at the maximum depth would only yield links beyond it: listed, not fetched.
+        if (depth < maxDepth) queue.push({ url: url.href, depth });
       }
     };
-    enqueue(startPage.links);
+    enqueue(startPage.links, 1);
     let budget = this.deps.crawlPages;
     const worker = async () => {
       while (budget > 0 && queue.length > 0 && !signal.aborted && Date.now() < deadline - 250) {
         budget -= 1;
-        const next = queue.shift() as string;
-        const page = await this.fetchPage(next, request, signal, deadline).catch(() => undefined);
+        const next = queue.shift() as { url: string; depth: number };
+        const page = await this.fetchPage(next.url, request, signal, deadline).catch(() => undefined);
         if (!page) continue;
         add(page.url.href, page.summary);
-        enqueue(page.links);
+        enqueue(page.links, next.depth + 1);
       }
     };
-    await Promise.all(Array.from({ length: CRAWL_PARALLELISM }, worker));
+    const parallelism = Math.min(CRAWL_PARALLELISM, request.maxConcurrency ?? CRAWL_PARALLELISM);
+    await Promise.all(Array.from({ length: parallelism }, worker));
   }
 
   private async fromSearch(
@@ -283,17 +294,22 @@ export class MapService {
     }
   }
 
-  /** Same site rules as compat §10: same host (subdomains when allowed), the input path prefix with `filterByPath`. */
+  /**
+   * Same site rules as compat §10: same host (subdomains with `includeSubdomains` or the crawler's
+   * `allowSubdomains`), the input path prefix with `filterByPath` unless `crawlEntireDomain`.
+   */
   private scope(start: URL, request: MapRequest): (url: URL) => boolean {
     const host = bareHost(start.hostname);
     const domain = registrableDomain(host);
     const prefix = start.pathname.replace(/\/+$/, '');
+    const subdomains = request.includeSubdomains || request.allowSubdomains;
+    const byPath = request.filterByPath && !request.crawlEntireDomain;
     return (url) => {
       if (request.allowExternalLinks) return true;
       const candidate = bareHost(url.hostname);
       const sameHost = candidate === host;
-      if (!sameHost && !(request.includeSubdomains && isWithinDomain(candidate, domain))) return false;
-      if (request.filterByPath && prefix && sameHost)
+      if (!sameHost && !(subdomains && isWithinDomain(candidate, domain))) return false;
+      if (byPath && prefix && sameHost)
         return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
       return true;
     };

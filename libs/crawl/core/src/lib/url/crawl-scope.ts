@@ -20,7 +20,8 @@ export interface FrontierCandidate {
   trapRun: number;
 }
 
-export type ScopeDecision = { accepted: true; candidate: FrontierCandidate } | { accepted: false; reason: string };
+export type ScopeDecision =
+  { accepted: true; candidate: FrontierCandidate } | { accepted: false; reason: string };
 
 export interface ParentPage {
   url: URL;
@@ -41,6 +42,20 @@ export type ScopeOptions = Pick<
   | 'deduplicateSimilarURLs'
 >;
 
+/** `includePaths`/`excludePaths` (on the path, or the full URL with `regexOnFullURL`) as one predicate. */
+export function pathPatternFilter(
+  options: Pick<CrawlerOptions, 'includePaths' | 'excludePaths' | 'regexOnFullURL'>,
+): (url: URL) => 'excluded' | 'not-included' | undefined {
+  const includes = options.includePaths.map((pattern) => new RegExp(pattern));
+  const excludes = options.excludePaths.map((pattern) => new RegExp(pattern));
+  return (url) => {
+    const target = options.regexOnFullURL ? url.href : url.pathname;
+    if (excludes.some((pattern) => pattern.test(target))) return 'excluded';
+    if (includes.length > 0 && !includes.some((pattern) => pattern.test(target))) return 'not-included';
+    return undefined;
+  };
+}
+
 /**
  * Decides which discovered URLs a crawl follows (compat §8.1): host rules (same host, subdomains,
  * external), the start path unless `crawlEntireDomain`, include/exclude patterns, discovery depth
@@ -51,8 +66,7 @@ export class CrawlScope {
   private readonly startHost: string;
   private readonly domain: string;
   private readonly pathPrefix: string;
-  private readonly includes: RegExp[];
-  private readonly excludes: RegExp[];
+  private readonly patterns: ReturnType<typeof pathPatternFilter>;
 
   constructor(
     startUrl: string,
@@ -67,8 +81,7 @@ export class CrawlScope {
     // A start URL naming a file (`/docs/index.html`) scopes the crawl to its directory.
     const path = start.pathname.replace(/\/[^/]*\.[a-z0-9]{1,5}$/i, '').replace(/\/+$/, '');
     this.pathPrefix = path;
-    this.includes = options.includePaths.map((pattern) => new RegExp(pattern));
-    this.excludes = options.excludePaths.map((pattern) => new RegExp(pattern));
+    this.patterns = pathPatternFilter(options);
   }
 
   /** The start URL's frontier entry (always admitted: include/exclude patterns apply to discovered URLs). */
@@ -88,7 +101,8 @@ export class CrawlScope {
     const url = parseHttpUrl(raw);
     if (!url) return { accepted: false, reason: 'not an http(s) URL' };
     const depth = parent.depth + 1;
-    if (this.options.maxDiscoveryDepth !== undefined && depth > this.options.maxDiscoveryDepth) return { accepted: false, reason: 'too deep' };
+    if (this.options.maxDiscoveryDepth !== undefined && depth > this.options.maxDiscoveryDepth)
+      return { accepted: false, reason: 'too deep' };
     const trapRun = urlShape(url) === urlShape(parent.url) ? parent.trapRun + 1 : 0;
     if (trapRun > this.maxTrapRun) return { accepted: false, reason: 'link trap (repeating URL shape)' };
     return this.judge(url, depth, trapRun);
@@ -109,9 +123,9 @@ export class CrawlScope {
     if (!this.pathAllowed(url)) return { accepted: false, reason: 'outside the start path' };
     const extension = /\.([a-z0-9]{1,5})$/i.exec(url.pathname)?.[1]?.toLowerCase();
     if (extension && SKIPPED_EXTENSIONS.has(extension)) return { accepted: false, reason: 'not a page' };
-    const target = this.options.regexOnFullURL ? url.href : url.pathname;
-    if (this.excludes.some((pattern) => pattern.test(target))) return { accepted: false, reason: 'excluded by excludePaths' };
-    if (this.includes.length > 0 && !this.includes.some((pattern) => pattern.test(target))) return { accepted: false, reason: 'not matched by includePaths' };
+    const refused = this.patterns(url);
+    if (refused === 'excluded') return { accepted: false, reason: 'excluded by excludePaths' };
+    if (refused === 'not-included') return { accepted: false, reason: 'not matched by includePaths' };
     const trap = trapReason(url);
     if (trap) return { accepted: false, reason: `link trap (${trap})` };
     return { accepted: true, candidate: this.candidate(url, depth, trapRun) };
@@ -133,6 +147,8 @@ export class CrawlScope {
     if (this.options.crawlEntireDomain || this.pathPrefix === '') return true;
     if (bareHost(url.hostname) !== this.startHost) return true;
     const path = url.pathname;
-    return path === this.pathPrefix || path.startsWith(`${this.pathPrefix}/`) || path === `${this.pathPrefix}/`;
+    return (
+      path === this.pathPrefix || path.startsWith(`${this.pathPrefix}/`) || path === `${this.pathPrefix}/`
+    );
   }
 }
