@@ -195,6 +195,41 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
     expect(ledger).toEqual([{ amount: -6, job_id: id }]);
   });
 
+  it('ends a sub-agent whose page cannot be read as failed with a structured tool error; the run goes on', async () => {
+    const apiKey = await newTeamKey(databaseUrl, uniqueName('subagent-error'), { credits: 1_000 });
+    const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: {
+        prompt: 'What do these pages say about widgets?',
+        urls: [`${site.url}/p/1`, `${site.url}/missing-page`],
+      },
+    });
+    const id = started.body.id;
+    expect((await waitForAgent(gateway, apiKey, id)).status).toBe('completed');
+    const events = await traceOf(gateway, apiKey, id);
+    checkTraceInvariants(events, id);
+    const reader = events.find(
+      (event) =>
+        event.type === 'tool_call.started' &&
+        (event['parameters'] as { url?: string }).url === `${site.url}/missing-page`,
+    )?.agent.id;
+    expect(reader).toBeDefined();
+    const own = events.filter((event) => event.agent.id === reader);
+    const error = {
+      code: 'internal',
+      source: 'tool',
+      retryable: true,
+      message: 'The page could not be read: Not Found',
+    };
+    expect(own.find((event) => event.type === 'error.occurred')).toMatchObject({ error });
+    expect(own[own.length - 1]).toMatchObject({ type: 'agent.finished', outcome: 'failed', error });
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'run.finished',
+      outcome: 'succeeded',
+      error: null,
+    });
+  });
+
   it('answers every agent error of spec §7.3 with its exact message', async () => {
     const apiKey = await newTeamKey(databaseUrl, uniqueName('errors'), { credits: 1_000 });
     const otherKey = await newTeamKey(databaseUrl, uniqueName('other'), { credits: 1_000 });

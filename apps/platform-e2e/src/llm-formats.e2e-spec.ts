@@ -149,6 +149,39 @@ describe('language-model formats and a model-planned agent on a cluster, against
     expect(llm.calls.filter((request) => request.responseFormat?.name === 'extraction')).toHaveLength(2);
   });
 
+  it('ends an agent run as refused when the model declines (spec §6), and answers a declined scrape json with 422', async () => {
+    override = (request) =>
+      request.responseFormat?.name === 'extraction'
+        ? { content: null, refusal: 'I cannot help with that.' }
+        : undefined;
+    const declined = await scrape({ url: `${site.url}/lamp`, formats: [{ type: 'json', schema }] });
+    expect(declined.status).toBe(422);
+    expect(declined.body).toEqual({
+      success: false,
+      error: 'The model could not produce the json: the model declined: I cannot help with that.',
+    });
+    // asked once: a refusal is not retried as a malformed answer
+    expect(llm.calls.filter((request) => request.responseFormat?.name === 'extraction')).toHaveLength(1);
+
+    const team = uniqueName('refused-agent');
+    const apiKey = await newTeamKey(platform.database?.url as string, team, { credits: 1_000 });
+    const started = await call<{ id: string }>(gateway, 'POST', '/v2/agent', {
+      apiKey,
+      body: { prompt: 'Find the price of the Acme Pro pricing plan', urls: [`${site.url}/shop/`], schema },
+    });
+    const status = await waitForAgent(gateway, apiKey, started.body.id);
+    expect(status).toMatchObject({ status: 'failed', creditsUsed: 0 });
+    expect(status.data).toBeUndefined();
+    expect(status.error).toMatch(/^The agent declined the task: /);
+    const events = await traceOf(gateway, apiKey, started.body.id);
+    checkTraceInvariants(events, started.body.id);
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'run.finished',
+      outcome: 'refused',
+      error: { code: 'refused', source: 'agent', retryable: false },
+    });
+  });
+
   it('retries a model call that times out and returns the answer of the retry', async () => {
     override = (request, index) =>
       index === 0 ? { delayMs: 3_000, then: scriptedModel(request) } : undefined;

@@ -1,4 +1,4 @@
-import { subagent, type PendingEvent } from '@quarry/agent/domain';
+import { subagent, traceError, type PendingEvent } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import { extractLinks } from '@quarry/scrape/content';
@@ -112,17 +112,28 @@ export class TaskRunner {
           },
         },
       },
-      {
-        key: `task:${task.id}:finished`,
-        agent,
-        body: {
-          type: 'agent.finished',
-          outcome: result.ok ? 'succeeded' : 'failed',
-          durationMs: Date.now() - startedAt,
-          error: null,
-        },
-      },
     ];
+    // A sub-agent whose page could not be read ends failed with the tool's error (spec §6: terminal
+    // events carry {code, retryable}); the run goes on with the pages that were read.
+    const error = result.ok
+      ? null
+      : {
+          ...traceError('internal', {
+            message: `The page could not be read: ${result.error ?? 'unknown error'}`,
+          }),
+          source: 'tool' as const,
+        };
+    if (error) events.push({ key: `task:${task.id}:error`, agent, body: { type: 'error.occurred', error } });
+    events.push({
+      key: `task:${task.id}:finished`,
+      agent,
+      body: {
+        type: 'agent.finished',
+        outcome: result.ok ? 'succeeded' : 'failed',
+        durationMs: Date.now() - startedAt,
+        error,
+      },
+    });
     await runs.finishTask(claimed, { state: result.ok ? 'succeeded' : 'failed', result, credits, events });
     await this.wake(runId, teamId);
   }

@@ -141,7 +141,7 @@ export class ExtractionService {
       try {
         return { value: await this.jsonByModel(this.page(page), options, context, 'json'), via: 'llm' };
       } catch (error) {
-        if (!shouldFallBack(error)) throw error;
+        if (!shouldFallBack(error)) throw toAppError(error, 'json');
         return this.jsonFallback([page], options, fallbackReason(error));
       }
     }
@@ -150,7 +150,8 @@ export class ExtractionService {
 
   /**
    * Asks the model for a schema-conforming value; one repair round when the first answer breaks
-   * the schema, then 422. Throws LlmError for transport failures (callers may fall back).
+   * the schema, then 422. Throws LlmError for transport failures (callers may fall back) and for a
+   * refusal (the agent ends its run as `refused`; a scrape answers 422).
    */
   private async jsonByModel(
     content: string,
@@ -183,7 +184,8 @@ export class ExtractionService {
         answer = result.json;
         text = result.text;
       } catch (error) {
-        if (shouldFallBack(error) || !isLlmError(error)) throw error;
+        // A refusal is the model's answer, not a malformed one: asking again would not change it.
+        if (shouldFallBack(error) || !isLlmError(error) || error.kind === 'refused') throw error;
         problem = error.message;
         messages.push({
           role: 'user',
