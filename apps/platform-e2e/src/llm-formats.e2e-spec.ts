@@ -9,6 +9,7 @@ import {
   type FixtureHandler,
   type FixtureServer,
 } from '@quarry/testing';
+import Firecrawl from '@mendable/firecrawl-js';
 import { call, upload } from './support/api-client';
 import { checkTraceInvariants, newTeamKey, sql, traceOf, waitForAgent } from './support/agent-support';
 import { startCluster, type Platform } from './support/platform';
@@ -180,6 +181,64 @@ describe('language-model formats and a model-planned agent on a cluster, against
       outcome: 'refused',
       error: { code: 'refused', source: 'agent', retryable: false },
     });
+  });
+
+  it('derives crawl options from a prompt with the model: params-preview (SDK), and a crawl where explicit fields win', async () => {
+    const answer = {
+      includePaths: ['^/shop/pricing'],
+      excludePaths: null,
+      maxDiscoveryDepth: null,
+      crawlEntireDomain: null,
+      allowExternalLinks: null,
+      allowSubdomains: null,
+      sitemap: 'skip',
+      ignoreQueryParameters: null,
+      deduplicateSimilarURLs: null,
+      delay: null,
+      limit: 5,
+    };
+    override = (request) => (request.responseFormat?.name === 'crawl_options' ? { json: answer } : undefined);
+    const firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: gateway });
+    const prompt = 'Only the pricing pages, five at most, without the sitemap';
+    const preview = await firecrawl.crawlParamsPreview(`${site.url}/shop/`, prompt);
+    expect(preview).toEqual({
+      url: `${site.url}/shop/`,
+      includePaths: ['^/shop/pricing'],
+      sitemap: 'skip',
+      limit: 5,
+    });
+    const request = llm.calls.find((call) => call.responseFormat?.name === 'crawl_options');
+    expect(request?.text).toContain(prompt);
+
+    const started = await call<{
+      id: string;
+      promptGeneratedOptions: unknown;
+      finalCrawlerOptions: Record<string, unknown>;
+    }>(gateway, 'POST', '/v2/crawl', {
+      apiKey: platform.apiKey,
+      body: { url: `${site.url}/shop/`, prompt, limit: 3 },
+    });
+    expect(started.status).toBe(200);
+    expect(started.body.promptGeneratedOptions).toEqual({
+      includePaths: ['^/shop/pricing'],
+      sitemap: 'skip',
+      limit: 5,
+    });
+    expect(started.body.finalCrawlerOptions).toMatchObject({
+      includePaths: ['^/shop/pricing'],
+      sitemap: 'skip',
+      limit: 3,
+      prompt,
+    });
+    let done = await firecrawl.getCrawlStatus(started.body.id);
+    for (let polls = 0; done.status === 'scraping' && polls < 60; polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      done = await firecrawl.getCrawlStatus(started.body.id);
+    }
+    expect(done.status).toBe('completed');
+    const pages = done.data.map((document) => document.metadata?.sourceURL).sort();
+    // the start page always, then only what includePaths admits
+    expect(pages).toEqual([`${site.url}/shop/`, `${site.url}/shop/pricing-pro`]);
   });
 
   it('retries a model call that times out and returns the answer of the retry', async () => {

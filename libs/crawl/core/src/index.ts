@@ -29,3 +29,4 @@ export * from './lib/account/account-usage.service';
 export * from './lib/crawl.module';
 export * from './lib/frontier/page-outcome.writer';
 export * from './lib/collection/prompt-options.util';
+export * from './lib/collection/crawl-prompt.interpreter';

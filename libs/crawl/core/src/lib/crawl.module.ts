@@ -6,9 +6,11 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
 import { AccountUsageService } from './account/account-usage.service';
 import { CollectionRepository } from './collection/collection.repository';
 import { CollectionService } from './collection/collection.service';
+import { CrawlPromptInterpreter } from './collection/crawl-prompt.interpreter';
 import { Dispatcher } from './frontier/dispatcher';
 import { FrontierRepository } from './frontier/frontier.repository';
 import { MapService } from './map/map.service';
@@ -28,6 +30,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
 /** Crawl, batch, map, search and account services shared by gateways and workers. */
 @Global()
 @Module({
+  imports: [LlmModule],
   providers: [
     {
       provide: CRAWL_HTTP_CLIENT,
@@ -65,6 +68,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
     },
     { provide: SitemapFetcher, useFactory: (client: GuardedHttpClient) => new SitemapFetcher(client), inject: [CRAWL_HTTP_CLIENT] },
     { provide: RobotsFetcher, useFactory: (client: GuardedHttpClient) => new RobotsFetcher(client), inject: [CRAWL_HTTP_CLIENT] },
+    { provide: CrawlPromptInterpreter, useFactory: (llm: LlmProvider) => new CrawlPromptInterpreter(llm), inject: [LLM_PROVIDER] },
     {
       provide: CollectionService,
       useFactory: (
@@ -77,6 +81,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
         bus: MessageBus,
         config: AppConfig,
         metrics: PlatformMetrics,
+        prompts: CrawlPromptInterpreter,
       ) =>
         new CollectionService({
           collections,
@@ -87,6 +92,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
           events,
           bus,
           metrics,
+          prompts,
           settings: {
             publicUrl: config.service.publicUrl,
             retentionHours: config.jobs.retentionHours,
@@ -94,7 +100,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
             addressPolicy: new AddressPolicy(config.net.allowPrivateNetworks, config.net.allowlist),
           },
         }),
-      inject: [CollectionRepository, FrontierRepository, JobRepository, CreditsService, Dispatcher, CollectionEvents, MESSAGE_BUS, APP_CONFIG, PlatformMetrics],
+      inject: [CollectionRepository, FrontierRepository, JobRepository, CreditsService, Dispatcher, CollectionEvents, MESSAGE_BUS, APP_CONFIG, PlatformMetrics, CrawlPromptInterpreter],
     },
     {
       provide: MapService,

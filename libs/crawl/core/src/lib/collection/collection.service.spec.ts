@@ -14,7 +14,9 @@ import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
 import { CollectionEvents } from '../webhooks/collection-events';
 import type { CollectionCounts, CollectionRepository, NewCollection } from './collection.repository';
+import { OfflineProvider } from '@quarry/llm';
 import { CollectionService, type Caller } from './collection.service';
+import { CrawlPromptInterpreter } from './crawl-prompt.interpreter';
 
 const PUBLIC_URL = 'https://api.quarry.test';
 const ID = '3f1c2b9e-8d7a-4c6b-9e5f-1a2b3c4d5e6f';
@@ -133,6 +135,7 @@ function serviceFor(world: World = {}) {
     credits: { balance: async () => world.balance ?? 1_000_000 } as unknown as CreditsService,
     dispatcher: { kick: () => undefined, dispatch: async () => ({ dispatched: 0 }) } as unknown as Dispatcher,
     events: new CollectionEvents(),
+    prompts: new CrawlPromptInterpreter(new OfflineProvider(4_096, 100_000)),
     bus: {
       publish: async (_topic: string, message: unknown) => void published.push(message),
     } as unknown as MessageBus,

@@ -30,7 +30,8 @@ import type { CollectionKind, CollectionOptions, CollectionRow, NewPage } from '
 import { crawlUrlKey, originOf, parseHttpUrl } from '../url/crawl-url.util';
 import type { CollectionEvents } from '../webhooks/collection-events';
 import { IdempotencyConflict, type CollectionRepository } from './collection.repository';
-import { crawlOptionsFromPrompt, type PromptOptions } from './prompt-options.util';
+import type { CrawlPromptInterpreter } from './crawl-prompt.interpreter';
+import type { PromptOptions } from './prompt-options.util';
 
 /** Who is asking (the API's AuthContext, narrowed to what collections need). */
 export interface Caller {
@@ -57,6 +58,8 @@ export interface CollectionServiceDeps {
   dispatcher: Dispatcher;
   events: CollectionEvents;
   bus: MessageBus;
+  /** Reads crawler options from a crawl's `prompt` (a language model when configured, else rules). */
+  prompts: CrawlPromptInterpreter;
   settings: CollectionServiceSettings;
   /** Counts crawls and batch scrapes started (`quarry_jobs_queued_total`). */
   metrics?: PlatformMetrics;
@@ -90,7 +93,8 @@ export class CollectionService {
     let request = input;
     let promptGeneratedOptions: PromptOptions | undefined;
     if (input.prompt) {
-      promptGeneratedOptions = crawlOptionsFromPrompt(input.prompt).options;
+      promptGeneratedOptions = (await this.deps.prompts.derive(input.url, input.prompt, { teamId: caller.teamId }))
+        .options;
       const applied = Object.fromEntries(
         Object.entries(promptGeneratedOptions).filter(([key]) => !explicitKeys.has(key)),
       );
@@ -154,11 +158,12 @@ export class CollectionService {
   }
 
   /** `POST /v2/crawl/params-preview` (compat §8.3): the options a prompt would set. */
-  previewParams(
+  async previewParams(
+    caller: Pick<Caller, 'teamId'>,
     url: string,
     prompt: string,
-  ): { success: true; data: PromptOptions & { url: string }; warning?: string } {
-    const derivation = crawlOptionsFromPrompt(prompt);
+  ): Promise<{ success: true; data: PromptOptions & { url: string }; warning?: string }> {
+    const derivation = await this.deps.prompts.derive(url, prompt, { teamId: caller.teamId });
     return {
       success: true,
       data: { url, ...derivation.options },
