@@ -430,10 +430,10 @@ describe('map, search and account usage (SDK, cluster)', () => {
       ).toMatchObject({ status: 402 });
     });
 
-    it('pre-checks the most a search can cost: 402 rather than fewer results, nothing charged', async () => {
-      const key = await createTeamKey(platform, 'search-budget', 5);
+    it('pre-checks at least limit credits and the most a search can cost: 402 rather than fewer results, nothing charged', async () => {
+      const key = await createTeamKey(platform, 'search-budget', 12);
       const budget = new Firecrawl({ apiKey: key, apiUrl: platform.publicUrl });
-      // limit 10 costs at most 2 credits: it runs (the reference's "at least `limit` credits" would refuse it)
+      // limit 10 needs 10 credits at hand (compat §1.3) and costs 2
       const small = await call<{ creditsUsed: number; data: { web: unknown[] } }>(
         platform.publicUrl,
         'POST',
@@ -446,18 +446,24 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(small.status).toBe(200);
       expect(small.body.data.web).toHaveLength(10);
       expect(small.body.creditsUsed).toBe(2);
-      expect((await budget.getCreditUsage()).remainingCredits).toBe(3);
+      expect((await budget.getCreditUsage()).remainingCredits).toBe(10);
       for (const body of [
+        { query: 'fixture query', limit: 11 }, // fewer than `limit` credits left
         { query: 'fixture query', limit: 100 }, // up to 100 results: 20 credits
-        { query: 'fixture query', limit: 10, sources: ['web', 'news'] }, // up to 20 results: 4 credits
-        { query: 'fixture query', limit: 2, scrapeOptions: { formats: ['markdown'] } }, // 2 + 2 scrapes: 4 credits
+        // up to 20 results (4 credits) and 10 scrapes (10 credits)
+        {
+          query: 'fixture query',
+          limit: 10,
+          sources: ['web', 'news'],
+          scrapeOptions: { formats: ['markdown'] },
+        },
       ]) {
         expect(await call(platform.publicUrl, 'POST', '/v2/search', { apiKey: key, body })).toMatchObject({
           status: 402,
           body: { success: false, error: 'Payment Required: Insufficient credits' },
         });
       }
-      expect((await budget.getCreditUsage()).remainingCredits).toBe(3);
+      expect((await budget.getCreditUsage()).remainingCredits).toBe(10);
     });
 
     it('stops a crawl as failed with a clear error when credits run out, never charging past zero', async () => {

@@ -63,10 +63,11 @@ export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
   async search(caller: SearchCaller, request: SearchRequest, scrape: ResultScraper): Promise<SearchResponse> {
-    // Our rule: the pre-check asks for the most the request can cost (402 otherwise), never fewer results.
+    // The pre-check (402 otherwise): at least `limit` credits (compat §1.3), and at least the most the
+    // request can cost, so a search never answers fewer results for lack of credits.
     await this.deps.credits.ensureAvailable(
       caller.teamId,
-      maximumSearchCredits(request, caller.zeroDataRetention),
+      Math.max(request.limit, maximumSearchCredits(request, caller.zeroDataRetention)),
     );
     const metrics = this.deps.metrics;
     return metrics
