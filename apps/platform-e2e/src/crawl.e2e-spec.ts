@@ -159,6 +159,9 @@ describe('crawl (SDK, cluster)', () => {
     );
     expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxResults: 120 })).data).toHaveLength(120);
     expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxPages: 1 })).data).toHaveLength(200);
+    // maxWaitTime (seconds) is checked before each `next` page: one already past keeps the first page only
+    expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxWaitTime: -1 })).data).toHaveLength(100);
+    expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxWaitTime: 120 })).data).toHaveLength(fullCrawlCompleted);
     const status = await firecrawl.getCrawlStatus(fullCrawlId, { autoPaginate: false });
     expect(status).toMatchObject({
       id: fullCrawlId,
