@@ -1,8 +1,9 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { serveThread } from '@quarry/platform/threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { convertOffice } from '../office/convert-office';
 import { extractPage, loadPdfjs, openPdf, pdfInfo, renderPage } from '../pdf/pdf-extract';
-import type { WorkerRequest, WorkerResponse, WorkerSettings } from './worker-protocol';
+import type { WorkerCall, WorkerSettings } from './worker-protocol';
 
 /**
  * Entry of a parse worker thread: everything that reads untrusted document bytes runs here, so a
@@ -11,7 +12,7 @@ import type { WorkerRequest, WorkerResponse, WorkerSettings } from './worker-pro
 const settings = workerData.settings as WorkerSettings;
 let current: PDFDocumentProxy | undefined;
 
-async function handle(request: WorkerRequest): Promise<unknown> {
+async function handle(request: WorkerCall): Promise<unknown> {
   switch (request.op) {
     case 'ping':
       await loadPdfjs();
@@ -57,30 +58,12 @@ async function closeCurrent(): Promise<void> {
   await document?.destroy().catch(() => undefined);
 }
 
-parentPort?.on('message', (request: WorkerRequest) => {
-  handle(request).then(
-    (value) => {
-      const transfer =
-        value &&
-        typeof value === 'object' &&
-        'png' in value &&
-        (value as { png: Uint8Array }).png.buffer instanceof ArrayBuffer
-          ? [(value as { png: Uint8Array }).png.buffer as ArrayBuffer]
-          : [];
-      parentPort?.postMessage({ id: request.id, ok: true, value } satisfies WorkerResponse, transfer);
-    },
-    (error: unknown) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      const reason = (failure as { reason?: unknown }).reason;
-      parentPort?.postMessage({
-        id: request.id,
-        ok: false,
-        error: {
-          name: failure.name,
-          message: failure.message.slice(0, 2_000),
-          ...(typeof reason === 'string' ? { reason } : {}),
-        },
-      } satisfies WorkerResponse);
-    },
-  );
-});
+// Rendered pages move their PNG bytes instead of copying them.
+serveThread<WorkerCall>(handle, (value) =>
+  value &&
+  typeof value === 'object' &&
+  'png' in value &&
+  (value as { png: Uint8Array }).png.buffer instanceof ArrayBuffer
+    ? [(value as { png: Uint8Array }).png.buffer as ArrayBuffer]
+    : [],
+);

@@ -9,14 +9,14 @@ export interface WorkerSettings {
   maxRenderPixels: number;
 }
 
-export type WorkerRequest =
-  | { id: number; op: 'ping' }
-  | { id: number; op: 'pdf.open'; data: Uint8Array; password?: string; standardFonts: boolean }
-  | { id: number; op: 'pdf.page'; pageNumber: number; graphics: boolean }
-  | { id: number; op: 'pdf.render'; pageNumber: number; dpi: number }
-  | { id: number; op: 'pdf.close' }
+/** The calls a parse worker thread answers. */
+export type WorkerCall =
+  | { op: 'ping' }
+  | { op: 'pdf.open'; data: Uint8Array; password?: string; standardFonts: boolean }
+  | { op: 'pdf.page'; pageNumber: number; graphics: boolean }
+  | { op: 'pdf.render'; pageNumber: number; dpi: number }
+  | { op: 'pdf.close' }
   | {
-      id: number;
       op: 'office.convert';
       kind: DocumentKind;
       data: Uint8Array;
@@ -24,14 +24,4 @@ export type WorkerRequest =
       options: OfficeConvertOptions;
     };
 
-export type WorkerOp = WorkerRequest['op'];
-
-export interface WorkerFailure {
-  name: string;
-  message: string;
-  /** Set by errors that carry a classification (PdfOpenError: encrypted | invalid). */
-  reason?: string;
-}
-
-export type WorkerResponse =
-  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerFailure };
+export type WorkerOp = WorkerCall['op'];
