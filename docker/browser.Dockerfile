@@ -5,7 +5,7 @@
 # apps: scrape-worker standalone
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# 1. Build the service bundle (webpack → dist/apps/$APP: main.js, pruned package.json + lockfile, migrations).
+# 1. Build the service bundle (webpack → dist/apps/$APP: main.js + worker bundles, pruned package.json + lockfile, migrations).
 FROM ${NODE_IMAGE} AS build
 ARG APP=scrape-worker
 WORKDIR /src

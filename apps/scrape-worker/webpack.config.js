@@ -11,6 +11,10 @@ module.exports = {
       main: './src/main.ts',
       tsConfig: './tsconfig.json',
       skipTypeChecking: true,
+      // Content worker threads run their own bundle next to main.js (libs/scrape/content).
+      additionalEntryPoints: [
+        { entryName: 'content-worker', entryPath: 'libs/scrape/content/src/threads/content-thread.main.ts' },
+      ],
       assets: [{ input: 'prisma/migrations', glob: '**/*', output: 'prisma/migrations' }],
       optimization: false,
       outputHashing: 'none',

@@ -11,8 +11,12 @@ module.exports = {
       main: './src/main.ts',
       tsConfig: './tsconfig.json',
       skipTypeChecking: true,
-      // Parse worker threads run their own bundle next to main.js (libs/documents/parsing).
-      additionalEntryPoints: [{ entryName: 'parse-worker', entryPath: 'libs/documents/parsing/src/lib/worker/parse-worker.main.ts' }],
+      // Worker threads run their own bundles next to main.js: parse workers (libs/documents/parsing)
+      // and content workers (libs/scrape/content).
+      additionalEntryPoints: [
+        { entryName: 'parse-worker', entryPath: 'libs/documents/parsing/src/lib/worker/parse-worker.main.ts' },
+        { entryName: 'content-worker', entryPath: 'libs/scrape/content/src/threads/content-thread.main.ts' },
+      ],
       assets: [{ input: 'prisma/migrations', glob: '**/*', output: 'prisma/migrations' }],
       optimization: false,
       outputHashing: 'none',

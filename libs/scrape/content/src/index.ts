@@ -10,3 +10,11 @@ export type {
   TransformInput,
   TransformResult,
 } from './transform/transform.types';
+export { transformPage } from './threads/transform-page.util';
+export type { PageInput, TransformedPage } from './threads/transform-page.util';
+export {
+  InlineContentTransformer,
+  ThreadedContentTransformer,
+  type ContentTransformer,
+  type ThreadedContentOptions,
+} from './threads/content-transformer';

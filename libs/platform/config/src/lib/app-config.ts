@@ -29,7 +29,14 @@ export interface AppConfig {
     maxResponseBytes: number;
   };
   net: { allowPrivateNetworks: boolean; allowlist: string[]; userAgent: string };
-  worker: { concurrency: number; browserConcurrency: number; chromiumPath?: string };
+  worker: {
+    concurrency: number;
+    browserConcurrency: number;
+    chromiumPath?: string;
+    /** Threads turning pages into formats (0: on the event loop), and the heap limit of each. */
+    contentThreads: number;
+    contentThreadMemoryMb: number;
+  };
   browser: {
     /** User agent of browser pages; default: the browser's own, without "Headless". */
     userAgent?: string;
@@ -197,6 +204,8 @@ export function loadConfig(
       concurrency: env.WORKER_CONCURRENCY,
       browserConcurrency: env.BROWSER_CONCURRENCY,
       chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATHS.find((path) => existsSync(path)),
+      contentThreads: env.CONTENT_WORKER_THREADS,
+      contentThreadMemoryMb: env.CONTENT_WORKER_MEMORY_MB,
     },
     browser: {
       userAgent: env.BROWSER_USER_AGENT,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { LIMITS } from '@quarry/contracts';
 import { z } from 'zod';
 
@@ -131,6 +132,8 @@ export const envSchema = z.object({
     .string()
     .default('Mozilla/5.0 (compatible; QuarryBot/0.1; +https://github.com/quarry)'),
   WORKER_CONCURRENCY: int(16, 1, 1_000),
+  CONTENT_WORKER_THREADS: int(Math.min(4, availableParallelism()), 0, 64),
+  CONTENT_WORKER_MEMORY_MB: int(512, 64, 65_536),
   CHROMIUM_PATH: optionalString,
   BROWSER_CONCURRENCY: int(2, 0, 64),
   BROWSER_USER_AGENT: optionalString,

@@ -211,6 +211,12 @@ export class PlatformMetrics {
     labelNames: ['event'] as const,
     registers: [this.registry],
   });
+  readonly contentWorkerEvents = new Counter({
+    name: 'quarry_content_worker_events_total',
+    help: 'Content worker thread events (pages turned into formats): spawned, timeout, crashed, out_of_memory.',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
 
   /**
    * Counts `work` as one job of `kind` executed by this process: running while it runs, then its

@@ -1,10 +1,15 @@
-import { Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CONSUMER_GROUPS, scrapeJobMessageSchema } from '@quarry/contracts';
 import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { GuardedHttpClient } from '@quarry/platform/net';
+import {
+  InlineContentTransformer,
+  ThreadedContentTransformer,
+  type ContentTransformer,
+} from '@quarry/scrape/content';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
 import { ScrapeJobHandler } from './scrape-job.handler';
 import { createGuardedHttpClient } from './outbound';
@@ -32,8 +37,52 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
   }
 }
 
+/**
+ * The pipeline's content transformer: `CONTENT_WORKER_THREADS` worker threads (warmed at start,
+ * closed at shutdown), or the event loop itself when that is 0.
+ */
+class ContentThreads implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly transformer: ContentTransformer;
+
+  constructor(
+    config: AppConfig,
+    metrics: PlatformMetrics,
+    private readonly logger: Logger,
+  ) {
+    const { contentThreads, contentThreadMemoryMb } = config.worker;
+    this.transformer =
+      contentThreads > 0
+        ? new ThreadedContentTransformer({
+            threads: contentThreads,
+            memoryMb: contentThreadMemoryMb,
+            onEvent: (event, detail) => {
+              metrics.contentWorkerEvents.inc({ event });
+              if (event !== 'spawned') logger.warn({ event, detail }, 'content worker thread stopped');
+            },
+          })
+        : new InlineContentTransformer();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.transformer instanceof ThreadedContentTransformer)
+      await this.transformer
+        .warm()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'content worker warm-up failed'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.transformer.close();
+  }
+}
+
 @Module({
   providers: [
+    {
+      provide: ContentThreads,
+      useFactory: (config: AppConfig, metrics: PlatformMetrics, logger: Logger) =>
+        new ContentThreads(config, metrics, logger.child({ component: 'content-threads' })),
+      inject: [APP_CONFIG, PlatformMetrics, LOGGER],
+    },
     {
       provide: GuardedHttpClient,
       useFactory: (config: AppConfig) => createGuardedHttpClient(config),
@@ -42,9 +91,9 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
     { provide: PipelineExtensions, useValue: new PipelineExtensions() },
     {
       provide: ScrapePipeline,
-      useFactory: (client: GuardedHttpClient, extensions: PipelineExtensions) =>
-        new ScrapePipeline(new HttpEngine(client), extensions),
-      inject: [GuardedHttpClient, PipelineExtensions],
+      useFactory: (client: GuardedHttpClient, extensions: PipelineExtensions, threads: ContentThreads) =>
+        new ScrapePipeline(new HttpEngine(client), extensions, threads.transformer),
+      inject: [GuardedHttpClient, PipelineExtensions, ContentThreads],
     },
     {
       provide: ScrapeJobHandler,
@@ -68,12 +117,8 @@ class ScrapeJobConsumer implements OnApplicationBootstrap {
     },
     {
       provide: ScrapeJobConsumer,
-      useFactory: (
-        handler: ScrapeJobHandler,
-        bus: MessageBus,
-        config: AppConfig,
-        logger: Logger,
-      ) => new ScrapeJobConsumer(handler, bus, config, logger),
+      useFactory: (handler: ScrapeJobHandler, bus: MessageBus, config: AppConfig, logger: Logger) =>
+        new ScrapeJobConsumer(handler, bus, config, logger),
       inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG, LOGGER],
     },
   ],

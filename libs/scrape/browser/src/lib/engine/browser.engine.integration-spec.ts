@@ -1,5 +1,6 @@
 import { scrapeRequestSchema, type ScrapeRequest, type ScrapeRequestInput } from '@quarry/contracts';
 import { AddressPolicy, BlockedAddressError, GuardedHttpClient } from '@quarry/platform/net';
+import { InlineContentTransformer } from '@quarry/scrape/content';
 import { buildDocument, HttpEngine } from '@quarry/scrape/engine';
 import {
   SCRAPE_SITE,
@@ -70,22 +71,31 @@ describe('BrowserEngine on real Chromium', () => {
   });
 
   it('encodes the HTTP response body as rawBase64, never the rendered DOM', async () => {
-    const rawOf = (
+    const rawOf = async (
       input: Partial<ScrapeRequestInput> & { url: string },
       page: Awaited<ReturnType<typeof fetchPage>>,
-    ) => Buffer.from(buildDocument(page, request(input), 'job').rawBase64 ?? '', 'base64').toString('utf8');
+    ) => {
+      const document = await buildDocument(
+        page,
+        request(input),
+        'job',
+        new InlineContentTransformer(),
+        Date.now() + 10_000,
+      );
+      return Buffer.from(document.rawBase64 ?? '', 'base64').toString('utf8');
+    };
     // A page that needs JavaScript: no fallback to the browser, the bytes the server sent.
     const plain = { url: `${site.url}/js`, formats: ['rawBase64' as const] };
     const viaHttp = await fetchPage(plain);
     expect(viaHttp.engine).toBe('http');
-    expect(rawOf(plain, viaHttp)).toContain('<div id="root"></div>');
+    expect(await rawOf(plain, viaHttp)).toContain('<div id="root"></div>');
     // A browser feature renders the page; rawBase64 is still the response the browser received.
     const rendered = { ...plain, waitFor: 200 };
     const viaBrowser = await fetchPage(rendered);
     expect(viaBrowser.engine).toBe('browser');
     expect(viaBrowser.text).toContain(SCRAPE_SITE.jsMarker);
     expect(viaBrowser.text).not.toContain('<div id="root"></div>');
-    const raw = rawOf(rendered, viaBrowser);
+    const raw = await rawOf(rendered, viaBrowser);
     expect(raw).toContain('<div id="root"></div>');
     expect(raw).toBe(viaHttp.body.toString('utf8'));
   });

@@ -1,0 +1,34 @@
+import { decodeBody } from '../decode/decode-body.util';
+import { transformDocument } from '../transform/transform-document.util';
+import type { ContentOptions, OutputFormat, TransformResult } from '../transform/transform.types';
+
+/** A fetched page as the content pipeline takes it: raw bytes (decoded here) or text a browser produced. */
+export interface PageInput {
+  body?: Uint8Array;
+  text?: string;
+  url: string;
+  contentType?: string;
+  /** Return the decoded text too (rawHtml, link discovery). */
+  keepText?: boolean;
+}
+
+export interface TransformedPage extends TransformResult {
+  /** The decoded page, when `keepText` was set. */
+  text?: string;
+}
+
+/** Decodes a page (charset from BOM, header or meta) and turns it into the requested formats. */
+export function transformPage(
+  input: PageInput,
+  formats: readonly OutputFormat[],
+  options: ContentOptions,
+): TransformedPage {
+  const text = input.text ?? decodeBody(input.body ?? new Uint8Array(), input.contentType).text;
+  const result: TransformedPage = transformDocument(
+    { body: text, url: input.url, contentType: input.contentType },
+    formats,
+    options,
+  );
+  if (input.keepText) result.text = text;
+  return result;
+}
