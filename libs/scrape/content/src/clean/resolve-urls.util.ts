@@ -1,5 +1,6 @@
 import type { DomDocument, DomElement, DomParent } from '../dom/dom.types';
 import { largestSrcsetUrl } from './srcset.util';
+import { query, queryAll } from '../dom/query.util';
 
 const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url'];
 
@@ -14,7 +15,7 @@ export function absoluteUrl(href: string, base: string): string | undefined {
 
 /** The document's base URL: `<base href>` resolved against the page URL, else the page URL. */
 export function documentBaseUrl(document: DomDocument, pageUrl: string): string {
-  const href = document.querySelector('base[href]')?.getAttribute('href');
+  const href = query(document, 'base[href]')?.getAttribute('href');
   return (href && absoluteUrl(href, pageUrl)) || pageUrl;
 }
 
@@ -42,13 +43,13 @@ function isHttpLike(href: string): boolean {
 
 /** Rewrites `img src` (responsive sets resolved to their largest image) and `a href` to absolute URLs. */
 export function resolveUrls(root: DomParent, baseUrl: string): void {
-  for (const img of Array.from(root.querySelectorAll('img'))) {
+  for (const img of Array.from(queryAll(root, 'img'))) {
     const src = imageSource(img);
     if (!src) continue;
     const resolved = isHttpLike(src) ? (absoluteUrl(src, baseUrl) ?? src) : src;
     img.setAttribute('src', resolved);
   }
-  for (const a of Array.from(root.querySelectorAll('a[href]'))) {
+  for (const a of Array.from(queryAll(root, 'a[href]'))) {
     const href = a.getAttribute('href') ?? '';
     if (!href.trim() || !isHttpLike(href.trim())) continue;
     const resolved = absoluteUrl(href, baseUrl);

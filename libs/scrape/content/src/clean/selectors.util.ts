@@ -1,4 +1,5 @@
 import type { DomElement, DomParent } from '../dom/dom.types';
+import { queryAll } from '../dom/query.util';
 
 /** Splits a selector list at top-level commas (not those inside `:is(a, b)` or `[x="a,b"]`). */
 export function splitSelectorList(selectors: string): string[] {
@@ -45,7 +46,7 @@ export function selectAll(root: DomParent, selectors: readonly string[]): DomEle
   for (const selector of selectors) {
     let matches: ArrayLike<DomElement>;
     try {
-      matches = root.querySelectorAll(selector);
+      matches = queryAll(root, selector);
     } catch {
       continue;
     }

@@ -1,5 +1,6 @@
 import { absoluteUrl, imageSource } from '../clean/resolve-urls.util';
 import type { DomParent } from '../dom/dom.types';
+import { queryAll } from '../dom/query.util';
 
 function httpUrl(href: string, base: string): string | undefined {
   const url = absoluteUrl(href, base);
@@ -9,7 +10,7 @@ function httpUrl(href: string, base: string): string | undefined {
 /** Absolute http(s) targets of `<a href>` under `root`, de-duplicated in document order. */
 export function collectLinks(root: DomParent, baseUrl: string): string[] {
   const seen = new Set<string>();
-  for (const a of Array.from(root.querySelectorAll('a[href]'))) {
+  for (const a of Array.from(queryAll(root, 'a[href]'))) {
     const url = httpUrl(a.getAttribute('href') ?? '', baseUrl);
     if (url) seen.add(url);
   }
@@ -19,7 +20,7 @@ export function collectLinks(root: DomParent, baseUrl: string): string[] {
 /** Absolute http(s) image URLs under `root` (responsive sets resolved to their largest image), plus extras. */
 export function collectImages(root: DomParent, baseUrl: string, extra: readonly string[] = []): string[] {
   const seen = new Set<string>();
-  for (const img of Array.from(root.querySelectorAll('img'))) {
+  for (const img of Array.from(queryAll(root, 'img'))) {
     const src = imageSource(img);
     const url = src ? httpUrl(src, baseUrl) : undefined;
     if (url) seen.add(url);

@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import type { StatsMap } from './content-stats.util';
+import { query, queryAll } from '../dom/query.util';
 
 /**
  * Headings that introduce page furniture rather than content: related/recommended items, comment
@@ -42,7 +43,7 @@ const MAX_HEADING_CHARS = 60;
  * holds more than the heading itself (the heading with its list, carousel or form).
  */
 export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomElement[] {
-  const headings = Array.from(root.querySelectorAll(HEADING_SELECTOR));
+  const headings = Array.from(queryAll(root, HEADING_SELECTOR));
   const rank = (h: DomElement) => /^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2';
   const sections: DomElement[] = [];
   for (const heading of headings) {
@@ -68,7 +69,7 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
 }
 
 function isLinkTitle(heading: DomElement): boolean {
-  return heading.querySelector('a[href]') !== null || insideLink(heading);
+  return query(heading, 'a[href]') !== null || insideLink(heading);
 }
 
 function insideLink(element: DomElement): boolean {

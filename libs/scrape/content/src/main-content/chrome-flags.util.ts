@@ -3,6 +3,7 @@ import type { ChromeKind } from './boilerplate-signals';
 import { findBoilerplateSections } from './boilerplate-headings.util';
 import { refreshGood, type StatsMap } from './content-stats.util';
 import { findTeaserGroups } from './teaser-groups.util';
+import { query, queryAll } from '../dom/query.util';
 
 const PROTECTING = 'main, [role="main"], #main, #content, #main-content, [itemprop="articleBody"]';
 /** An `<article>` this large (share of the page) marks its ancestors as content holders. */
@@ -49,8 +50,8 @@ function textOutsideLandmarks(root: DomElement, stats: StatsMap): number {
 }
 
 function holdsMainContent(element: DomElement, stats: StatsMap, total: number): boolean {
-  if (element.querySelector(PROTECTING)) return true;
-  for (const article of Array.from(element.querySelectorAll('article'))) {
+  if (query(element, PROTECTING)) return true;
+  for (const article of Array.from(queryAll(element, 'article'))) {
     if ((stats.get(article)?.text ?? 0) >= ARTICLE_SHARE * total) return true;
   }
   return false;
@@ -146,7 +147,7 @@ const PROMO_MAX_CHARS = 250;
  */
 export function flagInlinePromos(root: DomElement, stats: StatsMap): void {
   let changed = false;
-  for (const element of Array.from(root.querySelectorAll('p, li, div'))) {
+  for (const element of Array.from(queryAll(root, 'p, li, div'))) {
     const s = stats.get(element);
     if (!s || s.kind || s.text > PROMO_MAX_CHARS || s.links < 1 || s.links > 2) continue;
     const label = PROMO_LABEL.exec((element.textContent ?? '').replace(/\s+/g, ' ').trim());

@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { query } from '../dom/query.util';
 
 /** Slugs with fewer words than this could be a chrome name ("comments", "related-posts"). */
 const MIN_SLUG_WORDS = 3;
@@ -15,7 +16,7 @@ function slugWords(text: string): string[] {
 export function isHeadingAnchorId(element: DomElement, id: string): boolean {
   const idWords = slugWords(id);
   if (idWords.length < MIN_SLUG_WORDS) return false;
-  const heading = element.querySelector('h1, h2, h3, h4, h5, h6');
+  const heading = query(element, 'h1, h2, h3, h4, h5, h6');
   if (!heading) return false;
   const slug = slugWords(heading.textContent ?? '').join('-');
   const joined = idWords.join('-');

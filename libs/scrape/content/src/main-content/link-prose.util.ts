@@ -1,5 +1,6 @@
 import type { DomElement, DomNode } from '../dom/dom.types';
 import { COMMENT_NODE, isElement, isText, tagOf } from '../dom/dom.types';
+import { queryAll } from '../dom/query.util';
 
 /** Words outside links that make a link-dense paragraph a sentence ("For details, see A, B and C."). */
 const SENTENCE_WORDS = 4;
@@ -55,5 +56,5 @@ export function isLinkProse(element: DomElement): boolean {
 
 /** Whether a link-dense block holds an introduced list (a section with a heading, its intro and its list). */
 export function holdsLinkProse(element: DomElement): boolean {
-  return Array.from(element.querySelectorAll('ul, ol')).some(isLinkProse);
+  return Array.from(queryAll(element, 'ul, ol')).some(isLinkProse);
 }

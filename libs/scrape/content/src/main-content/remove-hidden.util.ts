@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement } from '../dom/dom.types';
+import { queryAll } from '../dom/query.util';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)/i;
 const HIDDEN_CLASS =
@@ -55,7 +56,7 @@ function textLength(element: DomElement): number {
 export function removeHidden(root: DomElement): void {
   // Panels that a control opens (`aria-controls` names them) are content one click away.
   const controlled = new Set<string>();
-  for (const control of Array.from(root.querySelectorAll('[aria-controls]')))
+  for (const control of Array.from(queryAll(root, '[aria-controls]')))
     for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) controlled.add(id);
   const hidden: DomElement[] = [];
   const walk = (element: DomElement): void => {

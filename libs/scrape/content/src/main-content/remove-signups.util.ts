@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { query, queryAll } from '../dom/query.util';
 
 const EMAIL_FIELD = 'input[type="email" i], input[name*="email" i], input[placeholder*="email" i]';
 /** A sign-up block is a few sentences around the form; anything longer is the page itself. */
@@ -18,8 +19,8 @@ function visibleLength(element: DomElement): number {
 export function removeSignupBlocks(root: DomElement): void {
   const blocks = new Set<DomElement>();
   const holdsPage = (el: DomElement) =>
-    /^(?:main|article|body)$/i.test(el.localName) || el.querySelector(PAGE) !== null;
-  for (const field of Array.from(root.querySelectorAll(EMAIL_FIELD))) {
+    /^(?:main|article|body)$/i.test(el.localName) || query(el, PAGE) !== null;
+  for (const field of Array.from(queryAll(root, EMAIL_FIELD))) {
     let block: DomElement | null = field.parentElement;
     if (!block || block === root || holdsPage(block)) continue;
     for (let up = block.parentElement; up && up !== root; up = up.parentElement) {

@@ -3,6 +3,7 @@ import { tagOf } from '../dom/dom.types';
 import { isDataTable } from '../markdown/table-to-markdown.util';
 import type { ElementStats, StatsMap } from './content-stats.util';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
+import { query, queryAll } from '../dom/query.util';
 
 /**
  * The container descends while one child holds this share of the page's good text; each step may
@@ -24,7 +25,7 @@ const DOCUMENT_TAGS = new Set(['section', 'article', 'main']);
 const MIN_PEER_GOOD = 100;
 
 function headingLevel(element: DomElement): number | undefined {
-  const heading = element.querySelector('h1, h2, h3, h4, h5, h6');
+  const heading = query(element, 'h1, h2, h3, h4, h5, h6');
   return heading ? Number(tagOf(heading).slice(1)) : undefined;
 }
 
@@ -69,7 +70,7 @@ function isFlagged(element: DomElement, root: DomElement, stats: StatsMap): bool
 
 /** The page's title heading: its first `<h1>` outside chrome. */
 function titleHeading(root: DomElement, stats: StatsMap): DomElement | undefined {
-  return Array.from(root.querySelectorAll('h1')).find((h) => !isFlagged(h, root, stats));
+  return Array.from(queryAll(root, 'h1')).find((h) => !isFlagged(h, root, stats));
 }
 
 function commonAncestor(a: DomElement, b: DomElement): DomElement | undefined {

@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import type { StatsMap } from './content-stats.util';
+import { query, queryAll } from '../dom/query.util';
 
 const MIN_ITEMS = 3;
 const MAX_ITEM_CHARS = 600;
@@ -12,7 +13,7 @@ function signature(element: DomElement): string {
 
 /** A card whose links all lead to one page (its image, its title, its "Learn more"). */
 function linksToOnePage(item: DomElement): boolean {
-  const hrefs = Array.from(item.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'));
+  const hrefs = Array.from(queryAll(item, 'a[href]')).map((a) => a.getAttribute('href'));
   return hrefs.length >= 2 && hrefs.every((h) => h === hrefs[0]);
 }
 
@@ -24,7 +25,7 @@ function isTeaser(item: DomElement, text: number, maxLink: number): boolean {
   if (text === 0 || text > MAX_ITEM_CHARS) return false;
   if (linksToOnePage(item)) return true;
   if (maxLink < MIN_TITLE_LINK_CHARS) return false;
-  return maxLink >= 0.4 * text || item.querySelector('h1, h2, h3, h4, h5, h6, img, picture') !== null;
+  return maxLink >= 0.4 * text || query(item, 'h1, h2, h3, h4, h5, h6, img, picture') !== null;
 }
 
 /**

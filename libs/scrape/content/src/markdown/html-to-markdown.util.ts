@@ -11,6 +11,7 @@ import {
 } from './markdown-escape.util';
 import { MarkdownWriter } from './markdown-writer';
 import { renderTable } from './table-to-markdown.util';
+import { query } from '../dom/query.util';
 
 export interface MarkdownOptions {
   /** Replace `data:` image URLs by a placeholder (alt text kept). */
@@ -115,7 +116,7 @@ const SKIP_LINK =
  */
 function isPermalink(el: DomElement, raw: string): boolean {
   const text = raw.trim();
-  return text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && el.querySelector('img') === null;
+  return text.length <= 2 && !/[\p{L}\p{N}]/u.test(text) && query(el, 'img') === null;
 }
 
 interface Context {

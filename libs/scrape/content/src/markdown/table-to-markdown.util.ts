@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
+import { query } from '../dom/query.util';
 
 const STRUCTURE = new Set([
   'table',
@@ -51,7 +52,7 @@ function isLayoutTable(table: DomElement, rows: readonly Row[]): boolean {
   if (width <= 1) return true;
   for (const row of rows) {
     for (const cell of row.cells) {
-      if (cell.querySelector([...STRUCTURE].join(','))) return true;
+      if (query(cell, [...STRUCTURE].join(','))) return true;
     }
   }
   return false;
@@ -92,7 +93,7 @@ export function renderTable(table: DomElement, renderCell: (cell: DomElement) =>
   };
   const lines = [line(matrix[0]), line(new Array<string>(width).fill('---'))];
   for (const row of matrix.slice(1)) lines.push(line(row));
-  const caption = table.querySelector('caption');
+  const caption = query(table, 'caption');
   const captionText = caption ? renderCell(caption).replace(/\s+/g, ' ').trim() : '';
   return captionText ? `${captionText}\n\n${lines.join('\n')}` : lines.join('\n');
 }

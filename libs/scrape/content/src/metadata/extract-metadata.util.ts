@@ -1,5 +1,6 @@
 import { absoluteUrl } from '../clean/resolve-urls.util';
 import type { DomDocument } from '../dom/dom.types';
+import { query, queryAll } from '../dom/query.util';
 
 export type DocumentMetadata = Record<string, string | string[]>;
 
@@ -38,7 +39,7 @@ function dublinCoreKey(name: string): string | undefined {
 }
 
 function faviconOf(document: DomDocument, baseUrl: string): string | undefined {
-  const icons = Array.from(document.querySelectorAll('link[rel][href]')).filter((link) =>
+  const icons = Array.from(queryAll(document, 'link[rel][href]')).filter((link) =>
     /(?:^|\s)icon(?:\s|$)|apple-touch-icon/i.test(link.getAttribute('rel') ?? ''),
   );
   const preferred =
@@ -55,7 +56,7 @@ function faviconOf(document: DomDocument, baseUrl: string): string | undefined {
 export function extractMetadata(document: DomDocument, baseUrl: string): DocumentMetadata {
   const metadata: DocumentMetadata = {};
   const byName = new Map<string, string[]>();
-  for (const meta of Array.from(document.querySelectorAll('meta'))) {
+  for (const meta of Array.from(queryAll(document, 'meta'))) {
     const name = (meta.getAttribute('name') ?? meta.getAttribute('property') ?? '').trim();
     const content = meta.getAttribute('content');
     if (!name || content === null) continue;
@@ -72,7 +73,7 @@ export function extractMetadata(document: DomDocument, baseUrl: string): Documen
     return undefined;
   };
 
-  const title = document.querySelector('title')?.textContent;
+  const title = query(document, 'title')?.textContent;
   const resolvedTitle = title && collapse(title) ? collapse(title) : first('og:title');
   if (resolvedTitle) metadata.title = resolvedTitle;
   for (const [key, metaName] of STANDARD_KEYS) {
@@ -81,7 +82,7 @@ export function extractMetadata(document: DomDocument, baseUrl: string): Documen
   }
   const language =
     document.documentElement.getAttribute('lang')?.trim() ||
-    document.querySelector('meta[http-equiv="content-language" i]')?.getAttribute('content')?.trim();
+    query(document, 'meta[http-equiv="content-language" i]')?.getAttribute('content')?.trim();
   if (language) metadata.language = language;
   const alternates = byName.get('og:locale:alternate');
   if (alternates) metadata.ogLocaleAlternate = [...alternates];
