@@ -9,7 +9,7 @@ export * from './lib/scrape/parsers.schema';
 export * from './lib/scrape/formats.schema';
 export * from './lib/scrape/scrape-options.schema';
 export * from './lib/scrape/scrape-request.schema';
-export * from './lib/scrape/document.types';
+export * from './lib/scrape/document.schema';
 export * from './lib/messaging/topics';
 export * from './lib/messaging/job-messages.schema';
 export * from './lib/messaging/metric-kinds';

@@ -1,7 +1,30 @@
+import { errorBodySchema, scrapeResponseSchema } from '@quarry/contracts';
+
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
   body: T;
+}
+
+/**
+ * Every answer of the API the tests see is checked against the published contract: any non-2xx of a
+ * `/v2` route must be the spec §7.1 error body, and a successful scrape the spec §2.2 document.
+ */
+function checkContract(method: string, path: string, status: number, body: unknown): void {
+  if (!path.startsWith('/v2')) return;
+  const where = `${method} ${path} answered ${status}`;
+  if (status >= 400) {
+    const result = errorBodySchema.safeParse(body);
+    if (!result.success)
+      throw new Error(`${where} with a body outside the error contract: ${JSON.stringify(body)}`);
+    return;
+  }
+  const scrape = /^\/v2\/scrape(\/[^/?]+)?(\?|$)/.test(path) && (method === 'POST' || method === 'GET');
+  if (scrape && status === 200 && (body as { success?: unknown })?.success === true) {
+    const result = scrapeResponseSchema.safeParse(body);
+    if (!result.success)
+      throw new Error(`${where} with a document outside the contract: ${result.error.message}`);
+  }
 }
 
 /** Minimal HTTP client for black-box tests. */
@@ -26,6 +49,7 @@ export async function call<T = Record<string, unknown>>(
   } catch {
     // non-JSON body (blobs, metrics)
   }
+  checkContract(method, path, response.status, parsed);
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
@@ -39,7 +63,12 @@ export async function upload<T = Record<string, unknown>>(
   const form = new FormData();
   if (options.rawOptions !== undefined) form.append('options', options.rawOptions);
   else if (options.options !== undefined) form.append('options', JSON.stringify(options.options));
-  if (file) form.append('file', new Blob([new Uint8Array(file.data)], { type: file.contentType ?? 'application/octet-stream' }), file.filename);
+  if (file)
+    form.append(
+      'file',
+      new Blob([new Uint8Array(file.data)], { type: file.contentType ?? 'application/octet-stream' }),
+      file.filename,
+    );
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: form });
   const text = await response.text();
@@ -49,5 +78,6 @@ export async function upload<T = Record<string, unknown>>(
   } catch {
     // non-JSON body
   }
+  checkContract('POST', path, response.status, parsed);
   return { status: response.status, headers: response.headers, body: parsed as T };
 }

@@ -1,3 +1,4 @@
+import { errorBodySchema } from '@quarry/contracts';
 import { z } from 'zod';
 
 export interface OperationSpec {
@@ -8,6 +9,8 @@ export interface OperationSpec {
   tag: string;
   /** Contract of the JSON body, when the operation takes one. */
   body?: z.ZodType;
+  /** Contract of the 200 answer, when it has one (else documented as an object). */
+  response?: z.ZodType;
   /** Fields of a multipart/form-data body (uploads): a file part or a text part holding JSON. */
   multipart?: { name: string; description: string; file?: boolean; required?: boolean }[];
   /** Path parameters that are UUIDs. */
@@ -23,20 +26,12 @@ const operations: OperationSpec[] = [];
 /** Declares operations for the OpenAPI document; call next to the controller that serves them. */
 export function defineOperations(...specs: OperationSpec[]): void {
   for (const spec of specs) {
-    if (!operations.some((known) => known.method === spec.method && known.path === spec.path)) operations.push(spec);
+    if (!operations.some((known) => known.method === spec.method && known.path === spec.path))
+      operations.push(spec);
   }
 }
 
-const errorBody = {
-  type: 'object',
-  required: ['success', 'error'],
-  properties: {
-    success: { type: 'boolean', const: false },
-    error: { type: 'string' },
-    code: { type: 'string' },
-    details: {},
-  },
-};
+const errorBody = z.toJSONSchema(errorBodySchema, { io: 'output', unrepresentable: 'any' });
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -58,7 +53,12 @@ function multipartSchema(fields: NonNullable<OperationSpec['multipart']>): Recor
     type: 'object',
     required: fields.filter((field) => field.required).map((field) => field.name),
     properties: Object.fromEntries(
-      fields.map((field) => [field.name, field.file ? { type: 'string', format: 'binary', description: field.description } : { type: 'string', description: field.description }]),
+      fields.map((field) => [
+        field.name,
+        field.file
+          ? { type: 'string', format: 'binary', description: field.description }
+          : { type: 'string', description: field.description },
+      ]),
     ),
   };
 }
@@ -70,9 +70,17 @@ export function buildOpenApiDocument(publicUrl: string): Record<string, unknown>
     const errorStatuses = spec.public ? [500, 503] : [401, 403, 429, 500, 503];
     if (spec.body || spec.multipart) errorStatuses.push(400, 413);
     if (spec.uuidParams?.length) errorStatuses.push(400, 404);
-    const responses: Record<string, unknown> = { '200': { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const success = spec.response
+      ? z.toJSONSchema(spec.response, { io: 'output', unrepresentable: 'any' })
+      : { type: 'object' };
+    const responses: Record<string, unknown> = {
+      '200': { description: 'Success', content: { 'application/json': { schema: success } } },
+    };
     for (const status of new Set([...errorStatuses, ...(spec.statuses ?? [])])) {
-      responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses[String(status)] = {
+        description: STATUS_TEXT[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     }
     const parameters = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
       name,
@@ -87,18 +95,41 @@ export function buildOpenApiDocument(publicUrl: string): Record<string, unknown>
       ...(spec.public ? { security: [] } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(spec.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(spec.body, { io: 'input', unrepresentable: 'any' }) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: z.toJSONSchema(spec.body, { io: 'input', unrepresentable: 'any' }),
+                },
+              },
+            },
+          }
         : {}),
-      ...(spec.multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: multipartSchema(spec.multipart) } } } } : {}),
+      ...(spec.multipart
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'multipart/form-data': { schema: multipartSchema(spec.multipart) } },
+            },
+          }
+        : {}),
       responses,
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Quarry API', version: '2', description: 'Web pages and documents to clean markdown and structured data.' },
+    info: {
+      title: 'Quarry API',
+      version: '2',
+      description: 'Web pages and documents to clean markdown and structured data.',
+    },
     servers: [{ url: publicUrl }],
     security: [{ bearer: [] }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Error: errorBody } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: errorBody },
+    },
     paths,
   };
 }

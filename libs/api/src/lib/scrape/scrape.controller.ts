@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { scrapeRequestSchema, type ScrapeRequest } from '@quarry/contracts';
+import { scrapeRequestSchema, scrapeResponseSchema, type ScrapeRequest } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { ZodValidationPipe } from '@quarry/platform/http';
 import { Auth, CurrentAuth } from '../auth/auth.decorator';
@@ -7,8 +7,8 @@ import { defineOperations } from '../openapi/openapi.registry';
 import { ScrapeService } from './scrape.service';
 
 defineOperations(
-  { method: 'post', path: '/v2/scrape', summary: 'Scrape one URL', tag: 'scrape', body: scrapeRequestSchema, statuses: [402, 404, 408] },
-  { method: 'get', path: '/v2/scrape/{jobId}', summary: 'A past scrape of the team', tag: 'scrape', uuidParams: ['jobId'] },
+  { method: 'post', path: '/v2/scrape', summary: 'Scrape one URL', tag: 'scrape', body: scrapeRequestSchema, response: scrapeResponseSchema, statuses: [402, 404, 408] },
+  { method: 'get', path: '/v2/scrape/{jobId}', summary: 'A past scrape of the team', tag: 'scrape', uuidParams: ['jobId'], response: scrapeResponseSchema },
 );
 
 @Controller('v2/scrape')

@@ -1,4 +1,4 @@
-import type { ScrapeDocument } from '../scrape/document.types';
+import type { ScrapeDocument } from '../scrape/document.schema';
 
 /** Status of a crawl or batch as the API reports it (compat §8.2). */
 export type CollectionStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PageBlocks, PageMarkdown } from '../scrape/document.types';
+import type { PageBlocks, PageMarkdown } from '../scrape/document.schema';
 import { jobErrorSchema, type JobError } from '../messaging/job-messages.schema';
 import { DOCUMENT_KINDS } from './document-kinds';
 import type { PdfParser } from '../scrape/parsers.schema';

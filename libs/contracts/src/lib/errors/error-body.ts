@@ -1,14 +1,19 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { INVALID_URL } from '../common/url.schema';
 
-/** Every non-2xx body (spec §7.1). */
-export interface ErrorBody {
-  success: false;
-  error: string;
-  code?: string;
-  details?: unknown;
-  [extra: string]: unknown;
-}
+/**
+ * Every non-2xx body (spec §7.1): `success` false, a human-readable `error`, optionally a `code` and
+ * structured `details`; 5xx answers add the `errorId` of their log line, 429s `retry_after_seconds`.
+ */
+export const errorBodySchema = z
+  .object({
+    success: z.literal(false),
+    error: z.string(),
+    code: z.string().optional(),
+    details: z.unknown().optional(),
+  })
+  .catchall(z.unknown());
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const UNRECOGNIZED_KEY_MESSAGE =
   'Unrecognized key in body -- please review the v2 API documentation for request body changes';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ScrapeDocument } from '../scrape/document.types';
+import type { ScrapeDocument } from '../scrape/document.schema';
 import { AppError } from '../errors/app-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { scrapeRequestSchema } from '../scrape/scrape-request.schema';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 import type { FormatType } from '../scrape/formats.schema';
 import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
-import type { ScrapeDocument } from '../scrape/document.types';
+import type { ScrapeDocument } from '../scrape/document.schema';
 
 export const SEARCH_SOURCES = ['web', 'images', 'news'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];

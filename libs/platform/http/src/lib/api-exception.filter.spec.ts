@@ -1,5 +1,5 @@
 import { NotFoundException } from '@nestjs/common';
-import { AppError } from '@quarry/contracts';
+import { AppError, errorBodySchema } from '@quarry/contracts';
 import { BusUnavailableError } from '@quarry/platform/bus';
 import pino from 'pino';
 import { renderError } from './api-exception.filter';
@@ -7,7 +7,12 @@ import { renderError } from './api-exception.filter';
 describe('renderError', () => {
   const lines: Record<string, unknown>[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  const sut = (error: unknown) => renderError(error, logger, { method: 'POST', url: '/v2/scrape' });
+  // Every rendered body must be the error body of spec §7.1.
+  const sut = (error: unknown) => {
+    const rendered = renderError(error, logger, { method: 'POST', url: '/v2/scrape' });
+    errorBodySchema.parse(rendered.body);
+    return rendered;
+  };
 
   beforeEach(() => (lines.length = 0));
 
