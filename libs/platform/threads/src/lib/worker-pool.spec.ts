@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { TestCall } from './testing/test-thread.main';
 import {
   WorkerCrashedError,
   WorkerPool,
@@ -6,14 +7,6 @@ import {
   WorkerTimeoutError,
   type WorkerEvent,
 } from './worker-pool';
-
-type TestCall =
-  | { op: 'echo'; value: unknown }
-  | { op: 'thread' }
-  | { op: 'sleep'; ms: number }
-  | { op: 'fail'; reason?: string }
-  | { op: 'exit' }
-  | { op: 'hog' };
 
 describe('WorkerPool (real threads)', () => {
   const events: WorkerEvent[] = [];

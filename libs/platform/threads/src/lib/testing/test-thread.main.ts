@@ -2,7 +2,7 @@ import { threadId } from 'node:worker_threads';
 import { serveThread } from '../serve-thread';
 
 /** A thread for the pool's tests: echoes, sleeps, fails, exits or exhausts its heap on request. */
-type TestCall =
+export type TestCall =
   | { op: 'echo'; value: unknown }
   | { op: 'thread' }
   | { op: 'sleep'; ms: number }
