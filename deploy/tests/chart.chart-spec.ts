@@ -274,6 +274,15 @@ describe('document parsers, switched and tuned', () => {
     expect(monitor['spec'].selector.matchExpressions[0].values).not.toContain('doc-parser');
   });
 
+  it('renders a disruption budget only where the pods can spare one (a single pod would block node drains)', () => {
+    const single = render({ values: { scrapeWorker: { autoscaling: { enabled: false }, replicaCount: 1 } } });
+    const budgets = ofKind(single, 'PodDisruptionBudget').map((pdb) => pdb['metadata'].name as string);
+    expect(budgets.some((name) => name.endsWith('scrape-worker'))).toBe(false);
+    expect(budgets.some((name) => name.endsWith('gateway'))).toBe(true);
+    const pair = render({ values: { scrapeWorker: { autoscaling: { enabled: false }, replicaCount: 2 } } });
+    expect(ofKind(pair, 'PodDisruptionBudget').some((pdb) => (pdb['metadata'].name as string).endsWith('scrape-worker'))).toBe(true);
+  });
+
   it('runs with a fixed replica count when autoscaling is off', () => {
     const manifests = render({ values: { docParser: { autoscaling: { enabled: false }, replicaCount: 3 } } });
     expect(named(manifests, 'Deployment', 'quarry-doc-parser')['spec'].replicas).toBe(3);
