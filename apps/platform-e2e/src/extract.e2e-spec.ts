@@ -288,6 +288,65 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
     ]);
   });
 
+  it('delivers agent.started, an agent.action per page read, then agent.completed; a cancelled run agent.cancelled, as subscribed', async () => {
+    const { firecrawl } = await teamClient();
+    const started = (await firecrawl.startAgent({
+      prompt: 'The name and price of the shoe',
+      urls: [`${site.url}/shoe`],
+      schema: PRODUCT_SCHEMA,
+      webhook: { url: receiver.url, metadata: { run: 'agent' } },
+    })) as { id: string };
+    const id = started.id;
+    const status = await eventually(async () => {
+      const current = (await firecrawl.getAgentStatus(id)) as { status: string };
+      return current.status === 'processing' ? undefined : current;
+    }, 90_000);
+    expect(status).toMatchObject({ status: 'completed', data: { name: 'Trail Runner 3', price: 129 } });
+    const hooks = await eventually(async () => {
+      const received = hooksFor(id);
+      return received.some((hook) => hook.body.type === 'agent.completed') ? received : undefined;
+    }, 30_000);
+    const types = hooks.map((hook) => hook.body.type);
+    expect(types[0]).toBe('agent.started');
+    expect(types[types.length - 1]).toBe('agent.completed');
+    const actions = hooks.filter((hook) => hook.body.type === 'agent.action');
+    expect(actions.length).toBe(types.length - 2);
+    expect(actions.map((hook) => hook.body.data[0])).toContainEqual({
+      url: `${site.url}/shoe`,
+      ok: true,
+      statusCode: 200,
+      title: 'Trail Runner 3 | Shop',
+    });
+    for (const hook of hooks)
+      expect(hook.body).toMatchObject({
+        id,
+        metadata: { run: 'agent' },
+        webhookId: expect.stringMatching(UUID),
+      });
+    // the completed event carries the final status, as GET /v2/agent/:id answers it
+    expect(hooks[hooks.length - 1].body).toMatchObject({ success: true, data: [status] });
+
+    const cancelled = (await firecrawl.startAgent({
+      prompt: 'The name and price of the shoe',
+      urls: [`${site.url}/slow-shoe`],
+      webhook: { url: receiver.url, events: ['cancelled'] },
+    })) as { id: string };
+    expect(await firecrawl.cancelAgent(cancelled.id)).toBe(true);
+    await eventually(async () => (hooksFor(cancelled.id).length ? true : undefined), 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(hooksFor(cancelled.id).map((hook) => hook.body)).toEqual([
+      {
+        success: false,
+        type: 'agent.cancelled',
+        id: cancelled.id,
+        webhookId: expect.stringMatching(UUID),
+        data: [],
+        error: 'The agent run was cancelled.',
+        metadata: {},
+      },
+    ]);
+  });
+
   it('answers the extract errors with their exact texts; extract and agent jobs do not see each other', async () => {
     const { apiKey, firecrawl } = await teamClient();
     const gateway = platform.publicUrl;

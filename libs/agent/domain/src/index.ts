@@ -4,3 +4,4 @@ export * from './lib/trace';
 export * from './lib/planner';
 export * from './lib/model-planner';
 export * from './lib/extract-job';
+export * from './lib/agent-webhooks';

@@ -187,7 +187,7 @@ export class AgentRunRepository {
       expiresAt: Date;
       events: PendingEvent[];
     } & (
-      | { kind?: 'agent'; request: AgentRequest }
+      | { kind?: 'agent'; request: AgentRequest; webhook?: WebhookSettings<string> }
       | { kind: 'extract'; request: ExtractRequest; webhook?: WebhookSettings }
     ),
   ): Promise<void> {
@@ -222,7 +222,7 @@ export class AgentRunRepository {
         },
       });
       await this.appendEvents(tx, input.id, input.events);
-      if (input.kind === 'extract' && input.webhook) {
+      if (input.webhook) {
         await tx.webhookStream.create({ data: { jobId: input.id, target: json(input.webhook) } });
       }
     }, TX);
@@ -498,7 +498,14 @@ export class AgentRunRepository {
   /** Stores a task's result with its events, unless the task was stopped meanwhile. */
   async finishTask(
     task: AgentTaskRecord,
-    outcome: { state: 'succeeded' | 'failed'; result: TaskResult; credits: number; events: PendingEvent[] },
+    outcome: {
+      state: 'succeeded' | 'failed';
+      result: TaskResult;
+      credits: number;
+      events: PendingEvent[];
+      /** The run's webhook events of this page (written only if the task was still running). */
+      webhooks?: WebhookEventRow[];
+    },
   ): Promise<boolean> {
     return this.db.prisma.$transaction(async (tx) => {
       const run = await this.lock(tx, task.runId);
@@ -517,6 +524,7 @@ export class AgentRunRepository {
       });
       if (updated.count === 0) return false;
       await this.appendEvents(tx, task.runId, outcome.events);
+      await this.enqueueWebhooks(tx, task.runId, run.teamId, outcome.webhooks);
       return true;
     }, TX);
   }

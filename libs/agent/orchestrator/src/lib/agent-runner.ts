@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   absorbRound,
+  agentEndEvent,
+  agentStatusBody,
+  agentWebhookEvents,
   addIndexHits,
   EXTRACTION_CREDITS,
   isTerminalState,
@@ -191,6 +194,7 @@ export class AgentRunner {
       state: 'running',
       step: run.step + 1,
       events,
+      webhooks: agentWebhookEvents(run.request.webhook, { event: 'started' }),
     });
     return true;
   }
@@ -596,7 +600,9 @@ export class AgentRunner {
         body: { type: 'run.finished', outcome: termination.outcome, error: termination.error },
       },
     );
-    const extract =
+    const data = termination.state === 'completed' ? success?.data : undefined;
+    const credits = termination.state === 'completed' ? (success?.credits ?? run.creditsSpent) : 0;
+    const ending =
       run.kind === 'extract'
         ? {
             webhooks: await this.extractJobs.finishWebhooks(run, termination, {
@@ -609,15 +615,30 @@ export class AgentRunner {
               ? { warning: success?.warning, sources: success?.sources }
               : {}),
           }
-        : {};
+        : {
+            webhooks: agentWebhookEvents(
+              run.request.webhook,
+              agentEndEvent(
+                termination.outcome,
+                agentStatusBody({
+                  ...run,
+                  effort: run.request.effort,
+                  state: termination.state,
+                  creditsSpent: credits,
+                  errorMessage: termination.error?.message ?? null,
+                  data,
+                }),
+              ),
+            ),
+          };
     const finished = await this.deps.runs.finish(run.id, {
-      ...extract,
+      ...ending,
       whenState: [run.state],
       state: termination.state,
       outcome: termination.outcome,
       error: termination.error,
-      data: termination.state === 'completed' ? success?.data : undefined,
-      credits: termination.state === 'completed' ? (success?.credits ?? run.creditsSpent) : 0,
+      data,
+      credits,
       apiKeyId: undefined,
       events,
       snapshots: termination.state === 'completed' ? success?.snapshots : undefined,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  agentStatusBody,
   initialMemory,
   orchestrator,
   publicStatus,
@@ -70,6 +71,7 @@ export class AgentService {
       teamId: auth.teamId,
       apiKeyId: auth.apiKeyId,
       request,
+      webhook: request.webhook,
       memory: initialMemory(request.urls ?? [], strategy),
       expiresAt: new Date(Date.now() + AGENT_LIMITS.retentionHours * 3_600_000),
       // The trace opens when the run is accepted, whatever happens to it next (even a cancel before it is picked up).
@@ -107,18 +109,7 @@ export class AgentService {
 
   async status(auth: AuthContext, jobId: string): Promise<AgentStatusResponse> {
     const run = await this.find(auth, jobId);
-    const status = publicStatus(run.state);
-    const response: AgentStatusResponse = {
-      success: true,
-      status,
-      model: run.model as AgentModel,
-      expiresAt: run.expiresAt.toISOString(),
-      creditsUsed: status === 'failed' ? 0 : run.creditsSpent,
-    };
-    if (run.request.effort) response.effort = run.request.effort;
-    if (status === 'failed') response.error = run.errorMessage ?? 'The agent run failed.';
-    if (status === 'completed') response.data = run.data;
-    return response;
+    return agentStatusBody({ ...run, effort: run.request.effort });
   }
 
   async trace(auth: AuthContext, jobId: string, liveView = false): Promise<AgentTraceResponse> {

@@ -1,4 +1,4 @@
-import { subagent, traceError, type PendingEvent } from '@quarry/agent/domain';
+import { agentWebhookEvents, subagent, traceError, type PendingEvent } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import { extractLinks } from '@quarry/scrape/content';
@@ -134,7 +134,20 @@ export class TaskRunner {
         error,
       },
     });
-    await runs.finishTask(claimed, { state: result.ok ? 'succeeded' : 'failed', result, credits, events });
+    const action = {
+      url: result.url,
+      ok: result.ok,
+      statusCode: result.statusCode,
+      title: result.title,
+      error: result.error,
+    };
+    await runs.finishTask(claimed, {
+      state: result.ok ? 'succeeded' : 'failed',
+      result,
+      credits,
+      events,
+      webhooks: agentWebhookEvents(run.request.webhook, { event: 'action', action }),
+    });
     await this.wake(runId, teamId);
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 import { httpUrlSchema } from '../common/url.schema';
+import { webhookSchemaFor } from '../crawl/webhook.schema';
 
 /** Agent model names (compat §13). New runs use `spark-2`; only `spark-2` runs serve traces and snapshots (spec §9.2). */
 export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
@@ -18,17 +19,11 @@ export const AGENT_LIMITS = {
   retentionHours: 24,
 } as const;
 
-const AGENT_WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'] as const;
+/** Events an agent run's webhook may subscribe to (compat §17); all of them by default. */
+export const AGENT_WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'] as const;
+export type AgentWebhookEvent = (typeof AGENT_WEBHOOK_EVENTS)[number];
 
-export const agentWebhookSchema = z.union([
-  httpUrlSchema,
-  z.strictObject({
-    url: httpUrlSchema,
-    headers: z.record(z.string().max(1_000), z.string().max(8_192)).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    events: z.array(z.enum(AGENT_WEBHOOK_EVENTS)).optional(),
-  }),
-]);
+export const agentWebhookSchema = webhookSchemaFor(AGENT_WEBHOOK_EVENTS);
 
 /** Body of `POST /v2/agent` (compat §13, spec §4.3). Strict: unknown keys are rejected. */
 export const agentRequestSchema = z.strictObject({

@@ -8,24 +8,44 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The header our signature travels in; callers may not set it themselves. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-firecrawl-signature';
 
-const webhookObjectSchema = z.strictObject({
-  url: httpUrlSchema,
-  headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
-  metadata: z.record(z.string(), z.unknown()).default({}),
-  events: z.array(z.enum(WEBHOOK_EVENTS)).max(WEBHOOK_EVENTS.length).default([...WEBHOOK_EVENTS]),
-});
-
-/** `webhook` of crawl and batch requests: a URL or `{url, headers, metadata, events}` (compat §8.1). */
-export const webhookSchema = z
-  .union([httpUrlSchema, webhookObjectSchema])
-  .transform((value) => (typeof value === 'string' ? webhookObjectSchema.parse({ url: value }) : value))
-  .superRefine((webhook, ctx) => {
-    if (Object.keys(webhook.headers).some((name) => name.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)) {
-      ctx.addIssue({ code: 'custom', message: `The webhook header ${WEBHOOK_SIGNATURE_HEADER} is reserved for the signature`, path: ['headers'] });
-    }
+/**
+ * A request's `webhook`: a URL or `{url, headers, metadata, events}` (compat §8.1, §13), `events` out
+ * of `events` and all of them by default; the signature header is reserved.
+ */
+export function webhookSchemaFor<const E extends readonly [string, ...string[]]>(events: E) {
+  const object = z.strictObject({
+    url: httpUrlSchema,
+    headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
+    metadata: z.record(z.string(), z.unknown()).default({}),
+    events: z
+      .array(z.enum(events))
+      .max(events.length)
+      .default([...events] as E[number][]),
   });
+  return z
+    .union([httpUrlSchema, object])
+    .transform((value) => (typeof value === 'string' ? object.parse({ url: value }) : value))
+    .superRefine((webhook, ctx) => {
+      if (Object.keys(webhook.headers).some((name) => name.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `The webhook header ${WEBHOOK_SIGNATURE_HEADER} is reserved for the signature`,
+          path: ['headers'],
+        });
+      }
+    });
+}
 
-export type WebhookSettings = z.output<typeof webhookObjectSchema>;
+/** `webhook` of crawl, batch and extract requests (compat §8.1, §12). */
+export const webhookSchema = webhookSchemaFor(WEBHOOK_EVENTS);
+
+/** Where and what to deliver: the normalised `webhook` of a job (its events of its own kind). */
+export interface WebhookSettings<E extends string = WebhookEvent> {
+  url: string;
+  headers: Record<string, string>;
+  metadata: Record<string, unknown>;
+  events: E[];
+}
 
 /** Body POSTed to a webhook (compat §17). `webhookId` is stable across retries of one delivery. */
 export interface WebhookBody<T = unknown> {

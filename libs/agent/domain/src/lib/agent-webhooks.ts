@@ -1,0 +1,77 @@
+import type {
+  AgentModel,
+  AgentRunOutcome,
+  AgentStatusResponse,
+  AgentWebhookEvent,
+  WebhookSettings,
+} from '@quarry/contracts';
+import type { WebhookEventRow } from './extract-job';
+import { publicStatus, type RunState } from './run-state';
+
+/** What the status of an agent run is made of (`GET /v2/agent/:id`, the `agent.completed` webhook). */
+export interface AgentStatusInput {
+  state: RunState;
+  model: string;
+  expiresAt: Date;
+  creditsSpent: number;
+  effort?: 'low' | 'medium' | 'high';
+  errorMessage: string | null;
+  data: unknown;
+}
+
+/** The status body of compat §13: failed runs report no data and 0 credits (spec §3). */
+export function agentStatusBody(run: AgentStatusInput): AgentStatusResponse {
+  const status = publicStatus(run.state);
+  const body: AgentStatusResponse = {
+    success: true,
+    status,
+    model: run.model as AgentModel,
+    expiresAt: run.expiresAt.toISOString(),
+    creditsUsed: status === 'failed' ? 0 : run.creditsSpent,
+  };
+  if (run.effort) body.effort = run.effort;
+  if (status === 'failed') body.error = run.errorMessage ?? 'The agent run failed.';
+  if (status === 'completed') body.data = run.data;
+  return body;
+}
+
+export type AgentWebhookDetail =
+  | { event: 'started' }
+  | {
+      event: 'action';
+      action: { url: string; ok: boolean; statusCode?: number; title?: string; error?: string };
+    }
+  | { event: 'completed'; status: AgentStatusResponse }
+  | { event: 'failed'; error: string }
+  | { event: 'cancelled'; error: string };
+
+/**
+ * `agent.started|action|completed|failed|cancelled` (compat §17: an agent webhook's `events`),
+ * filtered by the caller's subscription. `action` is one page a sub-agent read; `completed` carries
+ * the run's final status body as `data[0]`; a cancelled run sends `agent.cancelled`, not `agent.failed`.
+ */
+export function agentWebhookEvents(
+  webhook: WebhookSettings<AgentWebhookEvent> | undefined,
+  detail: AgentWebhookDetail,
+): WebhookEventRow[] {
+  if (!webhook || !webhook.events.includes(detail.event)) return [];
+  const type = `agent.${detail.event}`;
+  switch (detail.event) {
+    case 'started':
+      return [{ type, payload: { success: true } }];
+    case 'action':
+      return [{ type, payload: { success: detail.action.ok, document: detail.action } }];
+    case 'completed':
+      return [{ type, payload: { success: true, document: detail.status } }];
+    case 'failed':
+    case 'cancelled':
+      return [{ type, payload: { success: false, error: detail.error } }];
+  }
+}
+
+/** The webhook event that ends a run of this outcome. */
+export function agentEndEvent(outcome: AgentRunOutcome, status: AgentStatusResponse): AgentWebhookDetail {
+  if (outcome === 'succeeded') return { event: 'completed', status };
+  const error = status.error ?? 'The agent run failed.';
+  return outcome === 'cancelled' ? { event: 'cancelled', error } : { event: 'failed', error };
+}
