@@ -520,6 +520,18 @@ export const DASHBOARDS: DashboardSpec[] = [
               },
             ],
           },
+          {
+            title: 'Content threads',
+            description:
+              'Content worker thread events per second: spawned, timeout (a page past its deadline), crashed, out_of_memory (a page over CONTENT_WORKER_MEMORY_MB).',
+            unit: 'ops',
+            queries: [
+              {
+                expr: `sum by (event) (rate(quarry_content_worker_events_total{service="scrape-worker"}[${R}]))`,
+                legend: '{{event}}',
+              },
+            ],
+          },
         ],
       },
       { title: 'Scrape worker processes', panels: processPanels('scrape-worker') },
