@@ -9,22 +9,20 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-firecrawl-signature';
 
 /**
- * A request's `webhook`: a URL or `{url, headers, metadata, events}` (compat §8.1, §13), `events` out
- * of `events` and all of them by default; the signature header is reserved.
+ * A webhook object `{url, headers, metadata, events}` (compat §8.1, §13, §15): `events` out of
+ * `events`, all of them by default; the signature header is reserved.
  */
-export function webhookSchemaFor<const E extends readonly [string, ...string[]]>(events: E) {
-  const object = z.strictObject({
-    url: httpUrlSchema,
-    headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
-    metadata: z.record(z.string(), z.unknown()).default({}),
-    events: z
-      .array(z.enum(events))
-      .max(events.length)
-      .default([...events] as E[number][]),
-  });
+export function webhookObjectSchemaFor<const E extends readonly [string, ...string[]]>(events: E) {
   return z
-    .union([httpUrlSchema, object])
-    .transform((value) => (typeof value === 'string' ? object.parse({ url: value }) : value))
+    .strictObject({
+      url: httpUrlSchema,
+      headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
+      metadata: z.record(z.string(), z.unknown()).default({}),
+      events: z
+        .array(z.enum(events))
+        .max(events.length)
+        .default([...events] as E[number][]),
+    })
     .superRefine((webhook, ctx) => {
       if (Object.keys(webhook.headers).some((name) => name.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)) {
         ctx.addIssue({
@@ -34,6 +32,14 @@ export function webhookSchemaFor<const E extends readonly [string, ...string[]]>
         });
       }
     });
+}
+
+/** A request's `webhook` as a URL or a webhook object, normalised to the object. */
+export function webhookSchemaFor<const E extends readonly [string, ...string[]]>(events: E) {
+  const object = webhookObjectSchemaFor(events);
+  return z
+    .union([httpUrlSchema, object])
+    .transform((value) => (typeof value === 'string' ? object.parse({ url: value }) : value));
 }
 
 /** `webhook` of crawl, batch and extract requests (compat §8.1, §12). */

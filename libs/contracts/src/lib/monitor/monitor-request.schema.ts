@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '../common/url.schema';
 import { crawlerOptionsShape } from '../crawl/crawl-request.schema';
-import { WEBHOOK_SIGNATURE_HEADER } from '../crawl/webhook.schema';
+import { webhookObjectSchemaFor } from '../crawl/webhook.schema';
 import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
 
 /** Limits of monitors (compat §15; the per-target URL cap and the crawl default are ours). */
@@ -111,25 +111,8 @@ export const monitorTargetSchema = z.discriminatedUnion('type', [
 export type MonitorTargetInput = z.input<typeof monitorTargetSchema>;
 export type MonitorTarget = z.output<typeof monitorTargetSchema>;
 
-export const monitorWebhookSchema = z
-  .strictObject({
-    url: httpUrlSchema,
-    headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
-    metadata: z.record(z.string(), z.unknown()).default({}),
-    events: z
-      .array(z.enum(MONITOR_WEBHOOK_EVENTS))
-      .max(MONITOR_WEBHOOK_EVENTS.length)
-      .default(['monitor.page', 'monitor.check.completed']),
-  })
-  .superRefine((webhook, ctx) => {
-    if (Object.keys(webhook.headers).some((name) => name.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `The webhook header ${WEBHOOK_SIGNATURE_HEADER} is reserved for the signature`,
-        path: ['headers'],
-      });
-    }
-  });
+/** `webhook` of a monitor (compat §15): an object only. */
+export const monitorWebhookSchema = webhookObjectSchemaFor(MONITOR_WEBHOOK_EVENTS);
 export type MonitorWebhook = z.output<typeof monitorWebhookSchema>;
 
 export const monitorNotificationSchema = z.strictObject({
