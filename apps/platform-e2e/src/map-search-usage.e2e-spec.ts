@@ -213,6 +213,15 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(many.web).toHaveLength(21);
       expect(searxng.requests.length - before).toBe(3);
       expect(searxng.requests[searxng.requests.length - 1].get('pageno')).toBe('3');
+      // lang and country reach the provider as one locale (defaults en + us)
+      expect(searxng.requests[searxng.requests.length - 1].get('language')).toBe('en-US');
+      await firecrawl.search('fixture query', { limit: 1, country: 'gb' });
+      expect(searxng.requests[searxng.requests.length - 1].get('language')).toBe('en-GB');
+      await call(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: { query: 'fixture query', limit: 1, lang: 'de', country: 'at' },
+      });
+      expect(searxng.requests[searxng.requests.length - 1].get('language')).toBe('de-AT');
 
       const only = await firecrawl.search('fixture query', {
         limit: 20,
@@ -319,6 +328,61 @@ describe('map, search and account usage (SDK, cluster)', () => {
         { includeDomains: ['localhost'] },
       );
       expect(other.web ?? []).toEqual([]);
+    });
+
+    it('starts result scrapes without waiting on asyncScraping and serves them by id (compat §11)', async () => {
+      type AsyncAnswer = { creditsUsed: number; data: { web: Document[] }; scrapeIds?: { web?: string[] } };
+      const pageUrl = `${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`;
+      const before = (await firecrawl.getCreditUsage()).remainingCredits;
+      const started = await call<AsyncAnswer>(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: {
+          query: CRAWL_SITE.searchMarker,
+          includeDomains: ['localhost'],
+          asyncScraping: true,
+          // maxAge 0: a fresh scrape through a worker, not the cached copy
+          scrapeOptions: { formats: ['markdown'], maxAge: 0 },
+        },
+      });
+      expect(started.status).toBe(200);
+      // the answer names the started job and carries no scraped content; only the search is charged
+      expect(started.body.scrapeIds?.web).toHaveLength(1);
+      expect(started.body.data.web[0]).toMatchObject({ url: pageUrl, position: 1 });
+      expect(started.body.data.web[0].markdown).toBeUndefined();
+      expect(started.body.creditsUsed).toBe(2);
+      const scrapeId = started.body.scrapeIds?.web?.[0] ?? '';
+      expect(scrapeId).toMatch(/^[0-9a-f-]{36}$/);
+
+      // reading it waits for the job when it is still running, then answers the document
+      const read = await call<{ data: Document }>(platform.publicUrl, 'GET', `/v2/scrape/${scrapeId}`, {
+        apiKey: platform.apiKey,
+      });
+      expect(read.status).toBe(200);
+      expect(read.body.data.markdown).toContain(CRAWL_SITE.searchMarker);
+      expect(read.body.data.metadata).toMatchObject({ sourceURL: pageUrl, scrapeId, creditsUsed: 1 });
+      expect(read.body.data.metadata?.cacheState).not.toBe('hit');
+      // the scrape was charged when it ran: the ledger lost the search and that page, nothing more
+      expect(before - (await firecrawl.getCreditUsage()).remainingCredits).toBe(2 + 1);
+
+      // another team cannot read it
+      const otherKey = await createTeamKey(platform, 'search-async-other', 100);
+      const foreign = await call(platform.publicUrl, 'GET', `/v2/scrape/${scrapeId}`, { apiKey: otherKey });
+      expect(foreign.status).toBe(404);
+
+      // zero data retention forbids keeping results to read later
+      const zdr = await call(platform.publicUrl, 'POST', '/v2/search', {
+        apiKey: platform.apiKey,
+        body: {
+          query: CRAWL_SITE.searchMarker,
+          asyncScraping: true,
+          enterprise: ['zdr'],
+          scrapeOptions: { formats: ['markdown'] },
+        },
+      });
+      expect(zdr).toMatchObject({
+        status: 400,
+        body: { success: false, code: 'SCRAPE_ZDR_VIOLATION_ERROR' },
+      });
     });
 
     it('answers validation failures with "Invalid request body"', async () => {

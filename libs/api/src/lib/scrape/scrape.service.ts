@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CreditsService, documentBilling, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
 import {
   AppError,
+  LIMITS,
   appErrorOf,
   type JobEvent,
   type ScrapeDocument,
@@ -10,7 +11,14 @@ import {
   type ScrapeRequest,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { DocumentRepository, JobRepository, JobWaiter, JobOutcomeStore, type NewJob } from '@quarry/jobs';
+import {
+  DocumentRepository,
+  isTerminal,
+  JobRepository,
+  JobWaiter,
+  JobOutcomeStore,
+  type NewJob,
+} from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
@@ -52,10 +60,50 @@ export class ScrapeService {
     return { ...response, scrape_id: response.data.metadata.scrapeId };
   }
 
+  /**
+   * Starts a scrape without waiting for it (search `asyncScraping`): the job id, read later with
+   * `GET /v2/scrape/:jobId`. A cache hit is answered at once and its id returned the same way.
+   */
+  async start(auth: AuthContext, input: ScrapeRequest): Promise<string> {
+    const admitted = await this.admit(auth, input);
+    if ('cached' in admitted) return admitted.cached.metadata.scrapeId ?? '';
+    const { jobId } = await this.enqueue(auth, admitted.request);
+    return jobId;
+  }
+
   private async execute(
     auth: AuthContext,
     input: ScrapeRequest,
   ): Promise<{ success: true; data: ScrapeDocument }> {
+    const admitted = await this.admit(auth, input);
+    if ('cached' in admitted) return { success: true, data: admitted.cached };
+    const { request } = admitted;
+    const saving = request.profile?.saveChanges ? request.profile.name : undefined;
+    let jobId: string | undefined;
+    try {
+      const queued = await this.enqueue(auth, request, true);
+      jobId = queued.jobId;
+      const event = await queued.completion;
+      if (!event) {
+        await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+        throw new AppError('SCRAPE_TIMEOUT');
+      }
+      return { success: true, data: await this.resultOf(event) };
+    } finally {
+      // The job has ended: a worker that saved already released the lock; one that never opened the
+      // profile (HTTP only, no browser slot, failed early) or timed out must not keep it until its lease runs out.
+      if (saving && jobId) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The checks every scrape passes before a worker is involved: zero-data-retention rules, the credit
+   * pre-check, and the cache (a hit is answered here, never reaching the bus).
+   */
+  private async admit(
+    auth: AuthContext,
+    input: ScrapeRequest,
+  ): Promise<{ request: ScrapeRequest } | { cached: ScrapeDocument }> {
     const request: ScrapeRequest = auth.zeroDataRetention
       ? { ...input, zeroDataRetention: true, storeInCache: false }
       : input;
@@ -78,13 +126,25 @@ export class ScrapeService {
     if (isCacheReadable(request)) {
       const hit = await this.cache.lookup(auth.teamId, cacheLookupRequest(request));
       this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
-      if (hit) return { success: true, data: await this.answerFromCache(auth, request, hit) };
+      if (hit) return { cached: await this.answerFromCache(auth, request, hit) };
       if (request.lockdown) {
         await this.chargeLockdownMiss(auth);
         throw new AppError('SCRAPE_LOCKDOWN_CACHE_MISS');
       }
       if (request.minAge !== undefined) throw new AppError('SCRAPE_NO_CACHED_DATA');
     }
+    return { request };
+  }
+
+  /**
+   * Records the job and publishes it; with `wait`, the completion event is awaited from before the
+   * publish (so a fast worker's event is not missed). A failed publish closes the job (503).
+   */
+  private async enqueue(
+    auth: AuthContext,
+    request: ScrapeRequest,
+    wait = false,
+  ): Promise<{ jobId: string; completion?: Promise<JobEvent | undefined> }> {
     const jobId = randomUUID();
     const now = Date.now();
     const deadline = now + request.timeout;
@@ -95,37 +155,43 @@ export class ScrapeService {
     }
     try {
       await this.jobs.create(this.newScrapeJob(auth, jobId, request));
-      const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
-      const stopWaiting = new AbortController();
-      const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal);
-      try {
-        await this.bus.publish('scrapeJobs', message, { key: jobId });
-      } catch (error) {
-        // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
-        stopWaiting.abort();
-        await this.outcomes
-          .fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' })
-          .catch(() => undefined);
-        throw error;
-      }
-      this.metrics.jobsQueued.inc({ kind: 'scrape' });
-      const event = await completion;
-      if (!event) {
-        await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
-        throw new AppError('SCRAPE_TIMEOUT');
-      }
-      return { success: true, data: await this.resultOf(event) };
-    } finally {
-      // The job has ended: a worker that saved already released the lock; one that never opened the
-      // profile (HTTP only, no browser slot, failed early) or timed out must not keep it until its lease runs out.
+    } catch (error) {
       if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
+      throw error;
     }
+    const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
+    const stopWaiting = new AbortController();
+    const completion = wait
+      ? this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal)
+      : undefined;
+    try {
+      await this.bus.publish('scrapeJobs', message, { key: jobId });
+    } catch (error) {
+      // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
+      stopWaiting.abort();
+      await this.outcomes
+        .fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' })
+        .catch(() => undefined);
+      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
+      throw error;
+    }
+    this.metrics.jobsQueued.inc({ kind: 'scrape' });
+    return { jobId, completion };
   }
 
   /** `GET /v2/scrape/:jobId`: a past scrape of the team. */
   async get(auth: AuthContext, jobId: string): Promise<{ success: true; data: ScrapeDocument }> {
-    const job = await this.jobs.findForTeam(jobId, auth.teamId, 'scrape');
+    let job = await this.jobs.findForTeam(jobId, auth.teamId, 'scrape');
     if (!job) throw new AppError('JOB_NOT_FOUND', { message: 'Job not found.' });
+    if (!isTerminal(job.status) && !job.zeroDataRetention) {
+      // Started without waiting (search `asyncScraping`): this read waits for the job, at most until
+      // its own deadline (the worker reports a timeout by then), then answers as for a finished one.
+      const timeout = (job.input as Partial<ScrapeRequest> | null)?.timeout ?? LIMITS.timeoutMs.default;
+      const remaining = job.createdAt.getTime() + timeout + DEADLINE_GRACE_MS - Date.now();
+      if (remaining > 0) await this.waiter.wait(jobId, remaining);
+      job = (await this.jobs.findForTeam(jobId, auth.teamId, 'scrape')) ?? job;
+      if (!isTerminal(job.status)) throw new AppError('SCRAPE_TIMEOUT');
+    }
     if (job.zeroDataRetention)
       throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', {
         message: 'Scrapes with zero data retention cannot be retrieved',

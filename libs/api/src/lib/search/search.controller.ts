@@ -1,5 +1,13 @@
 import { Body, Controller, HttpCode, Inject, Post, type PipeTransform } from '@nestjs/common';
-import { AppError, scrapeRequestSchema, SEARCH_VALIDATION_MESSAGE, searchRequestSchema, UNRECOGNIZED_KEY_MESSAGE, type SearchRequest } from '@quarry/contracts';
+import {
+  AppError,
+  scrapeRequestSchema,
+  SEARCH_VALIDATION_MESSAGE,
+  searchRequestSchema,
+  UNRECOGNIZED_KEY_MESSAGE,
+  type ScrapeOptions,
+  type SearchRequest,
+} from '@quarry/contracts';
 import { SearchService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { parseOrThrow } from '@quarry/platform/http';
@@ -7,7 +15,14 @@ import { Auth, CurrentAuth } from '../auth/auth.decorator';
 import { defineOperations } from '../openapi/openapi.registry';
 import { ScrapeService } from '../scrape/scrape.service';
 
-defineOperations({ method: 'post', path: '/v2/search', summary: 'Web search and the team index, optionally scraping results', tag: 'search', body: searchRequestSchema, statuses: [402, 408] });
+defineOperations({
+  method: 'post',
+  path: '/v2/search',
+  summary: 'Web search and the team index, optionally scraping results',
+  tag: 'search',
+  body: searchRequestSchema,
+  statuses: [402, 408],
+});
 
 /** Search answers validation failures with "Invalid request body" (compat §11) unless a key is unknown. */
 class SearchValidationPipe implements PipeTransform<unknown, SearchRequest> {
@@ -34,11 +49,27 @@ export class SearchController {
   @HttpCode(200)
   @Auth({ scope: 'search', rateLimit: 'search' })
   search(@CurrentAuth() auth: AuthContext, @Body(new SearchValidationPipe()) request: SearchRequest) {
-    return this.searches.search({ teamId: auth.teamId, apiKeyId: auth.apiKeyId, zeroDataRetention: auth.zeroDataRetention }, request, async (url, options, timeoutMs) => {
-      const { origin: _origin, integration: _integration, toolDetail: _toolDetail, ...scrapeOptions } = options;
+    const scrapeRequest = (url: string, options: ScrapeOptions, timeoutMs = options.timeout) => {
+      const {
+        origin: _origin,
+        integration: _integration,
+        toolDetail: _toolDetail,
+        ...scrapeOptions
+      } = options;
       const timeout = Math.max(1_000, Math.min(scrapeOptions.timeout, timeoutMs));
-      const result = await this.scrapes.scrape(auth, scrapeRequestSchema.parse({ ...scrapeOptions, url, timeout, waitFor: Math.min(scrapeOptions.waitFor, Math.floor(timeout / 2)) }));
-      return result.data;
-    });
+      return scrapeRequestSchema.parse({
+        ...scrapeOptions,
+        url,
+        timeout,
+        waitFor: Math.min(scrapeOptions.waitFor, Math.floor(timeout / 2)),
+      });
+    };
+    return this.searches.search(
+      { teamId: auth.teamId, apiKeyId: auth.apiKeyId, zeroDataRetention: auth.zeroDataRetention },
+      request,
+      async (url, options, timeoutMs) =>
+        (await this.scrapes.scrape(auth, scrapeRequest(url, options, timeoutMs))).data,
+      (url, options) => this.scrapes.start(auth, scrapeRequest(url, options)),
+    );
   }
 }

@@ -169,5 +169,7 @@ export interface SearchResponse {
   data: { web?: SearchWebResult[]; images?: SearchImageResult[]; news?: SearchNewsResult[] };
   creditsUsed: number;
   id: string;
+  /** With `asyncScraping`: the started scrape jobs, read with `GET /v2/scrape/:jobId`. */
+  scrapeIds?: { web?: string[]; news?: string[]; images?: string[] };
   warning?: string;
 }

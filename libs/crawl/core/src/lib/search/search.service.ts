@@ -25,6 +25,9 @@ export type ResultScraper = (
   timeoutMs: number,
 ) => Promise<ScrapeDocument>;
 
+/** Starts the scrape of one result without waiting (`asyncScraping`): its job id. */
+export type ResultStarter = (url: string, options: ScrapeOptions) => Promise<string>;
+
 export interface SearchCaller {
   teamId: string;
   apiKeyId?: string;
@@ -62,7 +65,22 @@ const TIME_RANGES: Record<string, string> = {
 export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
-  async search(caller: SearchCaller, request: SearchRequest, scrape: ResultScraper): Promise<SearchResponse> {
+  async search(
+    caller: SearchCaller,
+    request: SearchRequest,
+    scrape: ResultScraper,
+    start?: ResultStarter,
+  ): Promise<SearchResponse> {
+    if (
+      request.asyncScraping &&
+      scrapesResults(request) &&
+      (caller.zeroDataRetention || request.enterprise?.includes('zdr'))
+    ) {
+      // Started scrapes are read back later, which zero data retention forbids (GET /v2/scrape/:id refuses them).
+      throw new AppError('SCRAPE_ZDR_VIOLATION_ERROR', {
+        message: 'asyncScraping keeps results to be read later and is unavailable with zero data retention',
+      });
+    }
     // The pre-check (402 otherwise): at least `limit` credits (compat §1.3), and at least the most the
     // request can cost, so a search never answers fewer results for lack of credits.
     await this.deps.credits.ensureAvailable(
@@ -71,14 +89,15 @@ export class SearchService {
     );
     const metrics = this.deps.metrics;
     return metrics
-      ? metrics.trackJob('search', 'none', () => this.run(caller, request, scrape))
-      : this.run(caller, request, scrape);
+      ? metrics.trackJob('search', 'none', () => this.run(caller, request, scrape, start))
+      : this.run(caller, request, scrape, start);
   }
 
   private async run(
     caller: SearchCaller,
     request: SearchRequest,
     scrape: ResultScraper,
+    start?: ResultStarter,
   ): Promise<SearchResponse> {
     const deadline = Date.now() + request.timeout;
     const controller = new AbortController();
@@ -104,8 +123,13 @@ export class SearchService {
       await Promise.all(work);
       if (controller.signal.aborted) throw new AppError('SCRAPE_TIMEOUT');
       let scrapeCreditsUsed = 0;
-      if (data.web?.length && scrapesResults(request) && request.scrapeOptions) {
-        const scraped = await this.scrapeResults(data.web, request.scrapeOptions, deadline, scrape);
+      let scrapeIds: SearchResponse['scrapeIds'];
+      const scrapeOptions = data.web?.length && scrapesResults(request) ? request.scrapeOptions : undefined;
+      if (data.web && scrapeOptions && request.asyncScraping && start) {
+        // Each result's scrape is started and billed when it runs; the answer names the jobs (compat §11).
+        scrapeIds = { web: await this.startScrapes(data.web, scrapeOptions, start) };
+      } else if (data.web && scrapeOptions) {
+        const scraped = await this.scrapeResults(data.web, scrapeOptions, deadline, scrape);
         data.web = scraped.results;
         scrapeCreditsUsed = scraped.credits;
       }
@@ -113,7 +137,13 @@ export class SearchService {
       const searchCreditsUsed = searchCredits(count, request);
       const id = await this.record(caller, request, searchCreditsUsed);
       // The scrapes were charged by the scrape path (one job each): the answer reports both (compat §11).
-      return { success: true, data, creditsUsed: searchCreditsUsed + scrapeCreditsUsed, id };
+      return {
+        success: true,
+        data,
+        creditsUsed: searchCreditsUsed + scrapeCreditsUsed,
+        id,
+        ...(scrapeIds ? { scrapeIds } : {}),
+      };
     } catch (error) {
       if (controller.signal.aborted && !(error instanceof AppError)) throw new AppError('SCRAPE_TIMEOUT');
       throw error;
@@ -174,7 +204,7 @@ export class SearchService {
             query,
             category,
             page,
-            language: request.lang,
+            language: providerLanguage(request),
             safe: request.safe,
             timeRange: request.tbs ? TIME_RANGES[request.tbs] : undefined,
           },
@@ -238,6 +268,31 @@ export class SearchService {
     return { results: out, credits };
   }
 
+  /** Starts a scrape per web result (5 at a time); the ids in result order, a result that could not start left out. */
+  private async startScrapes(
+    results: SearchWebResult[],
+    options: ScrapeOptions,
+    start: ResultStarter,
+  ): Promise<string[]> {
+    const ids: (string | undefined)[] = new Array(results.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < results.length) {
+        const index = next++;
+        try {
+          ids[index] = await start(results[index].url, options);
+        } catch (error) {
+          this.deps.logger.debug(
+            { err: error, url: results[index].url },
+            'search result scrape could not start',
+          );
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, results.length) }, worker));
+    return ids.filter((id): id is string => !!id);
+  }
+
   private async record(caller: SearchCaller, request: SearchRequest, credits: number): Promise<string> {
     const id = randomUUID();
     const zdr = caller.zeroDataRetention || !!request.enterprise?.includes('zdr');
@@ -299,6 +354,19 @@ export function maximumSearchCredits(request: SearchRequest, teamZeroDataRetenti
     credits += request.limit * perPage;
   }
   return credits;
+}
+
+/**
+ * The provider's `language`: `lang` narrowed to the requested country as a locale (`en` + `us` →
+ * `en-US`, which SearXNG engines read as the region); `lang` alone when no country applies or
+ * `lang` already names a region.
+ */
+export function providerLanguage(request: Pick<SearchRequest, 'lang' | 'country'>): string | undefined {
+  const lang = request.lang.trim();
+  if (!lang) return undefined;
+  const country = request.country?.trim();
+  if (!country || !/^[a-z]{2}$/i.test(country) || lang.includes('-') || lang === 'all') return lang;
+  return `${lang.toLowerCase()}-${country.toUpperCase()}`;
 }
 
 function withSiteFilter(query: string, include: string[] | undefined): string {
