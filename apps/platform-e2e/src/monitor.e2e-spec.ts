@@ -155,8 +155,8 @@ function monitorLifecycle(context: () => Context, options: { email: boolean }): 
       judgeEnabled: true,
       lastRunAt: null,
       currentCheckId: null,
-      // (2 pages + 1 page × json 5 + 1 page × deterministicJson 5) per check, 4 checks a day, 30 days.
-      estimatedCreditsPerMonth: 12 * 4 * 30,
+      // (2 pages + 1 page × json 5 + 1 page × deterministicJson 3) per check, 4 checks a day, 30 days.
+      estimatedCreditsPerMonth: 10 * 4 * 30,
     });
     expect(new Set(targetIds).size).toBe(3);
     expect(monitor.targets[0]).toEqual({

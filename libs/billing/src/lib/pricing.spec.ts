@@ -31,6 +31,18 @@ describe('scrapeCredits', () => {
     expect(scrapeCredits({ ...base, zeroDataRetention: true, rawPdf: true })).toBe(2);
   });
 
+  it('bills json 5 and deterministicJson 3 per page (compat §19.4), json winning when both apply', () => {
+    expect(scrapeCredits(base)).toBe(1);
+    expect(scrapeCredits({ ...base, formats: [{ type: 'json' }] } as never)).toBe(5);
+    expect(scrapeCredits({ ...base, formats: [{ type: 'deterministicJson' }] } as never)).toBe(3);
+    expect(
+      scrapeCredits({
+        ...base,
+        formats: [{ type: 'deterministicJson' }, { type: 'changeTracking', modes: ['json'] }],
+      } as never),
+    ).toBe(5);
+  });
+
   it('reads the PDF part of the price back from a stored document (cache hits)', () => {
     const pdf = (metadata: Record<string, unknown>) =>
       documentBilling({ metadata: { sourceURL: 'u', url: 'u', statusCode: 200, ...metadata } });

@@ -12,6 +12,11 @@ export const PRICES = {
   rawPdf: 1,
   /** Language-model formats: json (also change tracking in json mode), summary, question/query, highlights. */
   jsonExtraction: 4,
+  /**
+   * `deterministicJson` (compat §19.4: 3 per page, 10 when a script is generated): our extractor is
+   * structured data + schema field matching and never generates a script, so always the 3-credit case.
+   */
+  deterministicJson: 2,
   summary: 0,
   question: 4,
   highlights: 4,
@@ -53,12 +58,10 @@ export function scrapeCredits(input: ScrapeChargeInput): number {
   if (input.pdfPages && input.pdfPages > 1) credits += (input.pdfPages - 1) * PRICES.pdfPage;
   const formats = input.formats;
   const changeTracking = findFormat(formats, 'changeTracking');
-  if (
-    hasFormat(formats, 'json') ||
-    hasFormat(formats, 'deterministicJson') ||
-    changeTracking?.modes.includes('json')
-  ) {
+  if (hasFormat(formats, 'json') || changeTracking?.modes.includes('json')) {
     credits += PRICES.jsonExtraction;
+  } else if (hasFormat(formats, 'deterministicJson')) {
+    credits += PRICES.deterministicJson;
   }
   if (hasFormat(formats, 'summary')) credits += PRICES.summary;
   if (hasFormat(formats, 'question') || hasFormat(formats, 'query')) credits += PRICES.question;
