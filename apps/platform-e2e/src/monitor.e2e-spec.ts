@@ -210,7 +210,7 @@ function monitorLifecycle(context: () => Context, options: { email: boolean }): 
       trigger: 'manual',
       status: 'queued',
       scheduledFor: null,
-      estimatedCredits: 12,
+      estimatedCredits: 10,
     });
     await expect(firecrawl.runMonitor(monitorId)).rejects.toMatchObject({ status: 409 });
     firstCheck = await waitForCheck(firecrawl, monitorId, started.id);
@@ -218,7 +218,7 @@ function monitorLifecycle(context: () => Context, options: { email: boolean }): 
       id: started.id,
       status: 'completed',
       summary: { totalPages: 4, new: 4, same: 0, changed: 0, removed: 0, error: 0 },
-      actualCredits: 12,
+      actualCredits: 10,
       reservedCredits: 12,
       billingStatus: 'confirmed',
       error: null,
@@ -260,7 +260,7 @@ function monitorLifecycle(context: () => Context, options: { email: boolean }): 
     expect(check).toMatchObject({
       status: 'completed',
       summary: { totalPages: 4, changed: 3, same: 1, new: 0, removed: 0, error: 0 },
-      actualCredits: 12,
+      actualCredits: 10,
     });
     const markdown = byUrl(check.pages, targetIds[0], '/pricing') as MonitorCheckPage;
     const first = byUrl(firstCheck.pages, targetIds[0], '/pricing') as MonitorCheckPage;
@@ -408,7 +408,7 @@ function monitorLifecycle(context: () => Context, options: { email: boolean }): 
       name: 'Acme pricing (daily)',
       schedule: { cron: '0 9 * * *', timezone: 'UTC', text: 'daily at 9am' },
       webhook: null,
-      estimatedCreditsPerMonth: 12 * 30,
+      estimatedCreditsPerMonth: 10 * 30,
     });
     expect(updated.targets.map((target) => target.id)).toEqual(targetIds);
     const paused = await firecrawl.updateMonitor(monitorId, { status: 'paused' });
