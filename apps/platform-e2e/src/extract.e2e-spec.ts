@@ -347,6 +347,99 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
     ]);
   });
 
+  it('threads: every run opens or continues one; a chat follow-up reads the thread pages and answers in message', async () => {
+    const { firecrawl, apiKey } = await teamClient();
+    const waitFor = (id: string) =>
+      eventually(async () => {
+        const current = await firecrawl.getAgentStatus(id);
+        return current.status === 'processing' ? undefined : current;
+      }, 90_000);
+    const first = await firecrawl.startAgent({
+      prompt: 'The name and price of the shoe',
+      urls: [`${site.url}/shoe`],
+      schema: PRODUCT_SCHEMA,
+    });
+    expect(first).toMatchObject({ success: true, threadId: expect.stringMatching(UUID), threadTurn: 1 });
+    const threadId = first.threadId as string;
+    expect(await waitFor(first.id)).toMatchObject({
+      status: 'completed',
+      data: { name: 'Trail Runner 3', price: 129 },
+      threadId,
+      threadTurn: 1,
+      mode: 'extract',
+    });
+
+    // the follow-up gives no URL: it starts from the page the thread already read
+    const second = await firecrawl.startAgent({
+      prompt: 'What is the outsole of the shoe like?',
+      threadId,
+      mode: 'chat',
+    });
+    expect(second).toMatchObject({ threadId, threadTurn: 2 });
+    const reply = await waitFor(second.id);
+    expect(reply).toMatchObject({ status: 'completed', threadId, threadTurn: 2, mode: 'chat' });
+    expect(reply.message).toMatch(/grippy outsole/i);
+    expect(reply.data).toBeUndefined();
+
+    const thread = await firecrawl.getAgentThread(threadId, { includeData: true });
+    expect(thread).toMatchObject({
+      success: true,
+      thread: {
+        id: threadId,
+        status: 'idle',
+        runs: [
+          { id: first.id, turn: 1 },
+          { id: second.id, turn: 2 },
+        ],
+      },
+    });
+    const [turn1, turn2] = thread.thread?.runs ?? [];
+    expect(turn1).toMatchObject({
+      mode: 'extract',
+      prompt: 'The name and price of the shoe',
+      urls: [`${site.url}/shoe`],
+      status: 'succeeded',
+      creditsUsed: expect.any(Number),
+      message: null,
+      data: { name: 'Trail Runner 3', price: 129 },
+    });
+    expect(turn2).toMatchObject({ mode: 'chat', status: 'succeeded', message: reply.message });
+    expect(Date.parse(turn2.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(turn2.createdAt));
+    // without includeData the runs carry no data
+    const plain = await firecrawl.getAgentThread(threadId);
+    expect(plain.thread?.runs.every((run) => run.data === undefined)).toBe(true);
+
+    // a thread with a run in progress refuses the next turn; unknown and foreign threads are 404
+    const slow = await firecrawl.startAgent({ prompt: 'The shoe price', urls: [`${site.url}/slow-shoe`] });
+    const busy = await call(platform.publicUrl, 'POST', '/v2/agent', {
+      apiKey,
+      body: { prompt: 'And the colour?', threadId: slow.threadId },
+    });
+    expect(busy).toMatchObject({
+      status: 409,
+      body: { success: false, error: expect.stringMatching(/in progress/) },
+    });
+    expect(await firecrawl.cancelAgent(slow.id)).toBe(true);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await call(platform.publicUrl, 'GET', `/v2/agent/threads/${unknown}`, { apiKey })).toMatchObject({
+      status: 404,
+      body: { success: false, error: 'Agent thread not found' },
+    });
+    expect(
+      await call(platform.publicUrl, 'POST', '/v2/agent', {
+        apiKey,
+        body: { prompt: 'x', threadId: unknown },
+      }),
+    ).toMatchObject({ status: 404, body: { error: 'Agent thread not found' } });
+    expect((await call(platform.publicUrl, 'GET', '/v2/agent/threads/not-a-uuid', { apiKey })).status).toBe(
+      400,
+    );
+    const stranger = await teamClient();
+    expect(
+      await call(platform.publicUrl, 'GET', `/v2/agent/threads/${threadId}`, { apiKey: stranger.apiKey }),
+    ).toMatchObject({ status: 404, body: { error: 'Agent thread not found' } });
+  });
+
   it('answers the extract errors with their exact texts; extract and agent jobs do not see each other', async () => {
     const { apiKey, firecrawl } = await teamClient();
     const gateway = platform.publicUrl;
@@ -531,5 +624,38 @@ describe('extract (SDK 4.42) in one-process mode with a language model (local ch
     });
     expect(result).toMatchObject({ success: false, status: 'failed', data: [], creditsUsed: 0 });
     expect(result.error).toMatch(/^The model could not produce a result conforming to the JSON schema: /);
+  });
+  it('a chat thread: the model answers in message, and a follow-up sees the earlier turns', async () => {
+    const finished = (id: string) =>
+      eventually(async () => {
+        const current = await firecrawl.getAgentStatus(id);
+        return current.status === 'processing' ? undefined : current;
+      }, 90_000);
+    const first = await firecrawl.startAgent({
+      prompt: 'What is the chair made of?',
+      urls: [`${site.url}/shop/chair`],
+      mode: 'chat',
+    });
+    const answered = await finished(first.id);
+    expect(answered).toMatchObject({ status: 'completed', mode: 'chat', threadTurn: 1 });
+    expect(answered.message).toMatch(/^MODEL ANSWER: .*oak/i);
+
+    const before = llm.calls.length;
+    const second = await firecrawl.startAgent({
+      prompt: 'Is the chair good for a reading corner?',
+      threadId: first.threadId,
+      mode: 'chat',
+    });
+    expect(second.threadTurn).toBe(2);
+    expect(await finished(second.id)).toMatchObject({ status: 'completed', threadId: first.threadId });
+    const calls = llm.calls.slice(before);
+    // the planner and the final answer both see the first turn; the planner was offered the thread's page
+    const plan = calls.find((request) => request.responseFormat?.name === 'agent_plan');
+    expect(plan?.text).toContain('User: What is the chair made of?');
+    expect(plan?.text).toContain(`- ${site.url}/shop/chair (thread)`);
+    const extraction = calls.find((request) => request.responseFormat?.name === 'extraction');
+    const system = extraction?.messages.find((message) => message.role === 'system')?.content ?? '';
+    expect(system).toContain('User: What is the chair made of?');
+    expect(system).toContain(`Assistant: ${answered.message}`);
   });
 });

@@ -5,3 +5,4 @@ export * from './lib/planner';
 export * from './lib/model-planner';
 export * from './lib/extract-job';
 export * from './lib/agent-webhooks';
+export * from './lib/thread';

@@ -7,6 +7,7 @@ import type {
 } from '@quarry/contracts';
 import type { WebhookEventRow } from './extract-job';
 import { publicStatus, type RunState } from './run-state';
+import { chatMessage } from './thread';
 
 /** What the status of an agent run is made of (`GET /v2/agent/:id`, the `agent.completed` webhook). */
 export interface AgentStatusInput {
@@ -17,6 +18,13 @@ export interface AgentStatusInput {
   effort?: 'low' | 'medium' | 'high';
   errorMessage: string | null;
   data: unknown;
+  threadId?: string | null;
+  threadTurn?: number | null;
+  mode?: 'extract' | 'chat';
+  /** The reply of a finished chat-mode run. */
+  message?: string | null;
+  /** Whether the run asked for a schema (a chat run with one still answers `data`). */
+  hasSchema?: boolean;
 }
 
 /** The status body of compat §13: failed runs report no data and 0 credits (spec §3). */
@@ -30,8 +38,17 @@ export function agentStatusBody(run: AgentStatusInput): AgentStatusResponse {
     creditsUsed: status === 'failed' ? 0 : run.creditsSpent,
   };
   if (run.effort) body.effort = run.effort;
+  if (run.threadId) body.threadId = run.threadId;
+  if (run.threadTurn) body.threadTurn = run.threadTurn;
+  if (run.mode) body.mode = run.mode;
   if (status === 'failed') body.error = run.errorMessage ?? 'The agent run failed.';
-  if (status === 'completed') body.data = run.data;
+  if (status === 'completed') {
+    // Chat runs answer in `message`; their data only when a schema asked for structured output.
+    if (run.mode === 'chat') {
+      body.message = run.message ?? chatMessage(run.data);
+      if (run.hasSchema) body.data = run.data;
+    } else body.data = run.data;
+  }
   return body;
 }
 

@@ -1,4 +1,5 @@
 import type { Candidate, Decision, PlannerMemory } from './planner';
+import { conversationContext } from './thread';
 
 /** The schema a language model answers a planning step with. */
 export const PLANNING_SCHEMA = {
@@ -33,6 +34,7 @@ export function planningPrompt(input: {
       .map((candidate) => `- ${candidate.url} (${candidate.reason})`)
       .join('\n') || '(none)';
   return [
+    conversationContext(input.memory.conversation) ?? '',
     `TASK: ${input.prompt}`,
     input.schema ? `OUTPUT SCHEMA: ${JSON.stringify(input.schema).slice(0, 4_000)}` : '',
     `PAGES ALREADY READ:\n${read}`,

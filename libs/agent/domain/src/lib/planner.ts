@@ -1,6 +1,7 @@
 import { PRICES } from '@quarry/billing';
 import { urlKey } from '@quarry/contracts';
 import { terms } from '@quarry/scrape/extraction';
+import type { ThreadTurn } from './thread';
 
 export type Effort = 'low' | 'medium' | 'high';
 
@@ -29,7 +30,8 @@ export const PAGE_CREDITS = PRICES.page;
 
 export interface Candidate {
   url: string;
-  reason: 'given' | 'index' | 'link';
+  /** `thread`: read by an earlier turn of the run's thread. */
+  reason: 'given' | 'index' | 'link' | 'thread';
   score: number;
 }
 
@@ -59,18 +61,36 @@ export interface PlannerMemory {
   tried: string[];
   /** Whether the pages read so far answer the task (recorded after each round). */
   satisfied?: boolean;
+  /** A follow-up turn of a thread: the earlier turns (prompt and reply), oldest first. */
+  conversation?: ThreadTurn[];
 }
 
-export function initialMemory(urls: readonly string[], strategy: PlannerMemory['strategy']): PlannerMemory {
+export function initialMemory(
+  urls: readonly string[],
+  strategy: PlannerMemory['strategy'],
+  thread?: { urls: readonly string[]; conversation: ThreadTurn[] },
+): PlannerMemory {
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
-  for (const url of urls) {
+  const add = (url: string, reason: Candidate['reason']) => {
     const key = urlKey(url);
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
-    candidates.push({ url, reason: 'given', score: 1 });
-  }
-  return { strategy, searched: false, round: 0, absorbedRound: 0, candidates, pages: [], tried: [] };
+    candidates.push({ url, reason, score: 1 });
+  };
+  for (const url of urls) add(url, 'given');
+  // A follow-up turn starts from the pages its thread already worked with.
+  for (const url of thread?.urls ?? []) add(url, 'thread');
+  return {
+    strategy,
+    searched: false,
+    round: 0,
+    absorbedRound: 0,
+    candidates,
+    pages: [],
+    tried: [],
+    ...(thread?.conversation.length ? { conversation: thread.conversation } : {}),
+  };
 }
 
 export type Decision =
@@ -199,7 +219,8 @@ export function absorbRound(
   return { ...memory, absorbedRound: round, pages, candidates };
 }
 
-const rank = (candidate: Candidate) => (candidate.reason === 'given' ? 10 : 0) + candidate.score;
+const rank = (candidate: Candidate) =>
+  (candidate.reason === 'given' ? 10 : candidate.reason === 'thread' ? 5 : 0) + candidate.score;
 
 function hostOf(url: string): string {
   try {

@@ -49,6 +49,10 @@ export interface AgentRunRecord {
   expiresAt: Date;
   leaseOwner: string | null;
   leaseUntil: Date | null;
+  threadId: string | null;
+  threadTurn: number | null;
+  mode: 'extract' | 'chat';
+  message: string | null;
 }
 
 export type TaskState = 'pending' | 'running' | 'succeeded' | 'failed' | 'stopped';
@@ -125,6 +129,10 @@ function toRun(row: RunRow): AgentRunRecord {
     expiresAt: row.expiresAt,
     leaseOwner: row.leaseOwner,
     leaseUntil: row.leaseUntil,
+    threadId: row.threadId,
+    threadTurn: row.threadTurn,
+    mode: row.mode === 'chat' ? 'chat' : 'extract',
+    message: row.message,
   };
 }
 
@@ -186,6 +194,8 @@ export class AgentRunRepository {
       memory: PlannerMemory;
       expiresAt: Date;
       events: PendingEvent[];
+      /** Agent runs: the thread and turn the run is (unique per thread and turn). */
+      thread?: { id: string; turn: number };
     } & (
       | { kind?: 'agent'; request: AgentRequest; webhook?: WebhookSettings<string> }
       | { kind: 'extract'; request: ExtractRequest; webhook?: WebhookSettings }
@@ -219,6 +229,9 @@ export class AgentRunRepository {
           origin: input.request.origin,
           integration: input.request.integration,
           expiresAt: input.expiresAt,
+          threadId: input.thread?.id ?? null,
+          threadTurn: input.thread?.turn ?? null,
+          mode: agentRequest?.mode ?? 'extract',
         },
       });
       await this.appendEvents(tx, input.id, input.events);
@@ -241,6 +254,15 @@ export class AgentRunRepository {
   ): Promise<AgentRunRecord | undefined> {
     const row = await this.db.prisma.agentRun.findFirst({ where: { id, teamId, kind } });
     return row ? toRun(row) : undefined;
+  }
+
+  /** The team's runs of one thread, oldest turn first (none: no such thread for this team). */
+  async threadRuns(teamId: string, threadId: string): Promise<AgentRunRecord[]> {
+    const rows = await this.db.prisma.agentRun.findMany({
+      where: { teamId, threadId, kind: 'agent' },
+      orderBy: { threadTurn: 'asc' },
+    });
+    return rows.map(toRun);
   }
 
   async listForTeam(teamId: string, before: Date | undefined, limit: number): Promise<AgentRunRecord[]> {
@@ -384,6 +406,8 @@ export class AgentRunRepository {
       warning?: string;
       /** Extract jobs with showSources. */
       sources?: unknown;
+      /** Chat-mode runs: the text reply. */
+      message?: string;
       webhooks?: WebhookEventRow[];
     },
   ): Promise<boolean> {
@@ -402,6 +426,7 @@ export class AgentRunRepository {
           data: succeeded && ending.data !== undefined ? json(ending.data) : Prisma.DbNull,
           ...(ending.warning !== undefined ? { warning: ending.warning } : {}),
           ...(ending.sources !== undefined ? { sources: json(ending.sources) } : {}),
+          ...(succeeded && ending.message !== undefined ? { message: ending.message } : {}),
           creditsSpent: succeeded ? ending.credits : current.creditsSpent,
           finishedAt: now,
           updatedAt: now,

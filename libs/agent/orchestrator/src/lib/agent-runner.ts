@@ -6,6 +6,8 @@ import {
   agentStatusBody,
   agentWebhookEvents,
   addIndexHits,
+  chatMessage,
+  conversationContext,
   EXTRACTION_CREDITS,
   isTerminalState,
   limitsFor,
@@ -505,7 +507,11 @@ export class AgentRunner {
         pages,
         run.kind === 'extract'
           ? this.extractJobs.extraction(run)
-          : { schema: run.request.schema, prompt: run.prompt },
+          : {
+              schema: run.request.schema,
+              prompt: run.prompt,
+              systemPrompt: conversationContext(run.memory.conversation),
+            },
         { teamId: run.teamId, jobId: run.id },
       );
     } catch (error) {
@@ -602,6 +608,11 @@ export class AgentRunner {
     );
     const data = termination.state === 'completed' ? success?.data : undefined;
     const credits = termination.state === 'completed' ? (success?.credits ?? run.creditsSpent) : 0;
+    // Chat-mode runs answer in text (compat §13: `message`).
+    const reply =
+      run.kind === 'agent' && run.mode === 'chat' && termination.state === 'completed'
+        ? chatMessage(data)
+        : undefined;
     const ending =
       run.kind === 'extract'
         ? {
@@ -623,10 +634,12 @@ export class AgentRunner {
                 agentStatusBody({
                   ...run,
                   effort: run.request.effort,
+                  hasSchema: !!run.request.schema,
                   state: termination.state,
                   creditsSpent: credits,
                   errorMessage: termination.error?.message ?? null,
                   data,
+                  message: reply ?? null,
                 }),
               ),
             ),
@@ -639,6 +652,7 @@ export class AgentRunner {
       error: termination.error,
       data,
       credits,
+      ...(reply !== undefined ? { message: reply } : {}),
       apiKeyId: undefined,
       events,
       snapshots: termination.state === 'completed' ? success?.snapshots : undefined,

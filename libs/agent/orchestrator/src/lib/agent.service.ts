@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
   agentStatusBody,
+  chatMessage,
   initialMemory,
   orchestrator,
   publicStatus,
   requestCancel,
+  threadRunStatus,
+  type AgentStatusInput,
   type PendingEvent,
+  type ThreadTurn,
 } from '@quarry/agent/domain';
 import { CreditsService } from '@quarry/billing';
 import {
@@ -18,6 +22,7 @@ import {
   type AgentSnapshotResponse,
   type AgentStartResponse,
   type AgentStatusResponse,
+  type AgentThreadResponse,
   type AgentTraceResponse,
   type AgentWorkMessage,
 } from '@quarry/contracts';
@@ -42,6 +47,8 @@ export const AGENT_MESSAGES = {
     'Your team has zero data retention enabled. This is not supported on extract, which includes agent jobs.',
   traceModel: `Traces are only available for agent jobs created with the ${TRACED_AGENT_MODEL} model.`,
   snapshotModel: `Snapshots are only available for agent jobs created with the ${TRACED_AGENT_MODEL} model.`,
+  threadNotFound: 'Agent thread not found',
+  threadBusy: 'The thread has a run in progress; wait for it to finish (or cancel it) before the next turn',
 } as const;
 
 export interface AgentServiceDeps {
@@ -66,17 +73,27 @@ export class AgentService {
     await this.deps.credits.ensureAvailable(auth.teamId, AGENT_LIMITS.minimumCredits);
     const id = randomUUID();
     const strategy = this.deps.config.llm.baseUrl ? 'model' : 'deterministic';
-    await this.deps.runs.create({
-      id,
-      teamId: auth.teamId,
-      apiKeyId: auth.apiKeyId,
-      request,
-      webhook: request.webhook,
-      memory: initialMemory(request.urls ?? [], strategy),
-      expiresAt: new Date(Date.now() + AGENT_LIMITS.retentionHours * 3_600_000),
-      // The trace opens when the run is accepted, whatever happens to it next (even a cancel before it is picked up).
-      events: [{ key: 'start:run', agent: orchestrator(id), body: { type: 'run.started' } }],
-    });
+    const thread = await this.continuedThread(auth, request.threadId);
+    const turn = { id: thread?.id ?? randomUUID(), turn: thread?.turn ?? 1 };
+    try {
+      await this.deps.runs.create({
+        id,
+        teamId: auth.teamId,
+        apiKeyId: auth.apiKeyId,
+        request,
+        webhook: request.webhook,
+        memory: initialMemory(request.urls ?? [], strategy, thread),
+        expiresAt: new Date(Date.now() + AGENT_LIMITS.retentionHours * 3_600_000),
+        thread: turn,
+        // The trace opens when the run is accepted, whatever happens to it next (even a cancel before it is picked up).
+        events: [{ key: 'start:run', agent: orchestrator(id), body: { type: 'run.started' } }],
+      });
+    } catch (error) {
+      // Two follow-ups of one thread at once: the second takes the same turn and is refused.
+      if ((error as { code?: string }).code === 'P2002')
+        throw new AppError('CONFLICT', { message: AGENT_MESSAGES.threadBusy });
+      throw error;
+    }
     const message: AgentWorkMessage = { type: 'advance', runId: id, teamId: auth.teamId };
     try {
       await this.deps.bus.publish('agentWork', message, { key: id });
@@ -104,12 +121,82 @@ export class AgentService {
       throw new AppError('UNKNOWN_ERROR', { message: AGENT_MESSAGES.passthroughFailed, cause: error });
     }
     this.deps.metrics.jobsQueued.inc({ kind: 'agent' });
-    return { success: true, id };
+    return { success: true, id, threadId: turn.id, threadTurn: turn.turn };
   }
 
   async status(auth: AuthContext, jobId: string): Promise<AgentStatusResponse> {
     const run = await this.find(auth, jobId);
-    return agentStatusBody({ ...run, effort: run.request.effort });
+    return agentStatusBody(statusInput(run));
+  }
+
+  /** `GET /v2/agent/threads/:threadId` (compat §13): the thread's runs, oldest turn first. */
+  async thread(auth: AuthContext, threadId: string, includeData: boolean): Promise<AgentThreadResponse> {
+    this.assertAllowed(auth);
+    const runs = await this.deps.runs.threadRuns(auth.teamId, threadId);
+    if (runs.length === 0) throw new AppError('NOT_FOUND', { message: AGENT_MESSAGES.threadNotFound });
+    const statuses = runs.map((run) => threadRunStatus(run.state, run.outcome));
+    return {
+      success: true,
+      thread: {
+        id: threadId,
+        createdAt: runs[0].createdAt.toISOString(),
+        updatedAt: new Date(Math.max(...runs.map((run) => run.updatedAt.getTime()))).toISOString(),
+        status: statuses.includes('processing') ? 'running' : 'idle',
+        runs: runs.map((run, index) => {
+          const status = statuses[index];
+          const body = agentStatusBody(statusInput(run));
+          return {
+            id: run.id,
+            turn: run.threadTurn ?? index + 1,
+            mode: run.mode,
+            prompt: run.prompt,
+            ...(run.request.urls ? { urls: run.request.urls } : {}),
+            ...(run.request.schema ? { schema: run.request.schema } : {}),
+            ...(run.request.effort ? { effort: run.request.effort } : {}),
+            status,
+            createdAt: run.createdAt.toISOString(),
+            finishedAt: run.finishedAt?.toISOString() ?? null,
+            creditsUsed: status === 'processing' ? null : body.creditsUsed,
+            message: body.message ?? (status === 'succeeded' ? null : run.errorMessage),
+            ...(includeData && status === 'succeeded' ? { data: run.data } : {}),
+          };
+        }),
+      },
+    };
+  }
+
+  /**
+   * A follow-up turn: the thread must be the team's (404 otherwise) and idle (409); the new run starts
+   * from the pages the thread already read and sees the earlier turns.
+   */
+  private async continuedThread(
+    auth: AuthContext,
+    threadId: string | undefined,
+  ): Promise<{ id: string; turn: number; urls: string[]; conversation: ThreadTurn[] } | undefined> {
+    if (threadId === undefined) return undefined;
+    const runs = UUID.test(threadId) ? await this.deps.runs.threadRuns(auth.teamId, threadId) : [];
+    if (runs.length === 0) throw new AppError('NOT_FOUND', { message: AGENT_MESSAGES.threadNotFound });
+    if (runs.some((run) => publicStatus(run.state) === 'processing'))
+      throw new AppError('CONFLICT', { message: AGENT_MESSAGES.threadBusy });
+    const urls: string[] = [];
+    const conversation: ThreadTurn[] = [];
+    for (const run of runs) {
+      urls.push(...(run.request.urls ?? []));
+      urls.push(...run.memory.pages.filter((page) => page.ok).map((page) => page.url));
+      conversation.push({
+        prompt: run.prompt,
+        reply:
+          run.state === 'completed'
+            ? (run.message ?? chatMessage(run.data))
+            : `(this turn ended without an answer: ${run.errorMessage ?? run.outcome ?? 'failed'})`,
+      });
+    }
+    return {
+      id: threadId,
+      turn: Math.max(...runs.map((run) => run.threadTurn ?? 1)) + 1,
+      urls,
+      conversation,
+    };
   }
 
   async trace(auth: AuthContext, jobId: string, liveView = false): Promise<AgentTraceResponse> {
@@ -225,6 +312,10 @@ export class AgentService {
     if (auth.zeroDataRetention)
       throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.zeroDataRetention });
   }
+}
+
+function statusInput(run: AgentRunRecord): AgentStatusInput {
+  return { ...run, effort: run.request.effort, hasSchema: !!run.request.schema };
 }
 
 function targetHint(run: AgentRunRecord): string {

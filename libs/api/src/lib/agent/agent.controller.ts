@@ -10,6 +10,13 @@ defineOperations(
   { method: 'post', path: '/v2/agent', summary: 'Start an agent run', tag: 'agent', body: agentRequestSchema, statuses: [402, 422] },
   { method: 'get', path: '/v2/agent', summary: 'Agent runs of the team (?before=<unix ms>)', tag: 'agent' },
   { method: 'get', path: '/v2/agent/{jobId}', summary: 'Status of an agent run', tag: 'agent', uuidParams: ['jobId'] },
+  {
+    method: 'get',
+    path: '/v2/agent/threads/{threadId}',
+    summary: 'A thread of agent runs, oldest turn first (?includeData=true)',
+    tag: 'agent',
+    uuidParams: ['threadId'],
+  },
   { method: 'get', path: '/v2/agent/{jobId}/trace', summary: 'Ordered trace events of a run', tag: 'agent', uuidParams: ['jobId'] },
   {
     method: 'get',
@@ -43,6 +50,16 @@ export class AgentController {
     @Query(new ZodValidationPipe(agentListQuerySchema)) query: { before?: number },
   ) {
     return this.agents.list(auth, query.before);
+  }
+
+  @Get('threads/:threadId')
+  @Auth({ scope: 'agent', rateLimit: 'status', uuidParams: ['threadId'] })
+  thread(
+    @CurrentAuth() auth: AuthContext,
+    @Param('threadId') threadId: string,
+    @Query('includeData') includeData?: string,
+  ) {
+    return this.agents.thread(auth, threadId, includeData === 'true');
   }
 
   @Get(':jobId')

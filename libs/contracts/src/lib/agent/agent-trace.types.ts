@@ -67,6 +67,10 @@ export type AgentTraceEvent = AgentTraceEventBase & AgentTraceEventBody;
 export interface AgentStartResponse {
   success: true;
   id: string;
+  /** The conversation the run is a turn of; passed back as `threadId` to continue it. */
+  threadId?: string;
+  /** 1-based position of the run in its thread. */
+  threadTurn?: number;
 }
 
 export interface AgentStatusResponse {
@@ -78,6 +82,44 @@ export interface AgentStatusResponse {
   effort?: 'low' | 'medium' | 'high';
   expiresAt: string;
   creditsUsed: number;
+  threadId?: string;
+  threadTurn?: number;
+  mode?: 'extract' | 'chat';
+  /** The text reply of a completed chat-mode run (such runs answer here rather than in `data`). */
+  message?: string;
+}
+
+/** Status of one run as a thread lists it: `processing`, or the run's outcome. */
+export type AgentThreadRunStatus =
+  'processing' | 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
+
+export interface AgentThreadRun {
+  id: string;
+  turn: number;
+  mode: 'extract' | 'chat';
+  prompt: string;
+  urls?: string[];
+  schema?: unknown;
+  effort?: 'low' | 'medium' | 'high';
+  status: AgentThreadRunStatus;
+  createdAt: string;
+  finishedAt: string | null;
+  creditsUsed: number | null;
+  message: string | null;
+  /** With `includeData`, a succeeded run's data. */
+  data?: unknown;
+}
+
+/** `GET /v2/agent/threads/:threadId` (compat §13): the thread and its runs, oldest turn first. */
+export interface AgentThreadResponse {
+  success: true;
+  thread: {
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+    status: 'idle' | 'running';
+    runs: AgentThreadRun[];
+  };
 }
 
 export interface AgentTraceResponse {
