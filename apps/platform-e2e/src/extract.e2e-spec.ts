@@ -347,6 +347,27 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
     ]);
   });
 
+  it('an agent run without URLs also searches the web when a provider is configured, and reads what it finds', async () => {
+    const { firecrawl } = await teamClient();
+    const started = await firecrawl.startAgent({
+      prompt: 'The Aurora desk lamp and its price',
+      schema: PRODUCT_SCHEMA,
+    });
+    const status = await eventually(async () => {
+      const current = await firecrawl.getAgentStatus(started.id);
+      return current.status === 'processing' ? undefined : current;
+    }, 90_000);
+    expect(status).toMatchObject({ status: 'completed', data: { name: 'Aurora Desk Lamp', price: 59 } });
+    const trace = await firecrawl.getAgentTrace(started.id);
+    const events = trace.events as unknown as { type: string; toolName?: string; result?: unknown }[];
+    const web = events.find(
+      (event) => event.type === 'tool_call.finished' && event.toolName === 'web_search',
+    );
+    expect(web?.result).toEqual({
+      results: [{ url: `${site.url}/catalog/aurora`, title: 'Aurora Desk Lamp' }],
+    });
+  });
+
   it('threads: every run opens or continues one; a chat follow-up reads the thread pages and answers in message', async () => {
     const { firecrawl, apiKey } = await teamClient();
     const waitFor = (id: string) =>

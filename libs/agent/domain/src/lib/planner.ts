@@ -30,8 +30,8 @@ export const PAGE_CREDITS = PRICES.page;
 
 export interface Candidate {
   url: string;
-  /** `thread`: read by an earlier turn of the run's thread. */
-  reason: 'given' | 'index' | 'link' | 'thread';
+  /** `thread`: read by an earlier turn of the run's thread; `web`: a result of the web search provider. */
+  reason: 'given' | 'index' | 'link' | 'thread' | 'web';
   score: number;
 }
 
@@ -172,11 +172,16 @@ export function startRound(memory: PlannerMemory, urls: readonly Candidate[]): P
 export function addIndexHits(
   memory: PlannerMemory,
   hits: readonly { url: string; score: number }[],
+  reason: 'index' | 'web' = 'index',
 ): PlannerMemory {
   const known = new Set([...memory.tried, ...memory.candidates.map((candidate) => urlKey(candidate.url))]);
-  const added = hits
-    .filter((hit) => !known.has(urlKey(hit.url)))
-    .map((hit) => ({ url: hit.url, reason: 'index' as const, score: hit.score }));
+  const added: Candidate[] = [];
+  for (const hit of hits) {
+    const key = urlKey(hit.url);
+    if (known.has(key)) continue;
+    known.add(key);
+    added.push({ url: hit.url, reason, score: hit.score });
+  }
   return { ...memory, searched: true, candidates: [...memory.candidates, ...added] };
 }
 

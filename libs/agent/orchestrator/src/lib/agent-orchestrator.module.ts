@@ -93,6 +93,7 @@ import { TaskRunner } from './task-runner';
         metrics: PlatformMetrics,
         logger: Logger,
         extractJobs: ExtractSteps,
+        webSearch: SearchProvider | null,
       ) =>
         new AgentRunner({
           runs,
@@ -105,6 +106,7 @@ import { TaskRunner } from './task-runner';
           metrics,
           logger: logger.child({ component: 'agent-runner' }),
           extractJobs,
+          webSearch: webSearch ?? undefined,
         }),
       inject: [
         AgentRunRepository,
@@ -117,6 +119,7 @@ import { TaskRunner } from './task-runner';
         PlatformMetrics,
         LOGGER,
         ExtractSteps,
+        SEARCH_PROVIDER,
       ],
     },
     {

@@ -52,6 +52,7 @@ import {
   type PageInput,
 } from '@quarry/scrape/extraction';
 import type { AgentRunRecord, AgentRunRepository, AgentTaskRecord } from './agent-run.repository';
+import type { SearchProvider } from '@quarry/crawl';
 import type { ExtractSteps } from './extract-steps';
 import type { IndexSearch } from './index-search';
 
@@ -67,17 +68,22 @@ export interface AgentRunnerDeps {
   logger: Logger;
   /** Extract jobs (kind `extract`) run on this machinery with these steps. */
   extractJobs?: ExtractSteps;
+  /** The web search provider (SEARCH_PROVIDER_URL); runs also search the web when it is configured. */
+  webSearch?: SearchProvider;
 }
+
+/** Web results a run takes as candidates. */
+const WEB_SEARCH_RESULTS = 10;
 
 /** Steps one message may take before it yields (a run never monopolises a consumer). */
 const MAX_STEPS_PER_MESSAGE = 40;
 
 const DETERMINISTIC_STRATEGY =
   'No language model is configured (LLM_BASE_URL), so this run follows the deterministic strategy: search this team’s index of scraped pages ' +
-  'for the prompt’s terms, read the given URLs and the best index hits with sub-agents, follow the most relevant same-site links while the task ' +
+  '(and the web search provider, when one is configured) for the prompt’s terms, read the given URLs and the best index hits with sub-agents, follow the most relevant same-site links while the task ' +
   'is not answered, then extract the result from the pages’ structured data (schema field matching) or their best-matching passage.';
 const MODEL_STRATEGY = (model: string) =>
-  `The language model ${model} plans this run: it searches this team’s index, reads pages with sub-agents, chooses which links to follow, and extracts the result.`;
+  `The language model ${model} plans this run: it searches this team’s index (and the web, when a search provider is configured), reads pages with sub-agents, chooses which links to follow, and extracts the result.`;
 
 /**
  * Takes runs forward one recorded step at a time. Each step is decided from the run's recorded
@@ -266,36 +272,82 @@ export class AgentRunner {
     const agent = orchestrator(run.id);
     const callId = `${run.id}:search`;
     const hits = await this.deps.index.search(run.teamId, query, 10);
-    const memory = addIndexHits(run.memory, hits);
+    let memory = addIndexHits(run.memory, hits);
+    const events: PendingEvent[] = [
+      {
+        key: 'search:call',
+        agent,
+        body: {
+          type: 'tool_call.started',
+          toolCallId: callId,
+          toolName: 'search_index',
+          parameters: { query },
+        },
+      },
+      {
+        key: 'search:result',
+        agent,
+        body: {
+          type: 'tool_call.finished',
+          toolCallId: callId,
+          toolName: 'search_index',
+          result: { hits: hits.map((hit) => ({ url: hit.url, title: hit.title, score: round(hit.score) })) },
+        },
+      },
+    ];
+    // The web is searched to discover sources: only when the caller named none (no URLs given, no
+    // earlier turn's pages). Web results follow the index hits (pages the team already has come
+    // first); a failing provider is recorded and the run goes on with what it has.
+    const provider = run.memory.candidates.some(
+      (candidate) => candidate.reason === 'given' || candidate.reason === 'thread',
+    )
+      ? undefined
+      : this.deps.webSearch;
+    if (provider) {
+      const webCallId = `${run.id}:web_search`;
+      let result: unknown;
+      try {
+        const found = await provider.search(
+          { query: query.slice(0, 400), category: 'general', page: 1 },
+          { timeoutMs: this.deps.config.search.timeoutMs },
+        );
+        const web = found.filter((item) => /^https?:\/\//i.test(item.url)).slice(0, WEB_SEARCH_RESULTS);
+        memory = addIndexHits(
+          memory,
+          web.map((item, index) => ({ url: item.url, score: 1 - index / (2 * WEB_SEARCH_RESULTS) })),
+          'web',
+        );
+        result = { results: web.map((item) => ({ url: item.url, title: item.title })) };
+      } catch (error) {
+        this.deps.logger.warn({ err: error, runId: run.id }, 'agent web search failed');
+        result = {
+          error: `The web search provider failed (${describe(error)}); the run continues without it.`,
+        };
+      }
+      events.push(
+        {
+          key: 'search:web:call',
+          agent,
+          body: {
+            type: 'tool_call.started',
+            toolCallId: webCallId,
+            toolName: 'web_search',
+            parameters: { query },
+          },
+        },
+        {
+          key: 'search:web:result',
+          agent,
+          body: { type: 'tool_call.finished', toolCallId: webCallId, toolName: 'web_search', result },
+        },
+      );
+    }
     await this.deps.runs.update(run.id, {
       whenState: ['running'],
       whenStep: run.step,
       step: run.step + 1,
       memory,
-      events: [
-        {
-          key: 'search:call',
-          agent,
-          body: {
-            type: 'tool_call.started',
-            toolCallId: callId,
-            toolName: 'search_index',
-            parameters: { query },
-          },
-        },
-        {
-          key: 'search:result',
-          agent,
-          body: {
-            type: 'tool_call.finished',
-            toolCallId: callId,
-            toolName: 'search_index',
-            result: {
-              hits: hits.map((hit) => ({ url: hit.url, title: hit.title, score: round(hit.score) })),
-            },
-          },
-        },
-      ],
+      events,
     });
     return true;
   }
