@@ -190,4 +190,24 @@ describe('model planner answers', () => {
       parsePlanningAnswer({ action: 'read', urls: ['https://elsewhere.example/'] }, candidates, 3),
     ).toEqual({ kind: 'extract', reasoning: undefined });
   });
+
+  it('adds web results after index hits, once per URL, and reads them when nothing else is known', () => {
+    let memory = addIndexHits(initialMemory([], 'deterministic'), [
+      { url: 'https://a.example/idx', score: 2 },
+    ]);
+    memory = addIndexHits(
+      memory,
+      [
+        { url: 'https://a.example/idx', score: 1 },
+        { url: 'https://b.example/web', score: 1 },
+        { url: 'https://b.example/web#again', score: 0.9 },
+      ],
+      'web',
+    );
+    expect(memory.candidates.map((candidate) => [candidate.url, candidate.reason])).toEqual([
+      ['https://a.example/idx', 'index'],
+      ['https://b.example/web', 'web'],
+    ]);
+    expect(memory.searched).toBe(true);
+  });
 });
