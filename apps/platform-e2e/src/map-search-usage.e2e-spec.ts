@@ -32,6 +32,14 @@ const images: FakeSearchResult[] = Array.from({ length: 3 }, (_, index) => ({
   resolution: '800x600',
 }));
 
+const developer: FakeSearchResult[] = [
+  { url: 'https://github.com/acme/widgets', title: 'acme/widgets', content: 'Widgets library' },
+  { url: 'https://github.com/acme/gadgets', title: 'acme/gadgets', content: 'Gadgets library' },
+];
+const science: FakeSearchResult[] = [
+  { url: 'https://arxiv.org/abs/2601.00001', title: 'On widgets', content: 'A study of widgets' },
+];
+
 describe('map, search and account usage (SDK, cluster)', () => {
   let site: CrawlSite;
   let searxng: FakeSearxng;
@@ -40,7 +48,7 @@ describe('map, search and account usage (SDK, cluster)', () => {
 
   beforeAll(async () => {
     site = await startCrawlSite();
-    searxng = await startFakeSearxng({ general, news, images });
+    searxng = await startFakeSearxng({ general, news, images, it: developer, science });
     platform = await startCrawlCluster({
       workers: 1,
       env: { SEARCH_PROVIDER_URL: searxng.url, MAP_CRAWL_PAGES: '3' },
@@ -261,6 +269,22 @@ describe('map, search and account usage (SDK, cluster)', () => {
         position: 1,
       });
       expect(sources.web).toBeUndefined();
+
+      // categories: one provider query each (its SearXNG category and query filter), results labelled
+      const seen = searxng.requests.length;
+      const categorized = await firecrawl.search('widgets', { categories: ['github', 'research'], limit: 5 });
+      expect(categorized.web).toEqual([
+        expect.objectContaining({ url: developer[0].url, category: 'github', position: 1 }),
+        expect.objectContaining({ url: developer[1].url, category: 'github', position: 2 }),
+        expect.objectContaining({ url: science[0].url, category: 'research', position: 3 }),
+      ]);
+      const asked = searxng.requests
+        .slice(seen)
+        .map((params) => `${params.get('categories')}|${params.get('q')}`);
+      expect([...new Set(asked)].map((pair) => pair.split('|'))).toEqual([
+        ['it', 'widgets site:github.com'],
+        ['science', 'widgets'],
+      ]);
 
       const raw = await call<{ creditsUsed: number; id: string }>(platform.publicUrl, 'POST', '/v2/search', {
         apiKey: platform.apiKey,

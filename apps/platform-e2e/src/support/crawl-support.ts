@@ -194,7 +194,8 @@ export interface FakeSearxng {
  * given result lists per category.
  */
 export async function startFakeSearxng(
-  results: Record<'general' | 'news' | 'images', FakeSearchResult[]>,
+  results: Record<'general' | 'news' | 'images', FakeSearchResult[]> &
+    Partial<Record<string, FakeSearchResult[]>>,
   perPage = 10,
 ): Promise<FakeSearxng> {
   const requests: URLSearchParams[] = [];
@@ -205,7 +206,7 @@ export async function startFakeSearxng(
       return;
     }
     requests.push(url.searchParams);
-    const category = (url.searchParams.get('categories') ?? 'general') as keyof typeof results;
+    const category = url.searchParams.get('categories') ?? 'general';
     const page = Number(url.searchParams.get('pageno') ?? '1');
     const all = results[category] ?? [];
     const slice = all

@@ -17,7 +17,14 @@ export interface IndexedUrl {
 
 /** Host filters as one case-insensitive regular expression over document URLs. */
 export function domainPattern(domains: readonly string[], subdomains = true): string {
-  const alternatives = domains.map((domain) => domain.toLowerCase().replace(/^\*\./, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alternatives = domains
+    .map((domain) =>
+      domain
+        .toLowerCase()
+        .replace(/^\*\./, '')
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('|');
   return `^https?://${subdomains ? '([^/?#@]*\\.)?' : ''}(${alternatives})(:[0-9]+)?([/?#]|$)`;
 }
 
@@ -28,7 +35,11 @@ export function domainPattern(domains: readonly string[], subdomains = true): st
 export class DocumentIndexRepository {
   constructor(private readonly db: Database) {}
 
-  async search(teamId: string, query: string, options: { limit: number; include?: string[]; exclude?: string[] }): Promise<IndexHit[]> {
+  async search(
+    teamId: string,
+    query: string,
+    options: { limit: number; include?: string[]; exclude?: string[] },
+  ): Promise<IndexHit[]> {
     const params: unknown[] = [teamId, query, options.limit];
     let filter = '';
     if (options.include?.length) {
@@ -70,6 +81,10 @@ export class DocumentIndexRepository {
        ORDER BY created_at DESC LIMIT $3`,
       [teamId, domainPattern([host], subdomains), limit],
     );
-    return rows.map((row) => ({ url: String(row['url']), title: (row['title'] as string | null) ?? null, description: (row['description'] as string | null) ?? null }));
+    return rows.map((row) => ({
+      url: String(row['url']),
+      title: (row['title'] as string | null) ?? null,
+      description: (row['description'] as string | null) ?? null,
+    }));
   }
 }

@@ -1,6 +1,7 @@
 import type { GuardedHttpClient } from '@quarry/platform/net';
 
-export type ProviderCategory = 'general' | 'news' | 'images';
+/** SearXNG category names the platform asks for (`it` and `science` serve the search `categories`). */
+export type ProviderCategory = 'general' | 'news' | 'images' | 'it' | 'science';
 
 export interface ProviderQuery {
   query: string;
@@ -27,7 +28,10 @@ export interface ProviderResult {
 /** A web search backend (compat §11: pluggable). */
 export interface SearchProvider {
   readonly name: string;
-  search(query: ProviderQuery, options: { signal?: AbortSignal; timeoutMs: number }): Promise<ProviderResult[]>;
+  search(
+    query: ProviderQuery,
+    options: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<ProviderResult[]>;
 }
 
 interface SearxngResult {
@@ -55,7 +59,10 @@ export class SearxngProvider implements SearchProvider {
     private readonly client: GuardedHttpClient,
   ) {}
 
-  async search(query: ProviderQuery, options: { signal?: AbortSignal; timeoutMs: number }): Promise<ProviderResult[]> {
+  async search(
+    query: ProviderQuery,
+    options: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<ProviderResult[]> {
     const url = new URL(`${this.baseUrl}/search`);
     url.searchParams.set('q', query.query);
     url.searchParams.set('format', 'json');
@@ -64,7 +71,13 @@ export class SearxngProvider implements SearchProvider {
     if (query.language) url.searchParams.set('language', query.language);
     if (query.safe !== undefined) url.searchParams.set('safesearch', query.safe ? '2' : '0');
     if (query.timeRange) url.searchParams.set('time_range', query.timeRange);
-    const response = await this.client.fetch({ url: url.href, timeoutMs: options.timeoutMs, signal: options.signal, headers: { accept: 'application/json' }, maxBytes: 5 * 1024 * 1024 });
+    const response = await this.client.fetch({
+      url: url.href,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      headers: { accept: 'application/json' },
+      maxBytes: 5 * 1024 * 1024,
+    });
     if (response.status !== 200) throw new Error(`search provider answered HTTP ${response.status}`);
     const body = JSON.parse(response.body.toString('utf8')) as { results?: SearxngResult[] };
     return (body.results ?? [])

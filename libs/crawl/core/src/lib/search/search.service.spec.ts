@@ -1,5 +1,5 @@
 import { searchRequestSchema } from '@quarry/contracts';
-import { maximumSearchCredits, providerLanguage, searchCredits } from './search.service';
+import { maximumSearchCredits, providerLanguage, SEARCH_CATEGORIES, searchCredits } from './search.service';
 
 describe('search pricing and provider parameters', () => {
   const request = (body: Record<string, unknown>) => searchRequestSchema.parse({ query: 'q', ...body });
@@ -32,5 +32,21 @@ describe('search pricing and provider parameters', () => {
     expect(providerLanguage(request({ lang: 'pt-BR', country: 'us' }))).toBe('pt-BR');
     expect(providerLanguage(request({ lang: 'all' }))).toBe('all');
     expect(providerLanguage(request({ country: 'united states' }))).toBe('en');
+  });
+});
+
+describe('search categories', () => {
+  it('asks the provider per category and places the team pages that belong to one', () => {
+    expect(SEARCH_CATEGORIES.github).toMatchObject({ provider: 'it', queryFilter: 'site:github.com' });
+    expect(SEARCH_CATEGORIES.research.provider).toBe('science');
+    expect(SEARCH_CATEGORIES.pdf.queryFilter).toBe('filetype:pdf');
+    expect(SEARCH_CATEGORIES.github.matches('https://github.com/a/b')).toBe(true);
+    expect(SEARCH_CATEGORIES.github.matches('https://gitlab.com/a/b')).toBe(false);
+    expect(SEARCH_CATEGORIES.research.matches('https://export.arxiv.org/abs/1')).toBe(true);
+    expect(SEARCH_CATEGORIES.pdf.matches('https://a.example/paper.PDF')).toBe(true);
+    expect(SEARCH_CATEGORIES.pdf.matches('https://a.example/paper.pdf.html')).toBe(false);
+    expect(SEARCH_CATEGORIES.developer.matches('https://docs.example.com/guide')).toBe(true);
+    expect(SEARCH_CATEGORIES.developer.matches('https://stackoverflow.com/q/1')).toBe(true);
+    expect(SEARCH_CATEGORIES.developer.matches('https://www.example.com/')).toBe(false);
   });
 });

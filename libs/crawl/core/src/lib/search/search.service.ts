@@ -167,17 +167,34 @@ export class SearchService {
       seen.add(key);
       results.push({ url, title, description, position: results.length + 1 });
     };
-    for (const result of await this.fromProvider(request, 'general', signal))
-      push(result.url, result.title, result.content);
+    const categories = [...new Set(request.categories ?? [])];
+    if (categories.length === 0) {
+      for (const result of await this.fromProvider(request, 'general', signal))
+        push(result.url, result.title, result.content);
+    }
+    // Each category is its own provider query (compat §11: results labelled with their category).
+    for (const category of categories) {
+      const plan = SEARCH_CATEGORIES[category];
+      const before = results.length;
+      for (const result of await this.fromProvider(request, plan.provider, signal, plan.queryFilter))
+        push(result.url, result.title, result.content);
+      for (const result of results.slice(before)) result.category = category;
+    }
     if (results.length < request.limit) {
       const hits = await this.deps.index.search(caller.teamId, request.query, {
         limit: request.limit,
         include: request.includeDomains,
         exclude: request.excludeDomains,
       });
-      for (const hit of hits) push(hit.url, hit.title ?? hit.url, hit.description ?? hit.snippet ?? '');
+      for (const hit of hits) {
+        // With categories, the team's pages count only where they belong to one.
+        const category = categories.find((name) => SEARCH_CATEGORIES[name].matches(hit.url));
+        if (categories.length && !category) continue;
+        const before = results.length;
+        push(hit.url, hit.title ?? hit.url, hit.description ?? hit.snippet ?? '');
+        if (category && results.length > before) results[before].category = category;
+      }
     }
-    if (request.categories?.length) for (const result of results) result.category = request.categories[0];
     return results;
   }
 
@@ -186,10 +203,13 @@ export class SearchService {
     request: SearchRequest,
     category: ProviderCategory,
     signal: AbortSignal,
+    queryFilter?: string,
   ): Promise<ProviderResult[]> {
     const provider = this.deps.provider;
     if (!provider) return [];
-    const query = withSiteFilter(request.query, request.includeDomains);
+    const query = [withSiteFilter(request.query, request.includeDomains), queryFilter]
+      .filter(Boolean)
+      .join(' ');
     const out: ProviderResult[] = [];
     const seen = new Set<string>();
     for (
@@ -368,6 +388,66 @@ export function providerLanguage(request: Pick<SearchRequest, 'lang' | 'country'
   if (!country || !/^[a-z]{2}$/i.test(country) || lang.includes('-') || lang === 'all') return lang;
   return `${lang.toLowerCase()}-${country.toUpperCase()}`;
 }
+
+const RESEARCH_HOSTS = [
+  'arxiv.org',
+  'biorxiv.org',
+  'medrxiv.org',
+  'pubmed.ncbi.nlm.nih.gov',
+  'ncbi.nlm.nih.gov',
+  'semanticscholar.org',
+  'scholar.google.com',
+  'researchgate.net',
+  'nature.com',
+  'science.org',
+  'sciencedirect.com',
+  'springer.com',
+  'link.springer.com',
+  'ieeexplore.ieee.org',
+  'dl.acm.org',
+  'openreview.net',
+  'plos.org',
+  'ssrn.com',
+];
+const DEVELOPER_HOSTS = [
+  'github.com',
+  'gitlab.com',
+  'bitbucket.org',
+  'stackoverflow.com',
+  'npmjs.com',
+  'pypi.org',
+  'crates.io',
+  'pkg.go.dev',
+  'developer.mozilla.org',
+  'readthedocs.io',
+];
+
+const hostOf = (url: string) => parseHttpUrl(url)?.hostname.toLowerCase() ?? '';
+const onHosts = (url: string, hosts: readonly string[]) => {
+  const host = hostOf(url);
+  return hosts.some((domain) => isWithinDomain(host, domain));
+};
+
+/**
+ * How each search category (compat §11) is asked of a SearXNG provider — its category and a query
+ * filter — and which of the team's own pages belong to it.
+ */
+export const SEARCH_CATEGORIES: Record<
+  NonNullable<SearchRequest['categories']>[number],
+  { provider: ProviderCategory; queryFilter?: string; matches: (url: string) => boolean }
+> = {
+  github: { provider: 'it', queryFilter: 'site:github.com', matches: (url) => onHosts(url, ['github.com']) },
+  research: { provider: 'science', matches: (url) => onHosts(url, RESEARCH_HOSTS) },
+  pdf: {
+    provider: 'general',
+    queryFilter: 'filetype:pdf',
+    matches: (url) => /\.pdf$/i.test(parseHttpUrl(url)?.pathname ?? ''),
+  },
+  developer: {
+    provider: 'it',
+    matches: (url) => onHosts(url, DEVELOPER_HOSTS) || /^(?:docs|developers?|api)\./.test(hostOf(url)),
+  },
+};
 
 function withSiteFilter(query: string, include: string[] | undefined): string {
   if (!include?.length) return query;
