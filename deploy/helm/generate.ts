@@ -31,7 +31,7 @@ export const MANAGED_ENV: Record<string, string> = {
 };
 
 /** Variables that hold credentials: rendered into a Secret, never a ConfigMap. */
-const SECRET_ENV = new Set(['BOOTSTRAP_API_KEY', 'BLOB_SIGNING_SECRET', 'OTEL_EXPORTER_OTLP_HEADERS', 'LLM_API_KEY', 'PROXY_BASIC_URLS', 'PROXY_ENHANCED_URLS', 'SMTP_URL']);
+const SECRET_ENV = new Set(['BOOTSTRAP_API_KEY', 'BLOB_SIGNING_SECRET', 'OTEL_EXPORTER_OTLP_HEADERS', 'LLM_API_KEY', 'PROXY_BASIC_URLS', 'PROXY_ENHANCED_URLS', 'PROXY_COUNTRY_URLS', 'SMTP_URL']);
 const looksSecret = (name: string) => SECRET_ENV.has(name) || /(SECRET|PASSWORD|_TOKEN$|API_KEY|CREDENTIALS)/.test(name);
 
 /** Where the chart's defaults differ from the services' (one-process) defaults. */

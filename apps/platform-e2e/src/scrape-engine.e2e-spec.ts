@@ -732,6 +732,7 @@ describe('proxy pools through Kafka', () => {
   let site: ScrapeSite;
   let basic: ForwardProxy;
   let enhanced: ForwardProxy;
+  let germany: ForwardProxy;
   let platform: Platform;
   const scrape = (body: Record<string, unknown>): Promise<ApiResponse<Body>> =>
     call<Body>(platform.url(), 'POST', '/v2/scrape', { apiKey: platform.apiKey, body });
@@ -741,16 +742,22 @@ describe('proxy pools through Kafka', () => {
     // The basic pool's exit is blocked (403 to everything); the enhanced pool works.
     basic = await startForwardProxy({ refuse: true });
     enhanced = await startForwardProxy();
+    germany = await startForwardProxy();
     platform = await startCluster({
       gateways: 1,
       workers: 1,
-      env: { ...ENV, PROXY_BASIC_URLS: basic.url, PROXY_ENHANCED_URLS: enhanced.url },
+      env: {
+        ...ENV,
+        PROXY_BASIC_URLS: basic.url,
+        PROXY_ENHANCED_URLS: enhanced.url,
+        PROXY_COUNTRY_URLS: `DE=${germany.url}`,
+      },
     });
   }, 240_000);
 
   afterAll(async () => {
     await platform?.stop();
-    await Promise.all([basic?.close(), enhanced?.close(), site?.close()]);
+    await Promise.all([basic?.close(), enhanced?.close(), germany?.close(), site?.close()]);
   });
 
   it('retries proxy auto on the enhanced pool when the basic pool refuses, over HTTP and in the browser', async () => {
@@ -776,5 +783,33 @@ describe('proxy pools through Kafka', () => {
     expect(pinned.status).toBe(200);
     expect(pinned.body.data.metadata).toMatchObject({ proxyUsed: 'basic', statusCode: 403 });
     expect(enhanced.hits).toBe(enhancedBefore);
+  });
+
+  it('exits through the pool of location.country when one is configured, in place of the basic pool', async () => {
+    const basicBefore = basic.hits;
+    const enhancedBefore = enhanced.hits;
+    const germanyBefore = germany.hits;
+    const response = await scrape({
+      url: `${site.url}/static`,
+      maxAge: 0,
+      proxy: 'basic',
+      location: { country: 'DE', languages: ['de-DE'] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.markdown).toContain(SCRAPE_SITE.staticMarker);
+    expect(response.body.data.metadata).toMatchObject({ proxyUsed: 'basic', statusCode: 200 });
+    expect(germany.hits).toBeGreaterThan(germanyBefore);
+    expect(germany.requests.some((target) => target.includes(`127.0.0.1:${site.port}`))).toBe(true);
+    expect(basic.hits).toBe(basicBefore);
+    expect(enhanced.hits).toBe(enhancedBefore);
+    // another country has no pool: the basic pool (which refuses here)
+    const france = await scrape({
+      url: `${site.url}/static`,
+      maxAge: 0,
+      proxy: 'basic',
+      location: { country: 'FR' },
+    });
+    expect(france.body.data.metadata).toMatchObject({ statusCode: 403 });
+    expect(basic.hits).toBeGreaterThan(basicBefore);
   });
 });

@@ -34,6 +34,21 @@ describe('loadConfig', () => {
     expect(() => sut({ BUS_DRIVER: 'kafka' })).toThrow(/KAFKA_BROKERS/);
   });
 
+  it('reads proxy pools, per-country pools keyed by upper-case ISO code', () => {
+    const config = sut({
+      PROXY_BASIC_URLS: 'http://b1:8080',
+      PROXY_COUNTRY_URLS: 'de=http://u:p@de1:8080, DE=http://de2:8080,FR=https://fr1:8443',
+    });
+    expect(config.proxies).toEqual({
+      basic: ['http://b1:8080'],
+      enhanced: [],
+      countries: { DE: ['http://u:p@de1:8080', 'http://de2:8080'], FR: ['https://fr1:8443'] },
+    });
+    expect(sut({}).proxies.countries).toEqual({});
+    expect(() => sut({ PROXY_COUNTRY_URLS: 'http://de1:8080' })).toThrow(/PROXY_COUNTRY_URLS: .*CC=http/);
+    expect(() => sut({ PROXY_COUNTRY_URLS: 'GER=http://de1:8080' })).toThrow(/PROXY_COUNTRY_URLS/);
+  });
+
   it('accepts a BOOTSTRAP_API_KEY only in the form a bearer token can carry (8 to 512 characters, no spaces)', () => {
     for (const key of ['short', 'fc-abc', 'has a space', 'x'.repeat(513)]) {
       expect(() => sut({ BOOTSTRAP_API_KEY: key })).toThrow(/BOOTSTRAP_API_KEY: must be 8 to 512 characters without spaces/);

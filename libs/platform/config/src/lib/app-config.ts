@@ -45,8 +45,11 @@ export interface AppConfig {
     /** Bytes one page may transfer in total (document and every sub-resource). */
     maxTransferBytes: number;
   };
-  /** Outbound proxy pools (`proxy: basic|enhanced|auto`); empty pools mean direct connections. */
-  proxies: { basic: string[]; enhanced: string[] };
+  /**
+   * Outbound proxy pools (`proxy: basic|enhanced|auto`); empty pools mean direct connections.
+   * `countries`: per-country pools (ISO code → URLs), used instead of the basic pool for `location.country`.
+   */
+  proxies: { basic: string[]; enhanced: string[]; countries: Record<string, string[]> };
   blob: { dir: string; signingSecret?: string };
   jobs: { retentionHours: number };
   /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set. */
@@ -212,7 +215,11 @@ export function loadConfig(
       settleMs: env.BROWSER_SETTLE_MS,
       maxTransferBytes: env.BROWSER_MAX_TRANSFER_BYTES,
     },
-    proxies: { basic: env.PROXY_BASIC_URLS, enhanced: env.PROXY_ENHANCED_URLS },
+    proxies: {
+      basic: env.PROXY_BASIC_URLS,
+      enhanced: env.PROXY_ENHANCED_URLS,
+      countries: env.PROXY_COUNTRY_URLS,
+    },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
     jobs: { retentionHours: env.JOB_RETENTION_HOURS },
     documents: {

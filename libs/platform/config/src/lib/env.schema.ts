@@ -83,6 +83,21 @@ const proxyList = (name: string) =>
     message: `${name} must be a comma-separated list of http:// or https:// proxy URLs`,
   });
 
+/** `CC=url,CC=url,…`: proxy URLs by ISO country code (a country may appear several times). */
+const countryProxyList = (name: string) =>
+  list
+    .refine((values) => values.every((value) => /^[A-Za-z]{2}=https?:\/\/[^\s/]+/i.test(value)), {
+      message: `${name} must be a comma-separated list of CC=http(s)://proxy entries, e.g. DE=http://de-proxy:8080`,
+    })
+    .transform((values) => {
+      const pools: Record<string, string[]> = {};
+      for (const value of values) {
+        const country = value.slice(0, 2).toUpperCase();
+        (pools[country] ??= []).push(value.slice(3));
+      }
+      return pools;
+    });
+
 /**
  * Every environment variable the platform reads, with its default. The table in README.md
  * ("Configuration") documents the same list; a test keeps the two in sync.
@@ -115,7 +130,9 @@ export const envSchema = z.object({
 
   AUTH_ENABLED: bool(true),
   BOOTSTRAP_API_KEY: optionalString.refine(
-    (key) => key === undefined || new RegExp(`^\\S{${LIMITS.apiKeyLength.min},${LIMITS.apiKeyLength.max}}$`).test(key),
+    (key) =>
+      key === undefined ||
+      new RegExp(`^\\S{${LIMITS.apiKeyLength.min},${LIMITS.apiKeyLength.max}}$`).test(key),
     {
       message: `must be ${LIMITS.apiKeyLength.min} to ${LIMITS.apiKeyLength.max} characters without spaces (clients send it as "Authorization: Bearer <key>"), e.g. fc- and 48 hex characters`,
     },
@@ -141,6 +158,7 @@ export const envSchema = z.object({
   BROWSER_MAX_TRANSFER_BYTES: int(100 * 1024 * 1024, 1_024),
   PROXY_BASIC_URLS: proxyList('PROXY_BASIC_URLS'),
   PROXY_ENHANCED_URLS: proxyList('PROXY_ENHANCED_URLS'),
+  PROXY_COUNTRY_URLS: countryProxyList('PROXY_COUNTRY_URLS'),
 
   DOC_PARSER_CONCURRENCY: int(2, 1, 64),
   DOC_WORKER_MEMORY_MB: int(1_024, 64, 65_536),

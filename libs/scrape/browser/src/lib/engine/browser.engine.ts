@@ -118,7 +118,7 @@ export class BrowserEngine implements Engine {
     context: EngineContext,
     deadline: number,
   ): Promise<FetchedPage> {
-    const attempts = this.deps.proxies.plan(request.proxy);
+    const attempts = this.deps.proxies.plan(request.proxy, request.location?.country);
     for (const [index, attempt] of attempts.entries()) {
       const last = index === attempts.length - 1;
       try {
@@ -152,7 +152,7 @@ export class BrowserEngine implements Engine {
     let saved = false;
     try {
       profile = await this.openProfile(request, context, deadline);
-      const attempts = this.deps.proxies.plan(request.proxy);
+      const attempts = this.deps.proxies.plan(request.proxy, request.location?.country);
       let result: RenderResult | undefined;
       let used: ProxyAttempt = attempts[0];
       for (const [index, attempt] of attempts.entries()) {

@@ -77,7 +77,10 @@ export async function openSessionPage(
     const { page, context, guard } = slot;
     const options = session.options;
     const remaining = () => Math.max(1, deadline - Date.now());
-    guard.route = { verifyTls: !options.skipTlsVerification, upstream: proxies.plan(options.proxy)[0]?.url };
+    guard.route = {
+      verifyTls: !options.skipTlsVerification,
+      upstream: proxies.plan(options.proxy, options.location?.country)[0]?.url,
+    };
     const cdp = await page.createCDPSession();
     const headers = Object.fromEntries(
       Object.entries(options.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]),
