@@ -53,6 +53,13 @@ const PRODUCT_SCHEMA = {
 const ZOD_PRODUCT = z.object({ name: z.string(), price: z.number() }) as unknown as Record<string, unknown>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** Polls an agent run through the SDK until it is no longer processing. */
+const agentFinished = (firecrawl: Firecrawl, id: string) =>
+  eventually(async () => {
+    const current = await firecrawl.getAgentStatus(id);
+    return current.status === 'processing' ? undefined : current;
+  }, 90_000);
+
 const fixtures = () => ({
   '/shoe': html(SHOE),
   '/slow-shoe': html(SHOE, 2_500),
@@ -297,10 +304,7 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
       webhook: { url: receiver.url, metadata: { run: 'agent' } },
     })) as { id: string };
     const id = started.id;
-    const status = await eventually(async () => {
-      const current = (await firecrawl.getAgentStatus(id)) as { status: string };
-      return current.status === 'processing' ? undefined : current;
-    }, 90_000);
+    const status = await agentFinished(firecrawl, id);
     expect(status).toMatchObject({ status: 'completed', data: { name: 'Trail Runner 3', price: 129 } });
     const hooks = await eventually(async () => {
       const received = hooksFor(id);
@@ -353,10 +357,7 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
       prompt: 'The Aurora desk lamp and its price',
       schema: PRODUCT_SCHEMA,
     });
-    const status = await eventually(async () => {
-      const current = await firecrawl.getAgentStatus(started.id);
-      return current.status === 'processing' ? undefined : current;
-    }, 90_000);
+    const status = await agentFinished(firecrawl, started.id);
     expect(status).toMatchObject({ status: 'completed', data: { name: 'Aurora Desk Lamp', price: 59 } });
     const trace = await firecrawl.getAgentTrace(started.id);
     const events = trace.events as unknown as { type: string; toolName?: string; result?: unknown }[];
@@ -370,11 +371,7 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
 
   it('threads: every run opens or continues one; a chat follow-up reads the thread pages and answers in message', async () => {
     const { firecrawl, apiKey } = await teamClient();
-    const waitFor = (id: string) =>
-      eventually(async () => {
-        const current = await firecrawl.getAgentStatus(id);
-        return current.status === 'processing' ? undefined : current;
-      }, 90_000);
+    const waitFor = (id: string) => agentFinished(firecrawl, id);
     const first = await firecrawl.startAgent({
       prompt: 'The name and price of the shoe',
       urls: [`${site.url}/shoe`],
@@ -647,11 +644,7 @@ describe('extract (SDK 4.42) in one-process mode with a language model (local ch
     expect(result.error).toMatch(/^The model could not produce a result conforming to the JSON schema: /);
   });
   it('a chat thread: the model answers in message, and a follow-up sees the earlier turns', async () => {
-    const finished = (id: string) =>
-      eventually(async () => {
-        const current = await firecrawl.getAgentStatus(id);
-        return current.status === 'processing' ? undefined : current;
-      }, 90_000);
+    const finished = (id: string) => agentFinished(firecrawl, id);
     const first = await firecrawl.startAgent({
       prompt: 'What is the chair made of?',
       urls: [`${site.url}/shop/chair`],
