@@ -13,7 +13,7 @@ import {
 import type { AuthContext } from '@quarry/identity';
 import { DocumentRepository, JobOutcomeStore, JobRepository, JobWaiter } from '@quarry/jobs';
 import { BlobStore } from '@quarry/platform/blob';
-import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { MESSAGE_BUS, publishTimeoutFor, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import type { ParseReference, ParseUpload } from './parse-upload.reader';
@@ -107,7 +107,10 @@ export class ParseService {
       enqueuedAt: now,
     };
     const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS);
-    await this.bus.publish('documentParseJobs', message, { key: jobId });
+    await this.bus.publish('documentParseJobs', message, {
+      key: jobId,
+      timeoutMs: publishTimeoutFor(deadline),
+    });
     this.metrics.jobsQueued.inc({ kind: 'parse' });
     const event = await completion;
     if (!event) {

@@ -20,7 +20,7 @@ import {
   type NewJob,
 } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { MESSAGE_BUS, publishTimeoutFor, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
@@ -165,7 +165,11 @@ export class ScrapeService {
       ? this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal)
       : undefined;
     try {
-      await this.bus.publish('scrapeJobs', message, { key: jobId });
+      // A broker failover (leader election takes seconds) is waited out while the job has time left.
+      await this.bus.publish('scrapeJobs', message, {
+        key: jobId,
+        timeoutMs: publishTimeoutFor(deadline),
+      });
     } catch (error) {
       // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
       stopWaiting.abort();

@@ -135,6 +135,14 @@ describe('KafkaBus against a real broker', () => {
       }
       expect(recovered).toBe(true);
       expect((await health.report()).ready).toBe(true);
+
+      // A caller with time left (timeoutMs) waits out an outage shorter than that: the message is taken.
+      network.cut = true;
+      for (const socket of network.sockets) socket.destroy(new Error('network cut'));
+      const patient = sut.publish('scrapeJobs', { patient: 1 }, { timeoutMs: 20_000 });
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      network.cut = false;
+      await expect(patient).resolves.toBeUndefined();
     } finally {
       network.cut = false;
       await sut.stop(1_000);

@@ -121,7 +121,7 @@ export class KafkaBus implements MessageBus {
         messages: [{ key: options.key ?? null, value: JSON.stringify(value), headers }],
       });
       let timer: NodeJS.Timeout | undefined;
-      const timeoutMs = this.options.publishTimeoutMs ?? PUBLISH_TIMEOUT_MS;
+      const timeoutMs = options.timeoutMs ?? this.options.publishTimeoutMs ?? PUBLISH_TIMEOUT_MS;
       const timedOut = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`no acknowledgement within ${timeoutMs} ms`)), timeoutMs);
       });

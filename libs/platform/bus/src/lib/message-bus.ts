@@ -31,6 +31,23 @@ export interface SubscribeOptions<T = unknown> {
 export interface PublishOptions {
   key?: string;
   headers?: Record<string, string>;
+  /**
+   * How long the broker may take to acknowledge (Kafka; default the bus's own bound). A caller with a
+   * deadline of its own passes what is left of it, so a broker failover within that time is waited out.
+   */
+  timeoutMs?: number;
+}
+
+/** A publish may use a job's time but leaves its worker this much of it, and never gets less than the floor. */
+const PUBLISH_DEADLINE_MARGIN_MS = 5_000;
+const PUBLISH_MIN_TIMEOUT_MS = 10_000;
+
+/**
+ * The acknowledgement wait for publishing a job due at `deadline` (epoch ms): what is left of its
+ * time (minus a margin for the worker), at least 10 s — so a broker failover is waited out.
+ */
+export function publishTimeoutFor(deadline: number, now = Date.now()): number {
+  return Math.max(PUBLISH_MIN_TIMEOUT_MS, deadline - now - PUBLISH_DEADLINE_MARGIN_MS);
 }
 
 /**
