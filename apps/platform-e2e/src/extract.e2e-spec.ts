@@ -663,11 +663,9 @@ describe('extract (SDK 4.42) in one-process mode with a language model (local ch
     expect(second.threadTurn).toBe(2);
     expect(await finished(second.id)).toMatchObject({ status: 'completed', threadId: first.threadId });
     const calls = llm.calls.slice(before);
-    // the planner and the final answer both see the first turn; the planner was offered the thread's page
-    const plan = calls.find((request) => request.responseFormat?.name === 'agent_plan');
-    expect(plan?.text).toContain('User: What is the chair made of?');
-    expect(plan?.text).toContain(`- ${site.url}/shop/chair (thread)`);
+    // the follow-up read the thread's page (no URL given) and its answer sees the first turn
     const extraction = calls.find((request) => request.responseFormat?.name === 'extraction');
+    expect(extraction?.text).toContain(`URL: ${site.url}/shop/chair`);
     const system = extraction?.messages.find((message) => message.role === 'system')?.content ?? '';
     expect(system).toContain('User: What is the chair made of?');
     expect(system).toContain(`Assistant: ${answered.message}`);

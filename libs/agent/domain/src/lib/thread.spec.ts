@@ -1,4 +1,5 @@
 import { agentStatusBody } from './agent-webhooks';
+import { planningPrompt } from './model-planner';
 import { initialMemory } from './planner';
 import { chatMessage, conversationContext, threadRunStatus } from './thread';
 
@@ -44,6 +45,24 @@ describe('agent threads', () => {
     ]);
     expect(memory.conversation).toEqual([{ prompt: 'p', reply: 'r' }]);
     expect(initialMemory([], 'deterministic').conversation).toBeUndefined();
+  });
+
+  it('puts the earlier turns before the task of a planning prompt', () => {
+    const memory = initialMemory([], 'model', {
+      urls: ['https://a.example/chair'],
+      conversation: [{ prompt: 'What is the chair made of?', reply: 'Oak.' }],
+    });
+    const prompt = planningPrompt({
+      prompt: 'Is it solid?',
+      memory,
+      candidates: memory.candidates,
+      maxUrls: 2,
+    });
+    expect(prompt.indexOf('User: What is the chair made of?\nAssistant: Oak.')).toBeGreaterThan(-1);
+    expect(prompt.indexOf('User: What is the chair made of?')).toBeLessThan(
+      prompt.indexOf('TASK: Is it solid?'),
+    );
+    expect(prompt).toContain('- https://a.example/chair (thread)');
   });
 
   it('answers a completed chat run in message (data only with a schema), with its thread and turn', () => {
