@@ -219,7 +219,7 @@ function monitorLifecycle(context: () => Context, options: { email: boolean }): 
       status: 'completed',
       summary: { totalPages: 4, new: 4, same: 0, changed: 0, removed: 0, error: 0 },
       actualCredits: 10,
-      reservedCredits: 12,
+      reservedCredits: 10,
       billingStatus: 'confirmed',
       error: null,
     });
