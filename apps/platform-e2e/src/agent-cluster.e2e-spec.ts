@@ -103,12 +103,23 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
 
   it('runs the deterministic strategy end to end: index search, sub-agents, link following, extraction, billing once', async () => {
     const apiKey = await newTeamKey(databaseUrl, uniqueName('lifecycle'), { credits: 1_000 });
-    const started = await call<{ success: boolean; id: string }>(gateway, 'POST', '/v2/agent', {
-      apiKey,
-      body: { prompt, urls: [`${site.url}/shop/`], schema, origin: 'js-sdk@4.42.0' },
-    });
+    const started = await call<{ success: boolean; id: string; threadId: string }>(
+      gateway,
+      'POST',
+      '/v2/agent',
+      {
+        apiKey,
+        body: { prompt, urls: [`${site.url}/shop/`], schema, origin: 'js-sdk@4.42.0' },
+      },
+    );
     expect(started.status).toBe(200);
-    expect(started.body).toEqual({ success: true, id: expect.stringMatching(UUID) });
+    // every run opens a thread of its own (turn 1) unless it continues one
+    expect(started.body).toEqual({
+      success: true,
+      id: expect.stringMatching(UUID),
+      threadId: expect.stringMatching(UUID),
+      threadTurn: 1,
+    });
     const id = started.body.id;
     const status = await waitForAgent(gateway, apiKey, id);
     expect(status).toEqual({
@@ -118,6 +129,9 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
       expiresAt: expect.any(String),
       creditsUsed: expect.any(Number),
       data: { name: 'Acme Pro', price: 49, currency: 'USD' },
+      threadId: started.body.threadId,
+      threadTurn: 1,
+      mode: 'extract',
     });
     const expiresIn = Date.parse(status.expiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(23 * 3_600_000);
@@ -420,6 +434,9 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
       expiresAt: expect.any(String),
       creditsUsed: 0,
       error: expect.stringContaining('credit limit (maxCredits: 2)'),
+      threadId: expect.stringMatching(UUID),
+      threadTurn: 1,
+      mode: 'extract',
     });
     expect(status).not.toHaveProperty('data');
     const events = await traceOf(gateway, apiKey, id);
