@@ -19,6 +19,7 @@ import {
 } from '@quarry/agent/domain';
 import { mapRequestSchema, urlKey, type ExtractRequest } from '@quarry/contracts';
 import type { MapService, SearchProvider } from '@quarry/crawl';
+import { searchWeb } from './web-search';
 import type { JsonSchema } from '@quarry/llm';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger } from '@quarry/platform/observability';
@@ -33,9 +34,6 @@ export interface ExtractStepsDeps {
   config: AppConfig;
   logger: Logger;
 }
-
-/** Results of one web search a job takes at most. */
-const WEB_SEARCH_RESULTS = 10;
 
 /**
  * What an extract job (compat §12) does differently from an agent run, for the AgentRunner: it
@@ -199,15 +197,8 @@ export class ExtractSteps {
         );
       else {
         try {
-          const results = await this.deps.search.search(
-            { query: query.slice(0, 400), category: 'general', page: 1 },
-            { timeoutMs: this.deps.config.search.timeoutMs },
-          );
-          results
-            .map((result) => result.url)
-            .filter((url) => /^https?:\/\//i.test(url))
-            .slice(0, WEB_SEARCH_RESULTS)
-            .forEach(add);
+          const results = await searchWeb(this.deps.search, query, this.deps.config.search.timeoutMs);
+          results.forEach((result) => add(result.url));
         } catch (error) {
           this.deps.logger.warn({ err: error, runId: run.id }, 'extract: web search failed');
           notes.push(
