@@ -269,22 +269,17 @@ export class SearchService {
   ): Promise<{ results: SearchWebResult[]; credits: number }> {
     const out = [...results];
     let credits = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < out.length) {
-        const index = next++;
-        const remaining = deadline - Date.now();
-        if (remaining < 1_000) return;
-        try {
-          const document = await scrape(out[index].url, options, Math.min(options.timeout, remaining));
-          credits += document.metadata.creditsUsed ?? 0;
-          out[index] = { ...document, ...out[index], metadata: document.metadata };
-        } catch (error) {
-          this.deps.logger.debug({ err: error, url: out[index].url }, 'search result could not be scraped');
-        }
+    await eachResult(out.length, async (index) => {
+      const remaining = deadline - Date.now();
+      if (remaining < 1_000) return;
+      try {
+        const document = await scrape(out[index].url, options, Math.min(options.timeout, remaining));
+        credits += document.metadata.creditsUsed ?? 0;
+        out[index] = { ...document, ...out[index], metadata: document.metadata };
+      } catch (error) {
+        this.deps.logger.debug({ err: error, url: out[index].url }, 'search result could not be scraped');
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, out.length) }, worker));
+    });
     return { results: out, credits };
   }
 
@@ -295,21 +290,16 @@ export class SearchService {
     start: ResultStarter,
   ): Promise<string[]> {
     const ids: (string | undefined)[] = new Array(results.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < results.length) {
-        const index = next++;
-        try {
-          ids[index] = await start(results[index].url, options);
-        } catch (error) {
-          this.deps.logger.debug(
-            { err: error, url: results[index].url },
-            'search result scrape could not start',
-          );
-        }
+    await eachResult(results.length, async (index) => {
+      try {
+        ids[index] = await start(results[index].url, options);
+      } catch (error) {
+        this.deps.logger.debug(
+          { err: error, url: results[index].url },
+          'search result scrape could not start',
+        );
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, results.length) }, worker));
+    });
     return ids.filter((id): id is string => !!id);
   }
 
@@ -338,6 +328,15 @@ export class SearchService {
     }
     return id;
   }
+}
+
+/** Runs `task` for result indexes 0..count-1, SCRAPE_PARALLELISM at a time. */
+async function eachResult(count: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, count) }, worker));
 }
 
 /** Search credits for `results` results (compat §11): 2 per started block of 10, × 5 with enterprise `zdr`/`anon`. */
