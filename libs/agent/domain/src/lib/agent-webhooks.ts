@@ -21,8 +21,6 @@ export interface AgentStatusInput {
   threadId?: string | null;
   threadTurn?: number | null;
   mode?: 'extract' | 'chat';
-  /** The reply of a finished chat-mode run. */
-  message?: string | null;
   /** Whether the run asked for a schema (a chat run with one still answers `data`). */
   hasSchema?: boolean;
 }
@@ -43,9 +41,10 @@ export function agentStatusBody(run: AgentStatusInput): AgentStatusResponse {
   if (run.mode) body.mode = run.mode;
   if (status === 'failed') body.error = run.errorMessage ?? 'The agent run failed.';
   if (status === 'completed') {
-    // Chat runs answer in `message`; their data only when a schema asked for structured output.
+    // Chat runs answer in `message` (derived from the result); their data only when a schema asked
+    // for structured output.
     if (run.mode === 'chat') {
-      body.message = run.message ?? chatMessage(run.data);
+      body.message = chatMessage(run.data);
       if (run.hasSchema) body.data = run.data;
     } else body.data = run.data;
   }

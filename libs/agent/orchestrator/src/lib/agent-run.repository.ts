@@ -52,7 +52,6 @@ export interface AgentRunRecord {
   threadId: string | null;
   threadTurn: number | null;
   mode: 'extract' | 'chat';
-  message: string | null;
 }
 
 export type TaskState = 'pending' | 'running' | 'succeeded' | 'failed' | 'stopped';
@@ -132,7 +131,6 @@ function toRun(row: RunRow): AgentRunRecord {
     threadId: row.threadId,
     threadTurn: row.threadTurn,
     mode: row.mode === 'chat' ? 'chat' : 'extract',
-    message: row.message,
   };
 }
 
@@ -406,8 +404,6 @@ export class AgentRunRepository {
       warning?: string;
       /** Extract jobs with showSources. */
       sources?: unknown;
-      /** Chat-mode runs: the text reply. */
-      message?: string;
       webhooks?: WebhookEventRow[];
     },
   ): Promise<boolean> {
@@ -426,7 +422,6 @@ export class AgentRunRepository {
           data: succeeded && ending.data !== undefined ? json(ending.data) : Prisma.DbNull,
           ...(ending.warning !== undefined ? { warning: ending.warning } : {}),
           ...(ending.sources !== undefined ? { sources: json(ending.sources) } : {}),
-          ...(succeeded && ending.message !== undefined ? { message: ending.message } : {}),
           creditsSpent: succeeded ? ending.credits : current.creditsSpent,
           finishedAt: now,
           updatedAt: now,

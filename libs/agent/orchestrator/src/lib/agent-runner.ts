@@ -6,7 +6,6 @@ import {
   agentStatusBody,
   agentWebhookEvents,
   addIndexHits,
-  chatMessage,
   conversationContext,
   EXTRACTION_CREDITS,
   isTerminalState,
@@ -54,6 +53,7 @@ import {
 import type { AgentRunRecord, AgentRunRepository, AgentTaskRecord } from './agent-run.repository';
 import type { SearchProvider } from '@quarry/crawl';
 import type { ExtractSteps } from './extract-steps';
+import { searchWeb, WEB_SEARCH_RESULTS } from './web-search';
 import type { IndexSearch } from './index-search';
 
 export interface AgentRunnerDeps {
@@ -71,9 +71,6 @@ export interface AgentRunnerDeps {
   /** The web search provider (SEARCH_PROVIDER_URL); runs also search the web when it is configured. */
   webSearch?: SearchProvider;
 }
-
-/** Web results a run takes as candidates. */
-const WEB_SEARCH_RESULTS = 10;
 
 /** Steps one message may take before it yields (a run never monopolises a consumer). */
 const MAX_STEPS_PER_MESSAGE = 40;
@@ -307,11 +304,7 @@ export class AgentRunner {
       const webCallId = `${run.id}:web_search`;
       let result: unknown;
       try {
-        const found = await provider.search(
-          { query: query.slice(0, 400), category: 'general', page: 1 },
-          { timeoutMs: this.deps.config.search.timeoutMs },
-        );
-        const web = found.filter((item) => /^https?:\/\//i.test(item.url)).slice(0, WEB_SEARCH_RESULTS);
+        const web = await searchWeb(provider, query, this.deps.config.search.timeoutMs);
         memory = addIndexHits(
           memory,
           web.map((item, index) => ({ url: item.url, score: 1 - index / (2 * WEB_SEARCH_RESULTS) })),
@@ -660,11 +653,6 @@ export class AgentRunner {
     );
     const data = termination.state === 'completed' ? success?.data : undefined;
     const credits = termination.state === 'completed' ? (success?.credits ?? run.creditsSpent) : 0;
-    // Chat-mode runs answer in text (compat §13: `message`).
-    const reply =
-      run.kind === 'agent' && run.mode === 'chat' && termination.state === 'completed'
-        ? chatMessage(data)
-        : undefined;
     const ending =
       run.kind === 'extract'
         ? {
@@ -691,7 +679,6 @@ export class AgentRunner {
                   creditsSpent: credits,
                   errorMessage: termination.error?.message ?? null,
                   data,
-                  message: reply ?? null,
                 }),
               ),
             ),
@@ -704,7 +691,6 @@ export class AgentRunner {
       error: termination.error,
       data,
       credits,
-      ...(reply !== undefined ? { message: reply } : {}),
       apiKeyId: undefined,
       events,
       snapshots: termination.state === 'completed' ? success?.snapshots : undefined,

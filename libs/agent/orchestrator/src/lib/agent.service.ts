@@ -187,7 +187,7 @@ export class AgentService {
         prompt: run.prompt,
         reply:
           run.state === 'completed'
-            ? (run.message ?? chatMessage(run.data))
+            ? chatMessage(run.data)
             : `(this turn ended without an answer: ${run.errorMessage ?? run.outcome ?? 'failed'})`,
       });
     }
