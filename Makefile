@@ -11,8 +11,8 @@ PORT ?= 3002
 JEST := NODE_OPTIONS="--experimental-vm-modules --disable-warning=ExperimentalWarning" npx jest
 DATA_DIR ?= ./.data
 
-.PHONY: help setup deps system-deps generate build start test test-unit test-integration test-e2e lint typecheck check \
-        infra-up infra-down db-check clean chart-check dashboards cluster cluster-down test-faults bench-load
+.PHONY: help setup deps system-deps generate build start test test-unit test-integration test-e2e test-clients clients lint typecheck check \
+        infra-up infra-down db-check format format-check clean chart-check dashboards cluster cluster-down test-faults bench-load bench
 
 help: ## list targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-18s %s\n", $$1, $$2}'
@@ -58,7 +58,13 @@ typecheck: setup ## strict TypeScript on every project
 db-check: setup ## migrations match prisma/schema.prisma
 	npm run --silent db:check
 
-check: lint typecheck db-check ## static checks
+format-check: setup ## prettier --check on every source, config and JSON file (make format rewrites them)
+	npx prettier --check "{apps,libs,bench,deploy,scripts,tools}/**/*.{ts,tsx,js,mjs,cjs,json}" "*.{js,mjs,cjs,json}"
+
+format: setup ## rewrite every source file in the project's prettier style
+	npx prettier --write --log-level warn "{apps,libs,bench,deploy,scripts,tools}/**/*.{ts,tsx,js,mjs,cjs,json}" "*.{js,mjs,cjs,json}"
+
+check: format-check lint typecheck db-check ## static checks
 
 test-unit: setup ## fast unit tests (no infrastructure)
 	$(JEST) --testPathPatterns '\.spec\.ts$$'
@@ -69,6 +75,13 @@ test-integration: setup system-deps infra-up ## integration tests against real P
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
 	@scripts/ops/tools.sh promtool # the observability e2e lints expositions and queries with promtool
 	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand --testTimeout=180000 --forceExit
+
+clients: ## install the pinned third-party clients the client suites drive (firecrawl-py venv, firecrawl-mcp, firecrawl-cli) into .tools/clients
+	@scripts/infra/clients.sh >/dev/null
+
+test-clients: setup system-deps clients ## the clients people use (firecrawl-py v2/async/v1, firecrawl-mcp over stdio, firecrawl-cli, the JS SDK) against the one-process server
+	npx nx build standalone
+	source scripts/test-env.sh && $(JEST) -c apps/platform-e2e/jest.clients.config.cjs --runInBand --forceExit
 
 chart-check: setup ## Helm chart: lint, render (default + production), Kubernetes schema validation, alert rules, assertions
 	@scripts/ops/chart-check.sh
@@ -87,7 +100,10 @@ cluster-down: ## stop the local cluster's Kafka brokers and PostgreSQL (never th
 test-faults: build system-deps ## fault tests on the local cluster: worker kill -9, broker restart, PostgreSQL stop, gateway kill
 	$(JEST) -c apps/platform-e2e/jest.faults.config.cjs --runInBand
 
-test: check test-unit chart-check test-integration test-e2e ## everything CI runs
+bench: setup system-deps infra-up ## every benchmark against its baseline, one table, JSON in bench/results (BENCH=gateway,latency for a subset, BENCH_QUICK=1 for tiny sizes)
+	source scripts/test-env.sh && BENCH="$(BENCH)" BENCH_QUICK="$(BENCH_QUICK)" SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/run.ts
+
+test: check test-unit chart-check test-integration test-e2e test-clients ## everything CI runs
 
 clean: ## remove build outputs and caches (keeps .data)
 	rm -rf dist .nx tmp coverage

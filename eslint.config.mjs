@@ -1,57 +1,52 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
-// Module boundaries: apps compose features; features compose domain + platform; platform adapts infrastructure;
-// contracts depend on nothing of ours. Scopes keep product areas apart; `shared` and `core` are usable by all.
-const typeRules = [
-  {
-    sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:platform', 'type:contracts', 'type:util'],
-  },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
-  {
-    sourceTag: 'type:feature',
-    onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:platform', 'type:contracts', 'type:util'],
-  },
-  {
-    sourceTag: 'type:domain',
-    onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:contracts', 'type:util'],
-  },
-  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:util'] },
-  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-  {
-    sourceTag: 'type:testing',
-    onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:util', 'type:testing'],
-  },
-];
-const scopeRules = [
-  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-  { sourceTag: 'scope:core', onlyDependOnLibsWithTags: ['scope:core', 'scope:shared'] },
-  { sourceTag: 'scope:scrape', onlyDependOnLibsWithTags: ['scope:scrape', 'scope:core', 'scope:shared'] },
-  {
-    sourceTag: 'scope:crawl',
-    onlyDependOnLibsWithTags: ['scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'],
-  },
-  // Documents reuse the scrape content pipeline (HTML → markdown) and plug a PDF handler into the scrape engine.
-  {
-    sourceTag: 'scope:documents',
-    onlyDependOnLibsWithTags: ['scope:documents', 'scope:scrape', 'scope:core', 'scope:shared'],
-  },
-  // Agent runs and extract jobs reuse the crawl's map (site URLs), web search provider and webhook outbox; crawl never depends on agent.
-  {
-    sourceTag: 'scope:agent',
-    onlyDependOnLibsWithTags: ['scope:agent', 'scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'],
-  },
-  // Monitors run their checks as crawls, batches and searches, and compare pages with the scrape's change tracking.
-  {
-    sourceTag: 'scope:monitor',
-    onlyDependOnLibsWithTags: ['scope:monitor', 'scope:crawl', 'scope:scrape', 'scope:core', 'scope:shared'],
-  },
-  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['*'] },
-  { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['*'] },
-  { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
-];
+// Module boundaries live in tools/module-boundaries.json (docs/architecture.md shows them as a matrix, and
+// deploy/tests/module-boundaries.spec.ts keeps the two equal): apps compose features; features compose domain
+// + platform; platform adapts infrastructure; contracts depend on nothing of ours. Scopes keep product areas
+// apart; `shared` and `core` are usable by all, and every scope lists what it may use (no `*`).
+const boundaries = JSON.parse(
+  readFileSync(new URL('./tools/module-boundaries.json', import.meta.url), 'utf8'),
+);
+const { typeRules, scopeRules, frameworkFree } = boundaries;
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** Roots of the projects tagged `type:domain`, relative to the repository (read from project.json, so moves follow). */
+function domainRoots() {
+  const roots = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === 'node_modules' || entry.name === 'src') continue;
+      const path = join(dir, entry.name);
+      if (existsSync(join(path, 'project.json'))) {
+        const project = JSON.parse(readFileSync(join(path, 'project.json'), 'utf8'));
+        if ((project.tags ?? []).includes('type:domain')) roots.push(relative(ROOT, path));
+      }
+      walk(path);
+    }
+  };
+  walk(join(ROOT, 'libs'));
+  return roots;
+}
+
+/**
+ * The files of domain projects, as patterns relative to where ESLint runs: Nx lints a project from
+ * its own folder (where a pattern naming the repository path would match nothing), editors from the root.
+ */
+function domainFiles() {
+  const here = relative(ROOT, process.cwd());
+  const roots = domainRoots();
+  if (roots.includes(here))
+    return {
+      files: ['src/**/*.ts'],
+      ignores: frameworkFree.wiringExceptions.map((file) => relative(here, file)),
+    };
+  return { files: roots.map((root) => `${root}/src/**/*.ts`), ignores: frameworkFree.wiringExceptions };
+}
 
 export default [
   ...nx.configs['flat/base'],
@@ -71,7 +66,7 @@ export default [
     ],
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -89,6 +84,24 @@ export default [
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
           message: 'Read configuration through @quarry/platform/config only.',
+        },
+      ],
+    },
+  },
+  {
+    // Domain libs are framework-free (docs/architecture.md).
+    ...domainFiles(),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: frameworkFree.bannedImports,
+              message:
+                'Domain libs are plain TypeScript: wire them with Nest in a feature lib (docs/architecture.md).',
+            },
+          ],
         },
       ],
     },

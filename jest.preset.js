@@ -13,7 +13,9 @@ module.exports = {
     '^.+\\.(t|j|mj|cj)s$': ['@swc/jest', { ...swcrc, swcrc: false }],
   },
   // ESM-only dependencies that Jest's CommonJS runtime must see transformed.
-  transformIgnorePatterns: ['/node_modules/(?!(linkedom|htmlparser2|domhandler|domutils|dom-serializer|entities|uhyphen|html-escaper|cssom|cssomnom|css-select|css-what|nth-check|boolbase|domelementtype|@mendable|firecrawl)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(linkedom|htmlparser2|domhandler|domutils|dom-serializer|entities|uhyphen|html-escaper|cssom|cssomnom|css-select|css-what|nth-check|boolbase|domelementtype|@mendable|firecrawl)/)',
+  ],
   testMatch: ['**/?(*.)+(spec).ts'],
   coverageReporters: ['text-summary'],
 };

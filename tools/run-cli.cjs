@@ -12,6 +12,10 @@ const args = process.argv.slice(2);
 const env = { ...process.env, SWC_NODE_PROJECT: join(root, 'tsconfig.base.json'), NODE_NO_WARNINGS: '1' };
 const entry = join(root, 'apps/cli/src/main.ts');
 const child = existsSync(entry)
-  ? spawnSync(process.execPath, ['-r', '@swc-node/register', entry, ...args], { stdio: 'inherit', env, cwd: root })
+  ? spawnSync(process.execPath, ['-r', '@swc-node/register', entry, ...args], {
+      stdio: 'inherit',
+      env,
+      cwd: root,
+    })
   : { status: 1 };
 process.exit(child.status ?? 1);

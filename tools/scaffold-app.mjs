@@ -24,38 +24,29 @@ write(
       projectType: 'application',
       tags: ['type:app', scopeTag],
       targets: {
-        typecheck: { executor: 'nx:run-commands', options: { command: `tsc -p ${root}/tsconfig.json --noEmit` } },
+        typecheck: {
+          executor: 'nx:run-commands',
+          options: { command: `tsc -p ${root}/tsconfig.json --noEmit` },
+        },
       },
     },
     null,
     2,
   ) + '\n',
 );
-write('tsconfig.json', JSON.stringify({ extends: '../../tsconfig.base.json', include: ['src/**/*.ts'] }, null, 2) + '\n');
+write(
+  'tsconfig.json',
+  JSON.stringify({ extends: '../../tsconfig.base.json', include: ['src/**/*.ts'] }, null, 2) + '\n',
+);
 write(
   'webpack.config.js',
-  `const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
-const { join } = require('node:path');
+  `const { nodeAppWebpackConfig } = require('../../tools/webpack/node-app.webpack.cjs');
 
-module.exports = {
-  output: { path: join(__dirname, '../../dist/apps/${name}'), clean: true },
-  devtool: 'source-map',
-  plugins: [
-    new NxAppWebpackPlugin({
-      target: 'node',
-      compiler: 'tsc',
-      main: './src/main.ts',
-      tsConfig: './tsconfig.json',
-      skipTypeChecking: true,
-      assets: [{ input: 'prisma/migrations', glob: '**/*', output: 'prisma/migrations' }],
-      optimization: false,
-      outputHashing: 'none',
-      generatePackageJson: true,
-      sourceMap: true,
-    }),
-  ],
-};
+module.exports = nodeAppWebpackConfig({ app: '${name}' });
 `,
 );
-write('eslint.config.mjs', `import baseConfig from '../../eslint.config.mjs';\n\nexport default [...baseConfig];\n`);
+write(
+  'eslint.config.mjs',
+  `import baseConfig from '../../eslint.config.mjs';\n\nexport default [...baseConfig];\n`,
+);
 console.log(`created ${root}`);

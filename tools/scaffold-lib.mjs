@@ -27,8 +27,14 @@ write(
       projectType: 'library',
       tags: [typeTag, scopeTag],
       targets: {
-        typecheck: { executor: 'nx:run-commands', options: { command: `tsc -p ${root}/tsconfig.json --noEmit` } },
-        test: { executor: '@nx/jest:jest', options: { jestConfig: `${root}/jest.config.cjs`, passWithNoTests: true } },
+        typecheck: {
+          executor: 'nx:run-commands',
+          options: { command: `tsc -p ${root}/tsconfig.json --noEmit` },
+        },
+        test: {
+          executor: '@nx/jest:jest',
+          options: { jestConfig: `${root}/jest.config.cjs`, passWithNoTests: true },
+        },
       },
     },
     null,
@@ -37,16 +43,29 @@ write(
 );
 write(
   'tsconfig.json',
-  JSON.stringify({ extends: `${up}/tsconfig.base.json`, compilerOptions: { types: ['node', 'jest'] }, include: ['src/**/*.ts'] }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      extends: `${up}/tsconfig.base.json`,
+      compilerOptions: { types: ['node', 'jest'] },
+      include: ['src/**/*.ts'],
+    },
+    null,
+    2,
+  ) + '\n',
 );
 write(
   'jest.config.cjs',
   `module.exports = {\n  displayName: '${name}',\n  preset: '${up}/jest.preset.js',\n  rootDir: __dirname,\n  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.integration-spec.ts'],\n};\n`,
 );
-write('eslint.config.mjs', `import baseConfig from '${up}/eslint.config.mjs';\n\nexport default [...baseConfig];\n`);
+write(
+  'eslint.config.mjs',
+  `import baseConfig from '${up}/eslint.config.mjs';\n\nexport default [...baseConfig];\n`,
+);
 write('src/index.ts', '');
 const base = JSON.parse(readFileSync('tsconfig.base.json', 'utf8'));
 base.compilerOptions.paths[alias] = [`./${root}/src/index.ts`];
-base.compilerOptions.paths = Object.fromEntries(Object.entries(base.compilerOptions.paths).sort(([a], [b]) => a.localeCompare(b)));
+base.compilerOptions.paths = Object.fromEntries(
+  Object.entries(base.compilerOptions.paths).sort(([a], [b]) => a.localeCompare(b)),
+);
 writeFileSync('tsconfig.base.json', JSON.stringify(base, null, 2) + '\n');
 console.log(`created ${root} as ${alias} [${typeTag}, ${scopeTag}]`);

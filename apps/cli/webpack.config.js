@@ -1,21 +1,3 @@
-const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
-const { join } = require('node:path');
+const { nodeAppWebpackConfig } = require('../../tools/webpack/node-app.webpack.cjs');
 
-module.exports = {
-  output: { path: join(__dirname, '../../dist/apps/cli'), clean: true },
-  devtool: 'source-map',
-  plugins: [
-    new NxAppWebpackPlugin({
-      target: 'node',
-      compiler: 'tsc',
-      main: './src/main.ts',
-      tsConfig: './tsconfig.json',
-      skipTypeChecking: true,
-      assets: [{ input: 'prisma/migrations', glob: '**/*', output: 'prisma/migrations' }],
-      optimization: false,
-      outputHashing: 'none',
-      generatePackageJson: true,
-      sourceMap: true,
-    }),
-  ],
-};
+module.exports = nodeAppWebpackConfig({ app: 'cli' });

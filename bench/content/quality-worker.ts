@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeBody } from '../../libs/scrape/content/src/decode/decode-body.util';
-import { scorePage, type PageScore } from '../../libs/scrape/content/src/quality/page-score.util';
-import { loadWcxbPages } from '../../libs/scrape/content/src/quality/wcxb-dataset.util';
+import { markdownToText } from '../../libs/scrape/content/src/quality/markdown-to-text.util';
+import { benchPages, type DatasetName } from './bench-datasets';
 import { EXTRACTORS, type ExtractorName } from './extractors';
 
 interface Job {
-  dir: string;
+  dataset: DatasetName;
   extractors: ExtractorName[];
   shard: number;
   shards: number;
@@ -15,34 +14,41 @@ interface Job {
   cacheDirs: Partial<Record<ExtractorName, string>>;
 }
 
+/** Page URL for extractors that need one, when the dataset does not know it. */
+const NO_URL = 'http://localhost/';
+
 const job = workerData as Job;
-const results: Record<string, PageScore[]> = {};
-const pages = loadWcxbPages(job.dir).filter((_, i) => i % job.shards === job.shard);
+const results: Record<string, Record<string, string>> = {};
+const pages = benchPages(job.dataset).filter((_, i) => i % job.shards === job.shard);
 for (const name of job.extractors) {
   const extractor = EXTRACTORS[name];
-  results[name] = pages.map((page) => {
-    const html = decodeBody(page.html).text;
-    const cacheDir = job.cacheDirs[name];
+  const texts: Record<string, string> = {};
+  const cacheDir = job.cacheDirs[name] && join(job.cacheDirs[name] as string, job.dataset);
+  const plainDir =
+    job.cacheDirs['readability-jsdom'] && join(job.cacheDirs['readability-jsdom'], job.dataset);
+  for (const page of pages) {
     const cached = cacheDir ? join(cacheDir, `${page.id}.md`) : undefined;
-    if (cached && existsSync(cached)) return scorePage(page, readFileSync(cached, 'utf8'));
+    let markdown: string | undefined;
+    if (cached && existsSync(cached)) markdown = readFileSync(cached, 'utf8');
     // The fallback variant equals the plain one wherever Readability found something.
-    const plainDir = job.cacheDirs['readability-jsdom'];
     const plain = plainDir ? join(plainDir, `${page.id}.md`) : undefined;
-    if (name === 'readability-jsdom-fallback' && plain && existsSync(plain)) {
+    if (markdown === undefined && name === 'readability-jsdom-fallback' && plain && existsSync(plain)) {
       const text = readFileSync(plain, 'utf8');
-      if (text) return scorePage(page, text);
+      if (text) markdown = text;
     }
-    let markdown = '';
-    try {
-      markdown = extractor.run(html, page.url);
-    } catch {
-      markdown = '';
+    if (markdown === undefined) {
+      try {
+        markdown = extractor.run(page.html, page.url ?? NO_URL);
+      } catch {
+        markdown = '';
+      }
+      if (cacheDir && cached) {
+        mkdirSync(cacheDir, { recursive: true });
+        writeFileSync(cached, markdown);
+      }
     }
-    if (cacheDir && cached) {
-      mkdirSync(cacheDir, { recursive: true });
-      writeFileSync(cached, markdown);
-    }
-    return scorePage(page, markdown);
-  });
+    texts[page.id] = markdownToText(markdown);
+  }
+  results[name] = texts;
 }
 parentPort?.postMessage(results);

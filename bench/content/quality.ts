@@ -1,43 +1,67 @@
 /**
- * Main-content quality on the WCXB development subset: word F1 (and `with`/`without` snippet rates)
- * per page type, ours against @mozilla/readability, all pages and the held-out fifth.
+ * Main-content quality, ours against the open extractors, on the same pages:
+ *   - WCXB development subset (mixed page types): word F1 and `with`/`without` snippet rates per page type;
+ *   - news-dev (articles): 4-token shingle precision / recall / F1 and word F1 on the Dragnet pages,
+ *     `with`/`without` snippet rates on the trafilatura-eval pages.
+ * Each for all pages, the tuning split and the held-out split (every 5th page, index 4, 9, …).
  *
- *   node -r @swc-node/register bench/content/quality.ts [--linkedom] [--fallback] [--no-baseline] [--fresh] [--workers N]
- *     [--scores FILE] [--per-page TYPE]
+ *   node -r @swc-node/register bench/content/quality.ts [--dataset wcxb|news] [--no-anchors] [--no-baseline]
+ *     [--linkedom] [--fallback] [--fresh] [--workers N] [--scores FILE] [--per-page TYPE|dragnet]
  *
- * --fallback adds Readability with a whole-body fallback for the pages where it returns nothing.
- * --scores writes every page's scores per extractor as JSON (to compare two runs page by page);
- * --per-page prints the tuning-split pages of one page type with their scores (held-out pages are
- * never listed, so diagnosing does not look at them).
+ * Anchors (rs-trafilatura 0.2.2 with and without the page URL, trafilatura 2.3.1) need
+ * `bench/content/anchors/setup.sh` once. --fallback adds Readability with a whole-body fallback for the
+ * pages where it returns nothing. --scores writes every page's scores per extractor as JSON (to compare
+ * two runs page by page); --per-page prints the tuning-split pages of one WCXB page type, or the
+ * tuning-split Dragnet pages, with their scores (held-out pages are never listed, so diagnosing does
+ * not look at them).
  *
- * Baseline outputs are cached under bench/content/.cache, keyed by the baseline packages' versions
- * (jsdom takes most of a second per page); --fresh recomputes them. Ours is always recomputed.
+ * Baseline and anchor outputs are cached under bench/content/.cache, keyed by their versions (jsdom
+ * takes most of a second per page); --fresh recomputes them. Ours is always recomputed.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { isHeldOut } from '../../libs/scrape/content/src/quality/dataset-dir.util';
+import type { NewsPage } from '../../libs/scrape/content/src/quality/news-dataset.util';
 import {
+  scoreNewsPage,
+  summarizeNews,
+  type NewsPageScore,
+  type NewsSummary,
+} from '../../libs/scrape/content/src/quality/news-score.util';
+import {
+  scorePageText,
   summarizeByType,
   type PageScore,
   type ScoreSummary,
 } from '../../libs/scrape/content/src/quality/page-score.util';
-import {
-  isHeldOut,
-  loadWcxbPages,
-  wcxbDatasetDir,
-} from '../../libs/scrape/content/src/quality/wcxb-dataset.util';
+import type { WcxbPage } from '../../libs/scrape/content/src/quality/wcxb-dataset.util';
+import { ANCHOR_LABELS, ANCHOR_NAMES, anchorsMissing, anchorTexts, type AnchorName } from './anchors';
+import { benchPages, loadNews, loadWcxb, type DatasetName } from './bench-datasets';
 import { EXTRACTORS, type ExtractorName } from './extractors';
 
 const args = process.argv.slice(2);
-const workersArg = args.indexOf('--workers');
-const scoresArg = args.indexOf('--scores');
-const perPageArg = args.indexOf('--per-page');
-const workers = workersArg >= 0 ? Number(args[workersArg + 1]) : Math.max(1, availableParallelism());
-const extractors: ExtractorName[] = ['quarry'];
-if (!args.includes('--no-baseline')) extractors.push('readability-jsdom');
-if (args.includes('--fallback')) extractors.push('readability-jsdom-fallback');
-if (args.includes('--linkedom')) extractors.push('readability-linkedom');
+const argValue = (flag: string) => {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const workers = Number(argValue('--workers') ?? Math.max(1, availableParallelism()));
+const datasets: DatasetName[] = argValue('--dataset')
+  ? [argValue('--dataset') as DatasetName]
+  : ['wcxb', 'news'];
+const inProcess: ExtractorName[] = ['quarry'];
+if (!args.includes('--no-baseline')) inProcess.push('readability-jsdom');
+if (args.includes('--fallback')) inProcess.push('readability-jsdom-fallback');
+if (args.includes('--linkedom')) inProcess.push('readability-linkedom');
+const anchors: AnchorName[] = args.includes('--no-anchors') ? [] : [...ANCHOR_NAMES];
+if (anchors.length && anchorsMissing()) throw new Error(`${anchorsMissing()} (or pass --no-anchors)`);
+const fresh = args.includes('--fresh');
+
+type Name = ExtractorName | AnchorName;
+const names: Name[] = [...inProcess, ...anchors];
+const label = (n: Name) =>
+  n in EXTRACTORS ? EXTRACTORS[n as ExtractorName].label : ANCHOR_LABELS[n as AnchorName];
 
 function versionOf(pkg: string): string {
   const main = require.resolve(pkg);
@@ -52,43 +76,57 @@ function cacheDirs(): Partial<Record<ExtractorName, string>> {
     'readability-jsdom-fallback': join(__dirname, '.cache', `jsdom-fallback-${versionOf('jsdom')}-${common}`),
     'readability-linkedom': join(__dirname, '.cache', `linkedom-${versionOf('linkedom')}-${common}`),
   };
-  if (args.includes('--fresh'))
-    for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
+  if (fresh) for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
   return dirs;
 }
 
 function runShard(
-  dir: string,
+  dataset: DatasetName,
   shard: number,
   caches: Partial<Record<ExtractorName, string>>,
-): Promise<Record<string, PageScore[]>> {
+): Promise<Record<string, Record<string, string>>> {
   const script = `require('@swc-node/register'); require(${JSON.stringify(join(__dirname, 'quality-worker.ts'))});`;
   return new Promise((ok, fail) => {
     const worker = new Worker(script, {
       eval: true,
-      workerData: { dir, extractors, shard, shards: workers, cacheDirs: caches },
+      workerData: { dataset, extractors: inProcess, shard, shards: workers, cacheDirs: caches },
     });
     worker.once('message', ok);
     worker.once('error', fail);
   });
 }
 
-const fmt = (s: ScoreSummary | undefined) =>
-  s
-    ? `${s.f1.toFixed(3)} | ${(100 * s.withRate).toFixed(0)}% | ${(100 * s.withoutRate).toFixed(0)}%`
-    : '- | - | -';
+/** Plain text of every page per extractor: ours and the baselines in worker threads, anchors in child processes. */
+async function textsOf(dataset: DatasetName): Promise<Record<Name, Map<string, string>>> {
+  const caches = cacheDirs();
+  const shards = await Promise.all(Array.from({ length: workers }, (_, k) => runShard(dataset, k, caches)));
+  const out = {} as Record<Name, Map<string, string>>;
+  for (const e of inProcess) out[e] = new Map(shards.flatMap((s) => Object.entries(s[e])));
+  if (anchors.length) {
+    const pages = benchPages(dataset);
+    for (const a of anchors) out[a] = anchorTexts(a, dataset, pages, fresh);
+  }
+  return out;
+}
 
-function table(title: string, byExtractor: Record<string, PageScore[]>): string {
-  const summaries = Object.fromEntries(extractors.map((e) => [e, summarizeByType(byExtractor[e])]));
-  const head = extractors.map((e) => `${EXTRACTORS[e].label} F1 | with | without`).join(' | ');
+const f3 = (x: number) => x.toFixed(3);
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+function wcxbTable(title: string, scores: Record<Name, PageScore[]>): string {
+  const summaries = Object.fromEntries(names.map((n) => [n, summarizeByType(scores[n])])) as Record<
+    Name,
+    Map<string, ScoreSummary>
+  >;
+  const cell = (s: ScoreSummary | undefined) =>
+    s ? `${f3(s.f1)} (${pct(s.withRate)} / ${pct(s.withoutRate)})` : '-';
   const lines = [
-    `### ${title}`,
+    `### ${title}: word F1 (with / without)`,
     '',
-    `| page type | pages | ${head} |`,
-    `|---|---:|${extractors.map(() => '---:|---:|---:').join('|')}|`,
+    `| page type | pages | ${names.map(label).join(' | ')} |`,
+    `|---|---:|${names.map(() => '---:|').join('')}`,
   ];
   for (const type of summaries.quarry.keys()) {
-    const cells = extractors.map((e) => fmt(summaries[e].get(type))).join(' | ');
+    const cells = names.map((n) => cell(summaries[n].get(type))).join(' | ');
     lines.push(
       `| ${type === 'all' ? '**all**' : type} | ${summaries.quarry.get(type)?.pages ?? 0} | ${cells} |`,
     );
@@ -96,47 +134,111 @@ function table(title: string, byExtractor: Record<string, PageScore[]>): string 
   return lines.join('\n');
 }
 
-/** Tuning-split pages of one type, ours against each baseline: F1 (precision / recall). */
-function perPageTable(type: string, tuned: Record<string, PageScore[]>): string {
-  const cell = (s: PageScore) => `${s.f1.toFixed(3)} (${s.precision.toFixed(3)} / ${s.recall.toFixed(3)})`;
+function newsTable(title: string, scores: Record<Name, NewsPageScore[]>): string {
   const lines = [
-    `### ${type}, tuning split: F1 (precision / recall)`,
+    `### ${title}`,
     '',
-    `| page | ${extractors.map((e) => EXTRACTORS[e].label).join(' | ')} |`,
-    `|---|${extractors.map(() => '---:|').join('')}`,
+    '| extractor | Dragnet pages | shingle P | shingle R | **shingle F1** | word F1 | trafilatura-eval pages | with | without |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  tuned.quarry.forEach((score, i) => {
-    if (score.pageType !== type) return;
-    lines.push(`| ${score.id} | ${extractors.map((e) => cell(tuned[e][i])).join(' | ')} |`);
-  });
+  for (const n of names) {
+    const dragnet = scores[n].filter((s) => s.source === 'dragnet');
+    const teval = scores[n].filter((s) => s.source === 'trafilatura-eval');
+    const d: NewsSummary = summarizeNews(dragnet);
+    const t: NewsSummary = summarizeNews(teval);
+    lines.push(
+      `| ${label(n)} | ${d.pages} | ${f3(d.shingle.precision)} | ${f3(d.shingle.recall)} | **${f3(d.shingle.f1)}** | ${f3(d.wordF1)} | ${t.pages} | ${pct(t.withRate)} | ${pct(t.withoutRate)} |`,
+    );
+  }
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
-  const dir = wcxbDatasetDir(resolve(__dirname, '..', '..'), process.env['WCXB_DIR']);
-  if (!dir) throw new Error('WCXB dataset not found at ../shared/data/wcxb-dev (relative to the repo root)');
-  const started = Date.now();
-  const order = loadWcxbPages(dir).map((p) => p.id);
-  const caches = cacheDirs();
-  const shards = await Promise.all(Array.from({ length: workers }, (_, k) => runShard(dir, k, caches)));
-  const all: Record<string, PageScore[]> = {};
-  for (const e of extractors) {
-    const byId = new Map(shards.flatMap((s) => s[e]).map((score) => [score.id, score]));
-    all[e] = order.map((id) => byId.get(id) as PageScore);
+function splits<T>(scores: Record<Name, T[]>): Array<[string, Record<Name, T[]>]> {
+  const pick = (keep: (i: number) => boolean) =>
+    Object.fromEntries(names.map((n) => [n, scores[n].filter((_, i) => keep(i))])) as Record<Name, T[]>;
+  return [
+    ['All pages', scores],
+    ['Tuning split (4 of every 5 pages)', pick((i) => !isHeldOut(i))],
+    ['Held-out split (every 5th page, not looked at while tuning)', pick(isHeldOut)],
+  ];
+}
+
+async function wcxb(perPage: string | undefined): Promise<Record<Name, PageScore[]>> {
+  const pages: WcxbPage[] = loadWcxb();
+  const texts = await textsOf('wcxb');
+  const scores = Object.fromEntries(
+    names.map((n) => [n, pages.map((p) => scorePageText(p, texts[n].get(p.id) ?? ''))]),
+  ) as Record<Name, PageScore[]>;
+  for (const [title, split] of splits(scores))
+    console.log(`${wcxbTable(`WCXB dev, ${title.toLowerCase()}`, split)}\n`);
+  if (perPage && perPage !== 'dragnet') {
+    const cell = (s: PageScore) => `${f3(s.f1)} (${f3(s.precision)} / ${f3(s.recall)})`;
+    console.log(
+      `### ${perPage}, tuning split: F1 (precision / recall)\n\n| page | ${names.map(label).join(' | ')} |`,
+    );
+    console.log(`|---|${names.map(() => '---:|').join('')}`);
+    scores.quarry.forEach((s, i) => {
+      if (s.pageType === perPage && !isHeldOut(i))
+        console.log(`| ${s.id} | ${names.map((n) => cell(scores[n][i])).join(' | ')} |`);
+    });
+    console.log('');
   }
-  const heldOut = Object.fromEntries(extractors.map((e) => [e, all[e].filter((_, i) => isHeldOut(i))]));
-  const tuned = Object.fromEntries(extractors.map((e) => [e, all[e].filter((_, i) => !isHeldOut(i))]));
-  console.log(table(`All ${order.length} pages`, all));
-  console.log('');
-  console.log(table('Tuning split (4 of every 5 pages)', tuned));
-  console.log('');
-  console.log(table('Held-out split (every 5th page, not looked at while tuning)', heldOut));
-  if (scoresArg >= 0) writeFileSync(args[scoresArg + 1], JSON.stringify(all));
-  if (perPageArg >= 0) console.log(`\n${perPageTable(args[perPageArg + 1], tuned)}`);
+  return scores;
+}
+
+async function news(perPage: string | undefined): Promise<Record<Name, NewsPageScore[]>> {
+  const pages: NewsPage[] = loadNews();
+  const texts = await textsOf('news');
+  const scores = Object.fromEntries(
+    names.map((n) => [n, pages.map((p) => scoreNewsPage(p, texts[n].get(p.id) ?? ''))]),
+  ) as Record<Name, NewsPageScore[]>;
+  for (const [title, split] of splits(scores))
+    console.log(`${newsTable(`news-dev, ${title.toLowerCase()}`, split)}\n`);
+  if (perPage === 'dragnet') {
+    const pr = (s: NewsPageScore) => {
+      const c = s.shingles;
+      if (!c) return '-';
+      const p = c.tp + c.fp > 0 ? c.tp / (c.tp + c.fp) : 0;
+      const r = c.tp + c.fn > 0 ? c.tp / (c.tp + c.fn) : 0;
+      return `${f3(p)} / ${f3(r)}`;
+    };
+    console.log(
+      `### Dragnet, tuning split: shingle precision / recall\n\n| page | ${names.map(label).join(' | ')} |`,
+    );
+    console.log(`|---|${names.map(() => '---:|').join('')}`);
+    scores.quarry.forEach((s, i) => {
+      if (s.source === 'dragnet' && !isHeldOut(i))
+        console.log(`| ${s.id} | ${names.map((n) => pr(scores[n][i])).join(' | ')} |`);
+    });
+    console.log('');
+  }
+  return scores;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
   console.log(
-    `\nword F1 per page averaged; with = share of "with" snippets found; without = share of "without" snippets absent.`,
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
   );
-  console.log(`${workers} worker(s), ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const perPage = argValue('--per-page');
+  const all: Record<string, unknown> = {};
+  if (datasets.includes('wcxb')) all['wcxb'] = await wcxb(perPage);
+  if (datasets.includes('news')) all['news'] = await news(perPage);
+  const scoresFile = argValue('--scores');
+  if (scoresFile) writeFileSync(scoresFile, JSON.stringify(all));
+  console.log(
+    'WCXB: word F1 per page averaged; with = share of "with" snippets found; without = share of "without" snippets absent.',
+  );
+  console.log(
+    'news: shingle P/R/F1 as defined in bench/content/README.md; snippets case-sensitive, whitespace collapsed.',
+  );
+  console.log(
+    `${workers} worker(s), ${((Date.now() - started) / 1000).toFixed(0)} s, load average at end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main().catch((error: unknown) => {

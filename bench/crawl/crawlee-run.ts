@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   await crawler.run([`${url}/`]);
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  process.stdout.write(`${JSON.stringify({ pages, seconds, cpuSeconds: (used.user + used.system) / 1e6, markdownPages })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ pages, seconds, cpuSeconds: (used.user + used.system) / 1e6, markdownPages })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

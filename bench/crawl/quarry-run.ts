@@ -1,6 +1,7 @@
 /**
  * Our side of the crawl benchmark: the built services crawl the benchmark site through the public
- * API, exactly as a client would. `node -r @swc-node/register bench/crawl/quarry-run.ts <url> <concurrency> <standalone|cluster>`
+ * API, exactly as a client would. `node -r @swc-node/register bench/crawl/quarry-run.ts <url> <concurrency> <standalone|cluster> [workers=1]`
+ * (cluster: one gateway and `workers` scrape-worker processes on the shared Kafka broker and PostgreSQL)
  * prints `{pages, seconds, cpuSeconds, markdownPages}` (CPU of our processes only; PostgreSQL and Kafka run elsewhere).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,18 +30,37 @@ function cpuSecondsOf(pid: number): number {
 
 async function start(app: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of every service process (node --cpu-prof).
-  const profile = process.env['BENCH_PROFILE_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROFILE_DIR']}`] : [];
+  const profile = process.env['BENCH_PROFILE_DIR']
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROFILE_DIR']}`]
+    : [];
   const child = spawn(process.execPath, [...profile, join(ROOT, 'dist/apps', app, 'main.js')], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
     // BENCH_LOG=<file> keeps the services' logs for diagnosis.
-    stdio: ['ignore', process.env['BENCH_LOG'] ? openSync(process.env['BENCH_LOG'], 'a') : 'ignore', 'inherit'],
+    stdio: [
+      'ignore',
+      process.env['BENCH_LOG'] ? openSync(process.env['BENCH_LOG'], 'a') : 'ignore',
+      'inherit',
+    ],
   });
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000; // a loaded machine starts services slowly
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${app} not ready`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok, () => false);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // not yet in the caller's list: nothing else would stop it
+      throw new Error(`${app} not ready`);
+    }
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -62,7 +82,11 @@ async function backendCpuSeconds(database: string): Promise<number | null> {
   const client = new Client({ connectionString: DATABASE });
   await client.connect();
   try {
-    const rows = (await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [database])).rows as { pid: number }[];
+    const rows = (
+      await client.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+        database,
+      ])
+    ).rows as { pid: number }[];
     let total = 0;
     for (const row of rows) {
       try {
@@ -78,7 +102,8 @@ async function backendCpuSeconds(database: string): Promise<number | null> {
 }
 
 async function main(): Promise<void> {
-  const [siteUrl, concurrencyText, mode] = process.argv.slice(2);
+  const [siteUrl, concurrencyText, mode, workersText] = process.argv.slice(2);
+  const workers = Math.max(1, Number(workersText ?? 1));
   const concurrency = Number(concurrencyText);
   const name = `quarry_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = new Client({ connectionString: DATABASE });
@@ -98,13 +123,18 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '0',
     DATA_DIR: `/tmp/${name}`,
   };
-  if (mode === 'cluster') Object.assign(env, { BUS_DRIVER: 'kafka', KAFKA_BROKERS: BROKERS, BUS_TOPIC_PREFIX: `${name}.` });
+  if (mode === 'cluster')
+    Object.assign(env, { BUS_DRIVER: 'kafka', KAFKA_BROKERS: BROKERS, BUS_TOPIC_PREFIX: `${name}.` });
   else env['BUS_DRIVER'] = 'memory';
   const processes: ChildProcess[] = [];
   try {
     const port = await freePort();
     processes.push(await start(mode === 'cluster' ? 'gateway' : 'standalone', env, port));
-    if (mode === 'cluster') processes.push(await start('scrape-worker', { ...env, DATABASE_MIGRATE_ON_START: 'false' }, await freePort()));
+    if (mode === 'cluster')
+      for (let worker = 0; worker < workers; worker += 1)
+        processes.push(
+          await start('scrape-worker', { ...env, DATABASE_MIGRATE_ON_START: 'false' }, await freePort()),
+        );
     const api = `http://127.0.0.1:${port}`;
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const cpuBefore = processes.reduce((sum, child) => sum + cpuSecondsOf(child.pid as number), 0);
@@ -112,7 +142,13 @@ async function main(): Promise<void> {
     const response = await fetch(`${api}/v2/crawl`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ url: `${siteUrl}/`, limit: 10_000, sitemap: 'skip', maxConcurrency: concurrency, scrapeOptions: { formats: ['markdown'], maxAge: 0 } }),
+      body: JSON.stringify({
+        url: `${siteUrl}/`,
+        limit: 10_000,
+        sitemap: 'skip',
+        maxConcurrency: concurrency,
+        scrapeOptions: { formats: ['markdown'], maxAge: 0 },
+      }),
     });
     const { id } = (await response.json()) as { id: string };
     let status: { status: string; completed: number } = { status: 'scraping', completed: 0 };
@@ -121,14 +157,19 @@ async function main(): Promise<void> {
       status = (await (await fetch(`${api}/v2/crawl/${id}?limit=1`, { headers })).json()) as typeof status;
     }
     const seconds = (performance.now() - started) / 1000;
-    const cpuSeconds = processes.reduce((sum, child) => sum + cpuSecondsOf(child.pid as number), 0) - cpuBefore;
+    const cpuSeconds =
+      processes.reduce((sum, child) => sum + cpuSecondsOf(child.pid as number), 0) - cpuBefore;
     const postgresCpuSeconds = await backendCpuSeconds(name);
     let markdownPages = 0;
     for (let skip = 0; skip < status.completed; skip += 100) {
-      const page = (await (await fetch(`${api}/v2/crawl/${id}?skip=${skip}&limit=100`, { headers })).json()) as { data: { markdown?: string }[] };
+      const page = (await (
+        await fetch(`${api}/v2/crawl/${id}?skip=${skip}&limit=100`, { headers })
+      ).json()) as { data: { markdown?: string }[] };
       markdownPages += page.data.filter((document) => (document.markdown ?? '').length > 200).length;
     }
-    process.stdout.write(`${JSON.stringify({ status: status.status, pages: status.completed, seconds, cpuSeconds, postgresCpuSeconds, markdownPages })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ status: status.status, pages: status.completed, seconds, cpuSeconds, postgresCpuSeconds, markdownPages })}\n`,
+    );
   } finally {
     await Promise.all(processes.map(stop));
     if (process.env['BENCH_KEEP_DB']) process.stderr.write(`kept database ${name}\n`);

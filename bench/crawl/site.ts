@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net';
  */
 export const PAGES = Number(process.env['BENCH_PAGES'] ?? 1_000);
 
-const WORDS = 'crawler frontier robots sitemap politeness queue worker partition markdown document index search link depth host delay limit budget cache engine browser render parse extract table heading paragraph'.split(' ');
+const WORDS =
+  'crawler frontier robots sitemap politeness queue worker partition markdown document index search link depth host delay limit budget cache engine browser render parse extract table heading paragraph'.split(
+    ' ',
+  );
 
 function rng(seed: number): () => number {
   let state = seed * 2654435761;
@@ -30,7 +33,10 @@ function pageHtml(id: number): string {
   const next = rng(id + 1);
   const target = 26_000 + Math.floor(next() * 28_000);
   const link = (to: number, text: string) => `<a href="/page/${to}">${text}</a>`;
-  const nav = Array.from({ length: 40 }, (_, index) => `<li>${link(index + 1, `Section ${index + 1}`)}</li>`).join('');
+  const nav = Array.from(
+    { length: 40 },
+    (_, index) => `<li>${link(index + 1, `Section ${index + 1}`)}</li>`,
+  ).join('');
   const children = [2 * id, 2 * id + 1].filter((to) => to >= 1 && to <= PAGES);
   const random = Array.from({ length: 12 }, () => 1 + Math.floor(next() * PAGES));
   let article = `<h1>Page ${id}: ${sentence(next, 5)}</h1><p>Children: ${children.map((to) => link(to, `child ${to}`)).join(', ')}</p>`;
@@ -46,11 +52,15 @@ function pageHtml(id: number): string {
     if (section % 3 === 0) {
       article += `<table><thead><tr><th>Metric</th><th>Value</th><th>Note</th></tr></thead><tbody>${Array.from({ length: 6 }, (_, row) => `<tr><td>m${row}</td><td>${Math.floor(next() * 1000)}</td><td>${sentence(next, 4)}</td></tr>`).join('')}</tbody></table>`;
     }
-    if (section % 4 === 0) article += `<pre><code class="language-ts">function page${id}_${section}(depth: number) {\n  return depth * ${section};\n}</code></pre>`;
+    if (section % 4 === 0)
+      article += `<pre><code class="language-ts">function page${id}_${section}(depth: number) {\n  return depth * ${section};\n}</code></pre>`;
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${id}</title>
 <meta name="description" content="Benchmark page ${id}"><link rel="stylesheet" href="/style.css"><script>window.dataLayer=[];</script></head>
-<body><header><nav><ul>${nav}</ul></nav></header><aside class="sidebar"><h3>Related</h3><ul>${random.slice(0, 6).map((to) => `<li>${link(to, `Related ${to}`)}</li>`).join('')}</ul></aside>
+<body><header><nav><ul>${nav}</ul></nav></header><aside class="sidebar"><h3>Related</h3><ul>${random
+    .slice(0, 6)
+    .map((to) => `<li>${link(to, `Related ${to}`)}</li>`)
+    .join('')}</ul></aside>
 <main><article>${article}</article></main><footer><p>Benchmark footer ${id}</p><a href="/">Home</a></footer></body></html>`;
 }
 
@@ -72,7 +82,9 @@ export async function startBenchSite(port = 0): Promise<BenchSite> {
       return;
     }
     served += 1;
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })
+      .end(body);
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -1,7 +1,9 @@
 /**
  * Document parsing benchmark (run by hand, once; the lead re-measures on a quiet machine):
  *
- *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/documents/pdf-bench.ts [rounds] [wcxb-ground-truth-dir]
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/documents/pdf-bench.ts [rounds] [wcxb-ground-truth-dir] [--no-ocr]
+ *
+ * BENCH_QUICK=1: the two generated files only (the long one at 20 pages), one round, no OCR.
  *
  * 1. Fast mode pages/s against pdf-parse 2.4.5 (pdf.js text extraction, no layout) on the same files,
  *    in the same run: a generated 3-page layout report, a generated 200-page report, and a long
@@ -25,11 +27,13 @@ import {
   buildPdf,
 } from '../../libs/documents/fixtures/src';
 import {
+  DEFAULT_DOCUMENT_LIMITS,
   closeDocumentToolkit,
   createDocumentToolkit,
   parseDocument,
   type DocumentToolkit,
 } from '../../libs/documents/parsing/src';
+import { emitResult, QUICK, row, type BenchRow } from '../support/result.util';
 
 // The baseline, loaded through its CommonJS build.
 const { PDFParse } = require('pdf-parse') as {
@@ -39,8 +43,14 @@ const { PDFParse } = require('pdf-parse') as {
   };
 };
 
-const ROUNDS = Number(process.argv[2] ?? 3);
-const DATASET = process.argv[3] ?? '/work/shared/data/wcxb-dev/ground-truth';
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const ROUNDS = Number(positional[0] ?? (QUICK ? 1 : 3));
+const DATASET =
+  positional[1] ??
+  (process.env['WCXB_DIR']
+    ? join(process.env['WCXB_DIR'], 'ground-truth')
+    : join(__dirname, '../../../shared/data/wcxb-dev/ground-truth'));
+const OCR = !QUICK && !process.argv.includes('--no-ocr');
 
 async function toolkitWith(ocrEngine: 'tesseract' | 'tesseract-js'): Promise<DocumentToolkit> {
   const { toolkit } = await createDocumentToolkit({
@@ -54,6 +64,7 @@ async function toolkitWith(ocrEngine: 'tesseract' | 'tesseract-js'): Promise<Doc
     settings: {
       pageTimeoutMs: 120_000,
       openTimeoutMs: 120_000,
+      limits: DEFAULT_DOCUMENT_LIMITS,
       ocrDpi: 200,
       ocrConcurrency: 1,
       maxRenderPixels: 12_000_000,
@@ -63,12 +74,18 @@ async function toolkitWith(ocrEngine: 'tesseract' | 'tesseract-js'): Promise<Doc
   return toolkit;
 }
 
-async function parse(toolkit: DocumentToolkit, data: Buffer, mode: 'fast' | 'ocr', maxPages?: number) {
+async function parse(
+  toolkit: DocumentToolkit,
+  data: Buffer,
+  mode: 'fast' | 'ocr',
+  maxPages?: number,
+  blocks = false,
+) {
   return parseDocument(toolkit, {
     kind: 'pdf',
     data,
     filename: 'bench.pdf',
-    pdf: { mode, pages: true, blocks: false, pageMarkers: false, ...(maxPages ? { maxPages } : {}) },
+    pdf: { mode, pages: true, blocks, pageMarkers: false, ...(maxPages ? { maxPages } : {}) },
     content: { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true },
     budget: { deadline: Date.now() + 600_000 },
   });
@@ -159,37 +176,68 @@ const plain = (markdown: string) =>
 async function main(): Promise<void> {
   const files: { name: string; data: Buffer }[] = [
     { name: 'report (pdfkit, 3 p)', data: await reportPdf() },
-    { name: 'long (pdfkit, 200 p)', data: await longPdf(200) },
-    { name: 'article (Chromium)', data: chromiumArticle() },
+    { name: `long (pdfkit, ${QUICK ? 20 : 200} p)`, data: await longPdf(QUICK ? 20 : 200) },
+    ...(QUICK ? [] : [{ name: 'article (Chromium)', data: chromiumArticle() }]),
   ];
   const fast = await toolkitWith('tesseract');
   console.log(
-    `\nFast mode (embedded text + layout) vs pdf-parse ${(JSON.parse(readFileSync('node_modules/pdf-parse/package.json', 'utf8')) as { version: string }).version} getText(), mean of ${ROUNDS} rounds after a warm-up\n`,
+    `\nFast mode (embedded text + layout, with and without blocks) vs pdf-parse ${(JSON.parse(readFileSync('node_modules/pdf-parse/package.json', 'utf8')) as { version: string }).version} getText(), mean of ${ROUNDS} rounds after a warm-up\n`,
   );
   console.log(
-    'file                      pages   quarry ms  quarry p/s   pdf-parse ms  pdf-parse p/s   ratio (quarry/pdf-parse)',
+    'file                      pages  blocks ms  blocks p/s  no-blocks ms  no-blocks p/s  pdf-parse ms  pdf-parse p/s  ratio blocks  ratio no-blocks',
   );
-  let ourTotal = 0;
-  let theirTotal = 0;
-  let pagesTotal = 0;
+  const totals = { blocks: 0, plain: 0, theirs: 0, pages: 0 };
+  const rows: BenchRow[] = [];
+  const perFile: Record<string, unknown>[] = [];
+  const baselineName = 'pdf-parse 2.4.5 getText()';
   for (const file of files) {
     const pages = pageCount(file.data);
+    const withBlocks = await timeIt(ROUNDS, () => parse(fast, file.data, 'fast', undefined, true));
     const ours = await timeIt(ROUNDS, () => parse(fast, file.data, 'fast'));
     const theirs = await timeIt(ROUNDS, async () => {
       const parser = new PDFParse({ data: new Uint8Array(file.data) });
       await parser.getText();
       await parser.destroy();
     });
-    ourTotal += ours;
-    theirTotal += theirs;
-    pagesTotal += pages;
+    totals.blocks += withBlocks;
+    totals.plain += ours;
+    totals.theirs += theirs;
+    totals.pages += pages;
+    perFile.push({ file: file.name, pages, blocksMs: withBlocks, noBlocksMs: ours, pdfParseMs: theirs });
+    const rate = (ms: number) => (pages * 1000) / ms;
+    rows.push(
+      row({
+        metric: `PDF fast mode with layout and blocks, ${file.name}`,
+        ours: rate(withBlocks),
+        baseline: rate(theirs),
+        baselineName,
+        unit: 'pages/s',
+        comparison: 'ratio',
+        target: { op: '>=', value: 1 },
+      }),
+      row({
+        metric: `PDF fast mode without blocks, ${file.name}`,
+        ours: rate(ours),
+        baseline: rate(theirs),
+        baselineName,
+        unit: 'pages/s',
+        comparison: 'ratio',
+        target: { op: '>=', value: 1.5 },
+      }),
+    );
     console.log(
-      `${file.name.padEnd(24)} ${String(pages).padStart(6)} ${ours.toFixed(0).padStart(11)} ${((pages * 1000) / ours).toFixed(1).padStart(11)} ${theirs.toFixed(0).padStart(14)} ${((pages * 1000) / theirs).toFixed(1).padStart(14)} ${(theirs / ours).toFixed(2).padStart(12)}`,
+      `${file.name.padEnd(24)} ${String(pages).padStart(6)} ${withBlocks.toFixed(0).padStart(10)} ${rate(withBlocks).toFixed(1).padStart(11)} ${ours.toFixed(0).padStart(13)} ${rate(ours).toFixed(1).padStart(14)} ${theirs.toFixed(0).padStart(13)} ${rate(theirs).toFixed(1).padStart(14)} ${(theirs / withBlocks).toFixed(2).padStart(13)} ${(theirs / ours).toFixed(2).padStart(16)}`,
     );
   }
+  const all = (ms: number) => (totals.pages * 1000) / ms;
   console.log(
-    `${'all files'.padEnd(24)} ${String(pagesTotal).padStart(6)} ${ourTotal.toFixed(0).padStart(11)} ${((pagesTotal * 1000) / ourTotal).toFixed(1).padStart(11)} ${theirTotal.toFixed(0).padStart(14)} ${((pagesTotal * 1000) / theirTotal).toFixed(1).padStart(14)} ${(theirTotal / ourTotal).toFixed(2).padStart(12)}`,
+    `${'all files'.padEnd(24)} ${String(totals.pages).padStart(6)} ${totals.blocks.toFixed(0).padStart(10)} ${all(totals.blocks).toFixed(1).padStart(11)} ${totals.plain.toFixed(0).padStart(13)} ${all(totals.plain).toFixed(1).padStart(14)} ${totals.theirs.toFixed(0).padStart(13)} ${all(totals.theirs).toFixed(1).padStart(14)} ${(totals.theirs / totals.blocks).toFixed(2).padStart(13)} ${(totals.theirs / totals.plain).toFixed(2).padStart(16)}`,
   );
+  emitResult('pdf', rows, { rounds: ROUNDS, files: perFile, ocr: OCR });
+  if (!OCR) {
+    await closeDocumentToolkit(fast);
+    return;
+  }
 
   // OCR: generated pages with known text, scanned at 150 dpi, and the first pages of the Chromium article.
   const scanned = await scannedPdf(150);

@@ -4,6 +4,8 @@
  * calling the same pipeline in-process, on the same fixture page, in the same run.
  *
  *   make build infra-up && node -r @swc-node/register bench/latency/scrape-latency.ts [requests=200]
+ *
+ * BENCH_QUICK=1: 20 requests.
  */
 import { performance } from 'node:perf_hooks';
 import { BASIC_SITE, startBasicSite } from '@quarry/testing';
@@ -11,13 +13,19 @@ import { scrapeRequestSchema } from '@quarry/contracts';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
 import { startCluster, startStandalone, type Platform } from '../../apps/platform-e2e/src/support/platform';
+import { emitResult, QUICK, row } from '../support/result.util';
 
-const requests = Number(process.argv[2] ?? 200);
+const requests = Number(process.argv[2] ?? (QUICK ? 20 : 200));
 
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+  return {
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+  };
 }
 
 async function viaHttp(platform: Platform, url: string): Promise<number[]> {
@@ -30,21 +38,31 @@ async function viaHttp(platform: Platform, url: string): Promise<number[]> {
       body: JSON.stringify({ url, maxAge: 0 }),
     });
     const body = (await response.json()) as { data?: { markdown?: string } };
-    if (!body.data?.markdown?.includes(BASIC_SITE.articleMarker)) throw new Error(`unexpected response ${JSON.stringify(body).slice(0, 300)}`);
+    if (!body.data?.markdown?.includes(BASIC_SITE.articleMarker))
+      throw new Error(`unexpected response ${JSON.stringify(body).slice(0, 300)}`);
     if (i >= 10) samples.push(performance.now() - started);
   }
   return samples;
 }
 
 async function inProcess(url: string): Promise<number[]> {
-  const client = new GuardedHttpClient(new AddressPolicy(true), { userAgent: 'bench', maxBytes: 25 * 1024 * 1024 });
+  const client = new GuardedHttpClient(new AddressPolicy(true), {
+    userAgent: 'bench',
+    maxBytes: 25 * 1024 * 1024,
+  });
   const pipeline = new ScrapePipeline(new HttpEngine(client), new PipelineExtensions());
   const request = scrapeRequestSchema.parse({ url });
   const samples: number[] = [];
   for (let i = 0; i < requests + 10; i += 1) {
     const started = performance.now();
-    const outcome = await pipeline.run(request, { jobId: 'bench', teamId: 'bench', signal: new AbortController().signal, timeoutMs: 30_000 });
-    if (!outcome.document.markdown?.includes(BASIC_SITE.articleMarker)) throw new Error('unexpected document');
+    const outcome = await pipeline.run(request, {
+      jobId: 'bench',
+      teamId: 'bench',
+      signal: new AbortController().signal,
+      timeoutMs: 30_000,
+    });
+    if (!outcome.document.markdown?.includes(BASIC_SITE.articleMarker))
+      throw new Error('unexpected document');
     if (i >= 10) samples.push(performance.now() - started);
   }
   await client.close();
@@ -56,13 +74,13 @@ async function main() {
   const url = `${site.url}/article`;
   const rows: [string, ReturnType<typeof summary>][] = [];
   rows.push(['in-process pipeline (baseline)', summary(await inProcess(url))]);
-  const cluster = await startCluster({ gateways: 1, workers: 1 });
+  const cluster = await startCluster({ gateways: 1, workers: 1, readyTimeoutMs: 300_000 });
   try {
     rows.push(['cluster: gateway → Kafka → worker → PostgreSQL', summary(await viaHttp(cluster, url))]);
   } finally {
     await cluster.stop();
   }
-  const standalone = await startStandalone();
+  const standalone = await startStandalone({}, { readyTimeoutMs: 300_000 }); // a loaded machine starts PGlite slowly
   try {
     rows.push(['one process: memory bus + PGlite', summary(await viaHttp(standalone, url))]);
   } finally {
@@ -74,8 +92,35 @@ async function main() {
   console.log('| path | mean ms | p50 ms | p95 ms | p99 ms | p50 vs in-process |');
   console.log('|---|---|---|---|---|---|');
   for (const [name, s] of rows) {
-    console.log(`| ${name} | ${s.mean.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} | ${(s.p50 / base.p50).toFixed(2)}× |`);
+    console.log(
+      `| ${name} | ${s.mean.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} | ${(s.p50 / base.p50).toFixed(2)}× |`,
+    );
   }
+  const [, viaKafka, oneProcess] = rows;
+  emitResult(
+    'latency',
+    [
+      row({
+        metric: `sync scrape p50 overhead, one process (${requests} sequential)`,
+        ours: oneProcess[1].p50,
+        baseline: base.p50,
+        baselineName: 'the same pipeline in-process',
+        unit: 'ms',
+        comparison: 'difference',
+        target: { op: '<=', value: 5 },
+      }),
+      row({
+        metric: `sync scrape p50 overhead, cluster over Kafka (${requests} sequential)`,
+        ours: viaKafka[1].p50,
+        baseline: base.p50,
+        baselineName: 'the same pipeline in-process',
+        unit: 'ms',
+        comparison: 'difference',
+        target: { op: '<=', value: 8 },
+      }),
+    ],
+    { requests, url, paths: Object.fromEntries(rows) },
+  );
   process.exit(0);
 }
 

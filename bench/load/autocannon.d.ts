@@ -10,6 +10,8 @@ declare module 'autocannon' {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;
+    /** Responses with a 4xx status. */
+    '4xx': number;
     /** Responses with a 2xx status. */
     '2xx': number;
     errors: number;
@@ -23,6 +25,12 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** Requests per second over all connections (unlimited when absent). */
+    overallRate?: number;
+    /** Cycled through, one per request; `setupRequest` may change each request before it is sent. */
+    requests?: {
+      setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> };
+    }[];
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

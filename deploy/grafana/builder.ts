@@ -84,8 +84,17 @@ function panelJson(spec: PanelSpec, id: number, gridPos: { x: number; y: number;
     },
     options:
       type === 'timeseries'
-        ? { legend: { displayMode: 'list', placement: 'bottom', showLegend: true }, tooltip: { mode: 'multi', sort: 'desc' } }
-        : { reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false }, colorMode: 'value', graphMode: 'area', textMode: 'auto', orientation: 'auto' },
+        ? {
+            legend: { displayMode: 'list', placement: 'bottom', showLegend: true },
+            tooltip: { mode: 'multi', sort: 'desc' },
+          }
+        : {
+            reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false },
+            colorMode: 'value',
+            graphMode: 'area',
+            textMode: 'auto',
+            orientation: 'auto',
+          },
   };
 }
 
@@ -94,7 +103,14 @@ export function buildDashboard(spec: DashboardSpec): Record<string, unknown> {
   let id = 1;
   let y = 0;
   for (const row of spec.rows) {
-    panels.push({ id: id++, type: 'row', title: row.title, collapsed: false, gridPos: { x: 0, y, w: 24, h: 1 }, panels: [] });
+    panels.push({
+      id: id++,
+      type: 'row',
+      title: row.title,
+      collapsed: false,
+      gridPos: { x: 0, y, w: 24, h: 1 },
+      panels: [],
+    });
     y += 1;
     let x = 0;
     for (const panel of row.panels) {
@@ -125,7 +141,17 @@ export function buildDashboard(spec: DashboardSpec): Record<string, unknown> {
     liveNow: false,
     weekStart: '',
     annotations: { list: [] },
-    links: (spec.links ?? []).map((link) => ({ title: link.title, type: 'link', url: `/d/${link.uid}`, icon: 'dashboard', targetBlank: false, tags: [], asDropdown: false, includeVars: true, keepTime: true })),
+    links: (spec.links ?? []).map((link) => ({
+      title: link.title,
+      type: 'link',
+      url: `/d/${link.uid}`,
+      icon: 'dashboard',
+      targetBlank: false,
+      tags: [],
+      asDropdown: false,
+      includeVars: true,
+      keepTime: true,
+    })),
     templating: {
       list: [
         {
@@ -148,6 +174,12 @@ export function buildDashboard(spec: DashboardSpec): Record<string, unknown> {
 }
 
 /** Every query expression of a generated dashboard, with the panel it belongs to. */
-export function dashboardQueries(dashboard: { panels?: { title?: string; targets?: { expr?: string }[] }[] }): { panel: string; expr: string }[] {
-  return (dashboard.panels ?? []).flatMap((panel) => (panel.targets ?? []).filter((target) => target.expr).map((target) => ({ panel: panel.title ?? '', expr: target.expr as string })));
+export function dashboardQueries(dashboard: {
+  panels?: { title?: string; targets?: { expr?: string }[] }[];
+}): { panel: string; expr: string }[] {
+  return (dashboard.panels ?? []).flatMap((panel) =>
+    (panel.targets ?? [])
+      .filter((target) => target.expr)
+      .map((target) => ({ panel: panel.title ?? '', expr: target.expr as string })),
+  );
 }

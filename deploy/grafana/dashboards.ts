@@ -9,7 +9,7 @@
  * kinds, and `crawl_page` / `batch_scrape_page` for the pages of a collection), which the metrics
  * accept and `kinds()` below builds the selectors from.
  */
-import { CONSUMER_GROUPS, type MetricJobKind } from '@quarry/contracts';
+import { CONSUMER_GROUPS, GRAFANA_DASHBOARDS, type MetricJobKind } from '@quarry/contracts';
 import type { DashboardSpec, PanelSpec } from './builder';
 
 const R = '$__rate_interval';
@@ -19,13 +19,8 @@ const kinds = (...values: MetricJobKind[]): string => values.join('|');
 /** Every kind. */
 const ALL_KINDS = '.+';
 
-const links = [
-  { title: 'Overview', uid: 'quarry-overview' },
-  { title: 'Gateway', uid: 'quarry-gateway' },
-  { title: 'Workers', uid: 'quarry-workers' },
-  { title: 'Crawl', uid: 'quarry-crawl' },
-  { title: 'Agent', uid: 'quarry-agent' },
-];
+/** Links between the dashboards (the same list the console's operator view links to). */
+const links = GRAFANA_DASHBOARDS.map((dashboard) => ({ ...dashboard }));
 
 /** Panels every service dashboard repeats for its own processes. */
 function processPanels(service: string): PanelSpec[] {
@@ -123,6 +118,14 @@ function jobPanels(kindPattern: string, what: string): PanelSpec[] {
           expr: `sum by (kind) (rate(quarry_jobs_finished_total{${sel},outcome="failed"}[${R}])) / sum by (kind) (rate(quarry_jobs_finished_total{${sel}}[${R}]))`,
           legend: '{{kind}}',
         },
+      ],
+    },
+    {
+      title: `${what} quarantined`,
+      description:
+        'Poison work failed for good (SCRAPE_RETRY_LIMIT) because every allowed run ended with its process dying, by kind.',
+      queries: [
+        { expr: `sum by (kind) (increase(quarry_work_quarantined_total{${sel}}[1h]))`, legend: '{{kind}}' },
       ],
     },
     {
@@ -521,9 +524,9 @@ export const DASHBOARDS: DashboardSpec[] = [
             ],
           },
           {
-            title: 'Content threads',
+            title: 'Content workers',
             description:
-              'Content worker thread events per second: spawned, timeout (a page past its deadline), crashed, out_of_memory (a page over CONTENT_WORKER_MEMORY_MB).',
+              'Content worker process events per second: spawned, timeout (a page past its deadline), crashed, out_of_memory (a page over CONTENT_WORKER_MEMORY_MB), recycled (replaced after a page left it large).',
             unit: 'ops',
             queries: [
               {
@@ -656,6 +659,19 @@ export const DASHBOARDS: DashboardSpec[] = [
               {
                 expr: `histogram_quantile(0.99, sum by (kind, le) (rate(quarry_job_duration_seconds_bucket{kind=~"${kinds('crawl_page', 'batch_scrape_page')}"}[${R}])))`,
                 legend: '{{kind}} p99',
+              },
+            ],
+          },
+          {
+            title: 'Webhook deliveries by outcome',
+            description:
+              'Webhook delivery attempts of crawls, batches, extract and agent jobs and monitor checks: delivered, retry (failed, tried again later), failed (given up) and refused (the outbound policy refused the target, e.g. after its DNS changed). Status bodies show the failures per job in webhookDelivery.',
+            unit: 'ops',
+            stack: true,
+            queries: [
+              {
+                expr: `sum by (outcome) (rate(quarry_webhook_deliveries_total[${R}]))`,
+                legend: '{{outcome}}',
               },
             ],
           },

@@ -11,14 +11,22 @@ import { DASHBOARDS } from './dashboards';
 export const DASHBOARD_DIR = join(__dirname, '../helm/quarry/files/dashboards');
 
 export function renderDashboards(): Map<string, string> {
-  return new Map(DASHBOARDS.map((spec) => [`${spec.uid}.json`, `${JSON.stringify(buildDashboard(spec), null, 2)}\n`]));
+  return new Map(
+    DASHBOARDS.map((spec) => [`${spec.uid}.json`, `${JSON.stringify(buildDashboard(spec), null, 2)}\n`]),
+  );
 }
 
 /** Files that differ from their source (or exist without one). */
 export function staleDashboards(): string[] {
   const rendered = renderDashboards();
-  const present = existsSync(DASHBOARD_DIR) ? readdirSync(DASHBOARD_DIR).filter((file) => file.endsWith('.json')) : [];
-  const stale = [...rendered].filter(([file, text]) => !present.includes(file) || readFileSync(join(DASHBOARD_DIR, file), 'utf8') !== text).map(([file]) => file);
+  const present = existsSync(DASHBOARD_DIR)
+    ? readdirSync(DASHBOARD_DIR).filter((file) => file.endsWith('.json'))
+    : [];
+  const stale = [...rendered]
+    .filter(
+      ([file, text]) => !present.includes(file) || readFileSync(join(DASHBOARD_DIR, file), 'utf8') !== text,
+    )
+    .map(([file]) => file);
   return [...stale, ...present.filter((file) => !rendered.has(file))];
 }
 
@@ -26,7 +34,9 @@ if (require.main === module) {
   const stale = staleDashboards();
   if (process.argv.includes('--check')) {
     if (stale.length) {
-      process.stderr.write(`dashboards out of date (run: npx nx run deploy:dashboards): ${stale.join(', ')}\n`);
+      process.stderr.write(
+        `dashboards out of date (run: npx nx run deploy:dashboards): ${stale.join(', ')}\n`,
+      );
       process.exit(1);
     }
   } else {
@@ -37,5 +47,9 @@ if (require.main === module) {
       else unlinkSync(join(DASHBOARD_DIR, file));
     }
   }
-  process.stdout.write(stale.length ? `dashboards ${process.argv.includes('--check') ? 'stale' : 'written'}: ${stale.join(', ')}\n` : 'dashboards up to date\n');
+  process.stdout.write(
+    stale.length
+      ? `dashboards ${process.argv.includes('--check') ? 'stale' : 'written'}: ${stale.join(', ')}\n`
+      : 'dashboards up to date\n',
+  );
 }

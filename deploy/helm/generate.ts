@@ -1,7 +1,8 @@
 /**
- * Keeps the chart's environment wiring and documentation generated from the one list of settings:
- * the config schema (libs/platform/config/src/lib/env.schema.ts) and the README configuration table
- * that documents it. Writes
+ * Keeps the configuration docs and the chart's environment wiring generated from the one list of
+ * settings: the config schema (libs/platform/config/src/lib/env.schema.ts) with the description,
+ * default and secret flag of every variable (ENV_DOCS, env.docs.ts beside it). Writes
+ *   - the configuration table of the project README,
  *   - the `config:` and `secrets:` sections of values.yaml (one commented key per variable),
  *   - their properties in values.schema.json (unknown keys are rejected),
  *   - the tables of the chart README (values, variables and where each comes from).
@@ -11,7 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envSchema } from '@quarry/platform/config';
+import { ENV_DOCS, envSchema, type EnvName } from '@quarry/platform/config';
 
 const ROOT = join(__dirname, '../..');
 const CHART = join(__dirname, 'quarry');
@@ -21,18 +22,19 @@ export const MANAGED_ENV: Record<string, string> = {
   SERVICE_NAME: 'the component name (`gateway`, `scrape-worker`, …)',
   HOST: '`0.0.0.0`',
   PORT: '`3002` (the container port)',
-  PUBLIC_URL: '`publicUrl`, else `https://<ingress.host>` when the ingress is on, else the gateway service URL',
+  PUBLIC_URL:
+    '`publicUrl`, else `https://<ingress.host>` when the ingress is on, else the gateway service URL',
   DATA_DIR: '`/data` (an emptyDir)',
-  DATABASE_URL: 'the bundled PostgreSQL, `postgresql.external.url` or `postgresql.external.existingSecret` (from a Secret)',
-  DATABASE_MIGRATE_ON_START: '`false` when `migrations.enabled` (the migration Job applies them); `true` otherwise',
+  DATABASE_URL:
+    'the bundled PostgreSQL, `postgresql.external.url` or `postgresql.external.existingSecret` (from a Secret)',
+  DATABASE_MIGRATE_ON_START:
+    '`false` when `migrations.enabled` (the migration Job applies them); `true` otherwise',
   BUS_DRIVER: '`kafka`',
   KAFKA_BROKERS: 'the bundled Kafka or `kafka.external.brokers`',
   BLOB_DIR: '`/var/lib/quarry/blobs` (the shared volume when `blobs.persistence`)',
+  ADMIN_HEALTH_URLS:
+    'the Services of the enabled components besides the gateway (`scrape-worker=http://<release>-scrape-worker:3002,…`), whose readiness the gateway’s operator view shows',
 };
-
-/** Variables that hold credentials: rendered into a Secret, never a ConfigMap. */
-const SECRET_ENV = new Set(['BOOTSTRAP_API_KEY', 'BLOB_SIGNING_SECRET', 'OTEL_EXPORTER_OTLP_HEADERS', 'LLM_API_KEY', 'PROXY_BASIC_URLS', 'PROXY_ENHANCED_URLS', 'PROXY_COUNTRY_URLS', 'SMTP_URL']);
-const looksSecret = (name: string) => SECRET_ENV.has(name) || /(SECRET|PASSWORD|_TOKEN$|API_KEY|CREDENTIALS)/.test(name);
 
 /** Where the chart's defaults differ from the services' (one-process) defaults. */
 const CHART_DEFAULTS: Record<string, string> = {
@@ -49,33 +51,38 @@ interface Setting {
   where: 'config' | 'secret' | 'chart';
 }
 
-export function readReadmeTable(readme: string): Map<string, { defaultText: string; meaning: string }> {
-  const section = readme.slice(readme.indexOf('## Configuration'));
-  const rows = new Map<string, { defaultText: string; meaning: string }>();
-  for (const line of section.split('\n')) {
-    const match = /^\| `([A-Z][A-Z0-9_]*)` \| (.*?) \| (.*) \|$/.exec(line.trim());
-    if (match) rows.set(match[1], { defaultText: match[2].trim(), meaning: match[3].trim() });
-    if (rows.size > 0 && !line.trim().startsWith('|')) break;
-  }
-  return rows;
-}
-
+/** Every variable of the config schema, in its order, with its documentation and where the chart sets it. */
 export function settings(): Setting[] {
-  const table = readReadmeTable(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  const names = Object.keys(envSchema.shape);
-  const undocumented = names.filter((name) => !table.has(name));
-  if (undocumented.length) throw new Error(`README.md configuration table lacks: ${undocumented.join(', ')}`);
-  const stale = [...table.keys()].filter((name) => !names.includes(name));
-  if (stale.length) throw new Error(`README.md documents variables the config schema does not read: ${stale.join(', ')}`);
-  return names.map((name) => {
-    const row = table.get(name) as { defaultText: string; meaning: string };
-    const where = name in MANAGED_ENV ? 'chart' : looksSecret(name) ? 'secret' : 'config';
-    return { name, ...row, where };
+  return (Object.keys(envSchema.shape) as EnvName[]).map((name) => {
+    const doc: { default: string; description: string; secret?: true } = ENV_DOCS[name];
+    const where = name in MANAGED_ENV ? 'chart' : doc.secret ? 'secret' : 'config';
+    return { name, defaultText: doc.default, meaning: doc.description, where };
   });
 }
 
+const README_BEGIN = '<!-- BEGIN GENERATED config (npx nx run deploy:chart-docs) -->';
+const README_END = '<!-- END GENERATED config -->';
+
+/** The project README's configuration table. */
+export function renderProjectReadme(current: string, all: Setting[]): string {
+  const rows = all.map(
+    (setting) => `| \`${setting.name}\` | ${cell(setting.defaultText)} | ${cell(setting.meaning)} |`,
+  );
+  return replaceBetween(
+    current,
+    README_BEGIN,
+    README_END,
+    ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n'),
+  );
+}
+
 const plain = (markdown: string) => markdown.replace(/`/g, '').replace(/\s+/g, ' ').trim();
-const yamlString = (value: string) => (value === '' ? '""' : /^[A-Za-z0-9_./:-]+$/.test(value) && !/^(true|false|yes|no|null|~|[0-9.]+)$/i.test(value) ? value : JSON.stringify(value));
+const yamlString = (value: string) =>
+  value === ''
+    ? '""'
+    : /^[A-Za-z0-9_./:-]+$/.test(value) && !/^(true|false|yes|no|null|~|[0-9.]+)$/i.test(value)
+      ? value
+      : JSON.stringify(value);
 
 function valuesBlock(all: Setting[]): { config: string; secrets: string } {
   const config = ['config:'];
@@ -84,9 +91,15 @@ function valuesBlock(all: Setting[]): { config: string; secrets: string } {
     config.push(`  # -- ${plain(setting.meaning)} (service default: ${plain(setting.defaultText)})`);
     config.push(`  ${setting.name}: ${yamlString(chartDefault ?? '')}`);
   }
-  const secrets = ['secrets:', '  # -- Existing Secret holding the keys below (the chart then renders none of them).', '  existingSecret: ""'];
+  const secrets = [
+    'secrets:',
+    '  # -- Existing Secret holding the keys below (the chart then renders none of them).',
+    '  existingSecret: ""',
+  ];
   for (const setting of all.filter((candidate) => candidate.where === 'secret')) {
-    const note = GENERATED_SECRETS.has(setting.name) ? 'empty: generated once and kept across upgrades' : `service default: ${plain(setting.defaultText)}`;
+    const note = GENERATED_SECRETS.has(setting.name)
+      ? 'empty: generated once and kept across upgrades'
+      : `service default: ${plain(setting.defaultText)}`;
     secrets.push(`  # -- ${plain(setting.meaning)} (${note})`);
     secrets.push(`  ${setting.name}: ""`);
   }
@@ -111,7 +124,8 @@ const scalar = { type: ['string', 'number', 'boolean'] };
 
 export function renderSchema(current: string, all: Setting[]): string {
   const schema = JSON.parse(current) as { properties: Record<string, unknown> };
-  const property = (setting: Setting) => [setting.name, { ...scalar, description: plain(setting.meaning) }] as const;
+  const property = (setting: Setting) =>
+    [setting.name, { ...scalar, description: plain(setting.meaning) }] as const;
   schema.properties['config'] = {
     type: 'object',
     description: 'Environment of every component (generated from the README configuration table).',
@@ -154,7 +168,11 @@ export function documentedValues(valuesYaml: string): ValueDoc[] {
     stack.push({ indent, key: entry[2] });
     if (pendingDoc !== undefined) {
       const inline = entry[3].trim();
-      docs.push({ path: stack.map((item) => item.key).join('.'), defaultText: inline === '' ? '(see values.yaml)' : inline, doc: pendingDoc });
+      docs.push({
+        path: stack.map((item) => item.key).join('.'),
+        defaultText: inline === '' ? '(see values.yaml)' : inline,
+        doc: pendingDoc,
+      });
       pendingDoc = undefined;
     }
   }
@@ -165,7 +183,11 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 export function renderReadme(current: string, valuesYaml: string, all: Setting[]): string {
   const values = documentedValues(valuesYaml).filter((doc) => !/^(config|secrets)\.[A-Z]/.test(doc.path));
-  const valuesTable = ['| Key | Default | Description |', '|---|---|---|', ...values.map((doc) => `| \`${doc.path}\` | \`${cell(doc.defaultText)}\` | ${cell(doc.doc)} |`)].join('\n');
+  const valuesTable = [
+    '| Key | Default | Description |',
+    '|---|---|---|',
+    ...values.map((doc) => `| \`${doc.path}\` | \`${cell(doc.defaultText)}\` | ${cell(doc.doc)} |`),
+  ].join('\n');
   const envTable = [
     '| Variable | Set through | Service default | Meaning |',
     '|---|---|---|---|',
@@ -179,7 +201,12 @@ export function renderReadme(current: string, valuesYaml: string, all: Setting[]
       return `| \`${setting.name}\` | ${cell(where)} | ${cell(setting.defaultText)} | ${cell(setting.meaning)} |`;
     }),
   ].join('\n');
-  let next = replaceBetween(current, '<!-- BEGIN GENERATED values -->', '<!-- END GENERATED values -->', valuesTable);
+  let next = replaceBetween(
+    current,
+    '<!-- BEGIN GENERATED values -->',
+    '<!-- END GENERATED values -->',
+    valuesTable,
+  );
   next = replaceBetween(next, '<!-- BEGIN GENERATED env -->', '<!-- END GENERATED env -->', envTable);
   return next;
 }
@@ -187,18 +214,27 @@ export function renderReadme(current: string, valuesYaml: string, all: Setting[]
 export function generate(check: boolean): string[] {
   const all = settings();
   const files = {
+    projectReadme: join(ROOT, 'README.md'),
     values: join(CHART, 'values.yaml'),
     schema: join(CHART, 'values.schema.json'),
     readme: join(CHART, 'README.md'),
   };
   const currentValues = readFileSync(files.values, 'utf8');
   const nextValues = renderValues(currentValues, all);
+  const projectReadme = readFileSync(files.projectReadme, 'utf8');
   const outputs: [string, string, string][] = [
+    [files.projectReadme, projectReadme, renderProjectReadme(projectReadme, all)],
     [files.values, currentValues, nextValues],
     [files.schema, readFileSync(files.schema, 'utf8'), renderSchema(readFileSync(files.schema, 'utf8'), all)],
-    [files.readme, readFileSync(files.readme, 'utf8'), renderReadme(readFileSync(files.readme, 'utf8'), nextValues, all)],
+    [
+      files.readme,
+      readFileSync(files.readme, 'utf8'),
+      renderReadme(readFileSync(files.readme, 'utf8'), nextValues, all),
+    ],
   ];
-  const stale = outputs.filter(([, current, next]) => current !== next).map(([file]) => file.slice(ROOT.length + 1));
+  const stale = outputs
+    .filter(([, current, next]) => current !== next)
+    .map(([file]) => file.slice(ROOT.length + 1));
   if (!check) for (const [file, current, next] of outputs) if (current !== next) writeFileSync(file, next);
   return stale;
 }
@@ -210,5 +246,9 @@ if (require.main === module) {
     process.stderr.write(`out of date (run: npx nx run deploy:chart-docs): ${stale.join(', ')}\n`);
     process.exit(1);
   }
-  process.stdout.write(stale.length ? `${check ? 'stale' : 'updated'}: ${stale.join(', ')}\n` : 'chart values, schema and README are up to date\n');
+  process.stdout.write(
+    stale.length
+      ? `${check ? 'stale' : 'updated'}: ${stale.join(', ')}\n`
+      : 'README configuration table, chart values, schema and README are up to date\n',
+  );
 }

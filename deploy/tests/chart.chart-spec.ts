@@ -76,6 +76,18 @@ describe.each([
     ).toEqual(APPS);
   });
 
+  it('tells the gateway where the other components answer /readyz (the console operator view)', () => {
+    const gateway = container(named(manifests, 'Deployment', 'quarry-gateway'));
+    const urls = gateway['env'].find((entry: Manifest) => entry['name'] === 'ADMIN_HEALTH_URLS')
+      .value as string;
+    const entries = urls.split(',').map((entry) => entry.split('='));
+    expect(entries.map(([name]) => name).sort()).toEqual(APPS.filter((app) => app !== 'gateway'));
+    for (const [name, url] of entries) {
+      const service = named(manifests, 'Service', `quarry-${name}`);
+      expect(url).toBe(`http://${service['metadata'].name}:${service['spec'].ports[0].port}`);
+    }
+  });
+
   it.each(APPS)('%s: probes on /livez and /readyz at the container port', (app) => {
     const spec = container(named(manifests, 'Deployment', `quarry-${app}`));
     const port = spec['ports'].find((candidate: Manifest) => candidate['name'] === 'http');
@@ -280,7 +292,11 @@ describe('document parsers, switched and tuned', () => {
     expect(budgets.some((name) => name.endsWith('scrape-worker'))).toBe(false);
     expect(budgets.some((name) => name.endsWith('gateway'))).toBe(true);
     const pair = render({ values: { scrapeWorker: { autoscaling: { enabled: false }, replicaCount: 2 } } });
-    expect(ofKind(pair, 'PodDisruptionBudget').some((pdb) => (pdb['metadata'].name as string).endsWith('scrape-worker'))).toBe(true);
+    expect(
+      ofKind(pair, 'PodDisruptionBudget').some((pdb) =>
+        (pdb['metadata'].name as string).endsWith('scrape-worker'),
+      ),
+    ).toBe(true);
   });
 
   it('runs with a fixed replica count when autoscaling is off', () => {

@@ -11,7 +11,10 @@ import { LocalCluster } from '../../apps/platform-e2e/src/support/local-cluster'
 function passThrough(defaults: Record<string, string>, names: string[]): Record<string, string> {
   // eslint-disable-next-line no-restricted-syntax -- a developer script forwards selected variables of its shell to the services it starts
   const shell = process.env;
-  return { ...defaults, ...Object.fromEntries(names.filter((name) => shell[name]).map((name) => [name, shell[name] as string])) };
+  return {
+    ...defaults,
+    ...Object.fromEntries(names.filter((name) => shell[name]).map((name) => [name, shell[name] as string])),
+  };
 }
 
 async function main(): Promise<void> {
@@ -20,16 +23,26 @@ async function main(): Promise<void> {
   const cluster = await LocalCluster.start({
     gateways: Number(gateways),
     workers: Number(workers),
-    env: passThrough({ BOOTSTRAP_API_KEY: `fc-local-${Date.now().toString(36)}` }, ['BOOTSTRAP_API_KEY', 'ALLOW_PRIVATE_NETWORKS', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'LOG_LEVEL']),
+    env: passThrough({ BOOTSTRAP_API_KEY: `fc-local-${Date.now().toString(36)}` }, [
+      'BOOTSTRAP_API_KEY',
+      'ALLOW_PRIVATE_NETWORKS',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'LOG_LEVEL',
+    ]),
     log,
   });
-  for (const service of cluster.services) log(`${service.name.padEnd(20)} ${service.url} (pid ${service.process?.pid})`);
+  for (const service of cluster.services)
+    log(`${service.name.padEnd(20)} ${service.url} (pid ${service.process?.pid})`);
   log(`API:      ${cluster.url}`);
   log(`API key:  ${cluster.env['BOOTSTRAP_API_KEY']}`);
   log(`database: ${cluster.databaseUrl}`);
   log(`brokers:  ${cluster.brokers.join(',')}  (topic prefix ${cluster.env['BUS_TOPIC_PREFIX']})`);
-  log(`try: curl -s -H "Authorization: Bearer ${cluster.env['BOOTSTRAP_API_KEY']}" -d '{"url":"https://example.com"}' ${cluster.url}/v2/scrape`);
-  log(`     curl -s -H "Authorization: Bearer ${cluster.env['BOOTSTRAP_API_KEY']}" -F file=@document.pdf ${cluster.url}/v2/parse`);
+  log(
+    `try: curl -s -H "Authorization: Bearer ${cluster.env['BOOTSTRAP_API_KEY']}" -d '{"url":"https://example.com"}' ${cluster.url}/v2/scrape`,
+  );
+  log(
+    `     curl -s -H "Authorization: Bearer ${cluster.env['BOOTSTRAP_API_KEY']}" -F file=@document.pdf ${cluster.url}/v2/parse`,
+  );
   log('Ctrl-C stops the services');
   let stopping = false;
   const stop = async () => {

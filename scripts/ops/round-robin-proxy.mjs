@@ -18,7 +18,12 @@ export function startProxy({ port, host = '127.0.0.1', upstreams, log = () => un
     const [targetHost, targetPort] = address.split(':');
     // No keep-alive upstream: a request is only ever retried when its connection was refused, so a
     // POST that reached a gateway is never sent twice.
-    return { host: targetHost, port: Number(targetPort), downUntil: 0, agent: new Agent({ keepAlive: false, maxSockets: 1024 }) };
+    return {
+      host: targetHost,
+      port: Number(targetPort),
+      downUntil: 0,
+      agent: new Agent({ keepAlive: false, maxSockets: 1024 }),
+    };
   });
   let next = 0;
   const stats = { requests: 0, retried: 0, failed: 0 };
@@ -39,7 +44,13 @@ export function startProxy({ port, host = '127.0.0.1', upstreams, log = () => un
     stats.failed += 1;
     if (response.headersSent) return response.destroy();
     const body = JSON.stringify({ success: false, error: 'Bad Gateway', details: { reason } });
-    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '1' }).end(body);
+    response
+      .writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'retry-after': '1',
+      })
+      .end(body);
   };
 
   const forward = (incoming, response, body, tried) => {
@@ -47,13 +58,27 @@ export function startProxy({ port, host = '127.0.0.1', upstreams, log = () => un
     if (!target) return fail(response, 502, 'no gateway is reachable');
     tried.add(target);
     let connected = false;
-    const headers = { ...incoming.headers, 'x-forwarded-for': incoming.socket.remoteAddress ?? '', connection: 'close' };
-    const upstream = httpRequest({ host: target.host, port: target.port, method: incoming.method, path: incoming.url, headers, agent: target.agent }, (reply) => {
-      response.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(response);
-      reply.on('error', () => response.destroy());
-      reply.on('aborted', () => response.destroy());
-    });
+    const headers = {
+      ...incoming.headers,
+      'x-forwarded-for': incoming.socket.remoteAddress ?? '',
+      connection: 'close',
+    };
+    const upstream = httpRequest(
+      {
+        host: target.host,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers,
+        agent: target.agent,
+      },
+      (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+        reply.on('error', () => response.destroy());
+        reply.on('aborted', () => response.destroy());
+      },
+    );
     upstream.on('socket', (socket) => socket.once('connect', () => (connected = true)));
     upstream.on('error', (error) => {
       if (!connected && CONNECT_ERRORS.has(error.code) && !response.headersSent) {
@@ -104,11 +129,19 @@ if (isMain) {
     else if (args[i] === '--upstream') upstreams.push(args[++i]);
   }
   if (upstreams.length === 0) {
-    process.stderr.write('usage: round-robin-proxy.mjs --port N --upstream host:port [--upstream host:port …]\n');
+    process.stderr.write(
+      'usage: round-robin-proxy.mjs --port N --upstream host:port [--upstream host:port …]\n',
+    );
     process.exit(2);
   }
-  const proxy = await startProxy({ port, upstreams, log: (line) => process.stdout.write(`${JSON.stringify({ level: 40, msg: line, time: Date.now() })}\n`) });
-  process.stdout.write(`${JSON.stringify({ level: 30, msg: 'proxy listening', url: proxy.url, upstreams })}\n`);
+  const proxy = await startProxy({
+    port,
+    upstreams,
+    log: (line) => process.stdout.write(`${JSON.stringify({ level: 40, msg: line, time: Date.now() })}\n`),
+  });
+  process.stdout.write(
+    `${JSON.stringify({ level: 30, msg: 'proxy listening', url: proxy.url, upstreams })}\n`,
+  );
   const stop = () => proxy.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -1,4 +1,4 @@
-import { main } from '@quarry/platform/http';
+import { main } from '@quarry/platform/runtime';
 import { AgentOrchestratorAppModule } from './agent-orchestrator-app.module';
 
 main({

@@ -23,7 +23,9 @@ async function ensureTopics(config: AppConfig, argv: string[]): Promise<number> 
   const bus = createBus(config.bus, createLogger({ service: 'cli', level: config.service.logLevel }));
   await bus.start();
   await bus.stop();
-  process.stdout.write(`topics ready (prefix "${config.bus.topicPrefix}", replication ${config.bus.replicationFactor})\n`);
+  process.stdout.write(
+    `topics ready (prefix "${config.bus.topicPrefix}", replication ${config.bus.replicationFactor})\n`,
+  );
   return 0;
 }
 
@@ -67,7 +69,9 @@ async function run(argv: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

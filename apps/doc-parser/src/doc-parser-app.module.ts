@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
 import { DocParserModule } from '@quarry/documents/service';
 import { JobsModule } from '@quarry/jobs';
-import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 
 /** The doc-parser: consumes parse jobs (PDF text, OCR, layout, office files); serves only probes and metrics. */
 @Module({})

@@ -1,11 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { OperatorApiModule } from '@quarry/admin';
 import { ApiModule } from '@quarry/api';
-import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 
-/** The gateway: the public HTTP API; work goes to the workers over Kafka. */
+/** The gateway: the public HTTP API, the admin API and the web console; work goes to the workers over Kafka. */
 @Module({})
 export class GatewayModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
-    return { module: GatewayModule, imports: [PlatformModule.forRoot(runtime), ApiModule] };
+    return {
+      module: GatewayModule,
+      imports: [PlatformModule.forRoot(runtime), ApiModule, OperatorApiModule],
+    };
   }
 }

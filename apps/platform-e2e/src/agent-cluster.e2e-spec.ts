@@ -132,6 +132,8 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
       threadId: started.body.threadId,
       threadTurn: 1,
       mode: 'extract',
+      // No model is configured: the run says which offline fallback produced its data.
+      warning: expect.stringContaining('no language model is configured'),
     });
     const expiresIn = Date.parse(status.expiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(23 * 3_600_000);

@@ -253,22 +253,17 @@ describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
       expect(filtered[0].body.success).toBe(true);
     });
 
-    it('refuses private webhook targets the deployment does not allow', async () => {
-      const job = await firecrawl.batchScrape([`${site.url}/about`], {
-        webhook: `http://127.0.0.2:${site.port}/hooks`,
-        pollInterval: 1,
-        timeout: 60,
-      });
-      expect(job.status).toBe('completed');
-      const rows = await eventually(async () => {
-        const found = await query<{ status: string; last_error: string }>(
-          platform,
-          `SELECT status, last_error FROM webhook_deliveries WHERE job_id = $1`,
-          [job.id],
+    it('refuses private webhook targets the deployment does not allow, when the job is created', async () => {
+      const refused = await firecrawl
+        .startBatchScrape([`${site.url}/about`], { webhook: `http://127.0.0.2:${site.port}/hooks` })
+        .then(
+          () => undefined,
+          (error: { status?: number; message?: string }) => error,
         );
-        return found.length === 3 && found.every((row) => row.status === 'failed') ? found : undefined;
-      });
-      expect(rows[0].last_error).toMatch(/127\.0\.0\.2/);
+      expect(refused?.status).toBe(400);
+      expect(refused?.message).toMatch(
+        /^Webhook URL refused: 127\.0\.0\.2 is a private, loopback, link-local or metadata address.*ALLOW_PRIVATE_NETWORKS=true.*OUTBOUND_ALLOWLIST/,
+      );
       expect(site.hits.get('127.0.0.2 /hooks')).toBeUndefined();
     });
   });
@@ -367,7 +362,7 @@ describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
   });
 
   describe('a crawl whose start URL fails (kickoff failure)', () => {
-    it('ends failed: status body per compat §8.2, completed webhook with success:false, watcher catchup per §18', async () => {
+    it('ends failed: status body per compat §8.2, crawl.failed webhook with success:false, watcher catchup per §18', async () => {
       const job = await firecrawl.crawl(`${site.url}/missing-page`, {
         sitemap: 'skip',
         webhook: { url: receiver.url, metadata: { run: 'kickoff-failure' } },
@@ -395,17 +390,13 @@ describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
 
       const events = await eventually(async () => {
         const mine = receiver.received.filter((event) => event.body.id === job.id);
-        return mine.some((event) => event.body.type === 'crawl.completed') ? mine : undefined;
+        return mine.some((event) => event.body.type === 'crawl.failed') ? mine : undefined;
       });
-      expect(events.map((event) => event.body.type)).toEqual([
-        'crawl.started',
-        'crawl.page',
-        'crawl.completed',
-      ]);
+      expect(events.map((event) => event.body.type)).toEqual(['crawl.started', 'crawl.page', 'crawl.failed']);
       expect(events[1].body).toMatchObject({ success: false, error, data: [] });
       expect(events[2].body).toMatchObject({
         success: false,
-        type: 'crawl.completed',
+        type: 'crawl.failed',
         error,
         data: [],
         metadata: { run: 'kickoff-failure' },

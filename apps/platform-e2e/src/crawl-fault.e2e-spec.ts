@@ -26,19 +26,36 @@ describe('crawl survives a killed worker', () => {
 
   it('completes with every page exactly once and no double charge after SIGKILL of one of three workers', async () => {
     const firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.publicUrl });
-    const [before] = await query<{ credits: number }>(platform, `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`);
+    const [before] = await query<{ credits: number }>(
+      platform,
+      `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`,
+    );
     const started = await firecrawl.startCrawl(`${site.url}/docs/`, { limit: 1_000, sitemap: 'skip' });
-    await eventually(async () => ((await firecrawl.getCrawlStatus(started.id, { autoPaginate: false })).completed >= 60 ? true : undefined), 120_000);
-    const [inFlight] = await query<{ count: string }>(platform, `SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND status = 'dispatched'`, [started.id]);
+    await eventually(
+      async () =>
+        (await firecrawl.getCrawlStatus(started.id, { autoPaginate: false })).completed >= 60
+          ? true
+          : undefined,
+      120_000,
+    );
+    const [inFlight] = await query<{ count: string }>(
+      platform,
+      `SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND status = 'dispatched'`,
+      [started.id],
+    );
     expect(Number(inFlight.count)).toBeGreaterThan(0);
     const victim = platform.workers[1];
     await victim.kill();
     const killedAt = Date.now();
 
-    const done = await eventually(async () => {
-      const status = await firecrawl.getCrawlStatus(started.id);
-      return status.status === 'scraping' ? undefined : status;
-    }, 240_000, 1_000);
+    const done = await eventually(
+      async () => {
+        const status = await firecrawl.getCrawlStatus(started.id);
+        return status.status === 'scraping' ? undefined : status;
+      },
+      240_000,
+      1_000,
+    );
     const expected = CRAWL_SITE.docs + 1; // the index and its 300 pages
     expect(done.status).toBe('completed');
     expect(done.completed).toBe(expected);
@@ -46,7 +63,15 @@ describe('crawl survives a killed worker', () => {
     expect(urls).toHaveLength(expected);
     expect(new Set(urls).size).toBe(expected);
 
-    const [stored] = await query<{ pages: string; documents: string; distinct_urls: string; charges: string; distinct_keys: string; charged: string; credits_used: number }>(
+    const [stored] = await query<{
+      pages: string;
+      documents: string;
+      distinct_urls: string;
+      charges: string;
+      distinct_keys: string;
+      charged: string;
+      credits_used: number;
+    }>(
       platform,
       `SELECT (SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND status = 'completed') AS pages,
               (SELECT count(*) FROM documents WHERE job_id = $1) AS documents,
@@ -64,13 +89,28 @@ describe('crawl survives a killed worker', () => {
     expect(Number(stored.distinct_keys)).toBe(expected);
     expect(Number(stored.charged)).toBe(expected);
     expect(stored.credits_used).toBe(expected);
-    const [after] = await query<{ credits: number }>(platform, `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`);
+    const [after] = await query<{ credits: number }>(
+      platform,
+      `SELECT t.credits FROM teams t JOIN api_keys k ON k.team_id = t.id ORDER BY k.created_at LIMIT 1`,
+    );
     expect(before.credits - after.credits).toBe(expected);
 
     // the kill interrupted work: some page was fetched again by a surviving worker, yet stored once
-    const refetched = [...site.hits.entries()].filter(([key, count]) => key.startsWith('localhost /docs/page-') && count > 1);
+    const refetched = [...site.hits.entries()].filter(
+      ([key, count]) => key.startsWith('localhost /docs/page-') && count > 1,
+    );
     expect(refetched.length).toBeGreaterThan(0);
     // the survivors finished the crawl after the kill
-    expect(Date.parse(String((await query<{ finished_at: Date }>(platform, `SELECT finished_at FROM jobs WHERE id = $1`, [started.id]))[0].finished_at))).toBeGreaterThan(killedAt);
+    expect(
+      Date.parse(
+        String(
+          (
+            await query<{ finished_at: Date }>(platform, `SELECT finished_at FROM jobs WHERE id = $1`, [
+              started.id,
+            ])
+          )[0].finished_at,
+        ),
+      ),
+    ).toBeGreaterThan(killedAt);
   });
 });

@@ -161,7 +161,9 @@ describe('crawl (SDK, cluster)', () => {
     expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxPages: 1 })).data).toHaveLength(200);
     // maxWaitTime (seconds) is checked before each `next` page: one already past keeps the first page only
     expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxWaitTime: -1 })).data).toHaveLength(100);
-    expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxWaitTime: 120 })).data).toHaveLength(fullCrawlCompleted);
+    expect((await firecrawl.getCrawlStatus(fullCrawlId, { maxWaitTime: 120 })).data).toHaveLength(
+      fullCrawlCompleted,
+    );
     const status = await firecrawl.getCrawlStatus(fullCrawlId, { autoPaginate: false });
     expect(status).toMatchObject({
       id: fullCrawlId,
@@ -480,9 +482,10 @@ describe('crawl (SDK, cluster)', () => {
       `${site.url}/`,
       'Crawl only the blog posts, up to 5 pages, and ignore the sitemap',
     );
+    // Read against the site's own sections (its start page links and sitemaps): /blog.
     expect(preview).toMatchObject({
       url: `${site.url}/`,
-      includePaths: ['^/blog(?:s)?(?:/|$)'],
+      includePaths: ['^/blog(?:/|$)'],
       limit: 5,
       sitemap: 'skip',
     });
@@ -505,11 +508,11 @@ describe('crawl (SDK, cluster)', () => {
       body: { url: `${site.url}/`, prompt: 'exclude the docs and blog sections, 4 pages', limit: 2 },
     });
     expect(started.body.promptGeneratedOptions).toMatchObject({
-      excludePaths: ['^/docs(?:s)?(?:/|$)', '^/blog(?:s)?(?:/|$)'],
+      excludePaths: ['^/docs(?:/|$)', '^/blog(?:/|$)'],
       limit: 4,
     });
     expect(started.body.finalCrawlerOptions).toMatchObject({
-      excludePaths: ['^/docs(?:s)?(?:/|$)', '^/blog(?:s)?(?:/|$)'],
+      excludePaths: ['^/docs(?:/|$)', '^/blog(?:/|$)'],
       limit: 2,
       prompt: 'exclude the docs and blog sections, 4 pages',
     });

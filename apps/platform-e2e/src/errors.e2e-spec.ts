@@ -5,7 +5,13 @@ import { call, type ApiResponse } from './support/api-client';
 import { createKey, runCli, runNpmCli } from './support/cli';
 import { startCluster, type Platform } from './support/platform';
 
-type ErrorBody = { success: boolean; error: string; code?: string; details?: unknown; data?: { metadata: Record<string, unknown> } };
+type ErrorBody = {
+  success: boolean;
+  error: string;
+  code?: string;
+  details?: unknown;
+  data?: { metadata: Record<string, unknown> };
+};
 
 /**
  * The error table of the foundation issue (spec §7), on a cluster that refuses private networks
@@ -25,12 +31,18 @@ describe('errors in the spec shape', () => {
         const timer = setTimeout(() => response.end('<p>late</p>'), 10_000);
         response.on('close', () => clearTimeout(timer));
       },
-      '/to-internal': (_request, response) => response.writeHead(302, { location: `${internal.url}/secret` }).end(),
+      '/to-internal': (_request, response) =>
+        response.writeHead(302, { location: `${internal.url}/secret` }).end(),
     });
     platform = await startCluster({
       gateways: 1,
       workers: 1,
-      env: { ALLOW_PRIVATE_NETWORKS: 'false', OUTBOUND_ALLOWLIST: '127.0.0.1', MAX_BODY_BYTES: '65536', BROWSER_CONCURRENCY: '0' },
+      env: {
+        ALLOW_PRIVATE_NETWORKS: 'false',
+        OUTBOUND_ALLOWLIST: '127.0.0.1',
+        MAX_BODY_BYTES: '65536',
+        BROWSER_CONCURRENCY: '0',
+      },
     });
     databaseUrl = platform.database?.url ?? '';
   });
@@ -51,7 +63,11 @@ describe('errors in the spec shape', () => {
 
   it('400: schema failures carry details; unknown keys and custom rules have their messages', async () => {
     const unknown = await scrape({ url: `${site.url}/`, notAnOption: 1 });
-    expectError(unknown, 400, 'Unrecognized key in body -- please review the v2 API documentation for request body changes');
+    expectError(
+      unknown,
+      400,
+      'Unrecognized key in body -- please review the v2 API documentation for request body changes',
+    );
     expect(unknown.body.code).toBe('BAD_REQUEST');
     expect(Array.isArray(unknown.body.details)).toBe(true);
     const waitFor = await scrape({ url: `${site.url}/`, timeout: 2_000, waitFor: 1_500 });
@@ -62,7 +78,12 @@ describe('errors in the spec shape', () => {
   });
 
   it('400: Invalid URL for missing, malformed and non-http URLs', async () => {
-    for (const body of [{}, { url: 'not a url' }, { url: 'ftp://example.com/file' }, { url: 'example.com' }]) {
+    for (const body of [
+      {},
+      { url: 'not a url' },
+      { url: 'ftp://example.com/file' },
+      { url: 'example.com' },
+    ]) {
       expectError(await scrape(body), 400, 'Invalid URL');
     }
   });
@@ -78,7 +99,9 @@ describe('errors in the spec shape', () => {
   });
 
   it('400: job ids must be UUIDs (checked before anything else about the job)', async () => {
-    const response = await call<ErrorBody>(platform.url(), 'GET', '/v2/scrape/None', { apiKey: platform.apiKey });
+    const response = await call<ErrorBody>(platform.url(), 'GET', '/v2/scrape/None', {
+      apiKey: platform.apiKey,
+    });
     expectError(response, 400, 'Invalid job ID format. Job ID must be a valid UUID.');
   });
 
@@ -91,8 +114,16 @@ describe('errors in the spec shape', () => {
 
   it('401: missing, malformed, unknown and revoked keys', async () => {
     expectError(await scrape({ url: `${site.url}/` }, ''), 401, 'Unauthorized: Invalid token');
-    expectError(await scrape({ url: `${site.url}/` }, '', { authorization: 'Basic abc' }), 401, 'Unauthorized: Invalid token');
-    expectError(await scrape({ url: `${site.url}/` }, 'fc-0000000000000000000000000000000000000000'), 401, 'Unauthorized: Invalid token');
+    expectError(
+      await scrape({ url: `${site.url}/` }, '', { authorization: 'Basic abc' }),
+      401,
+      'Unauthorized: Invalid token',
+    );
+    expectError(
+      await scrape({ url: `${site.url}/` }, 'fc-0000000000000000000000000000000000000000'),
+      401,
+      'Unauthorized: Invalid token',
+    );
     const key = createKey(databaseUrl, 'revoked-team', ['--credits', '10']);
     runCli(databaseUrl, ['keys', 'revoke', key]);
     expectError(await scrape({ url: `${site.url}/` }, key), 401, 'Unauthorized: Invalid token');
@@ -101,18 +132,31 @@ describe('errors in the spec shape', () => {
   it('keys from `npm run --silent cli -- keys create` at the repository root: the key alone on the last stdout line', async () => {
     const team = `npm-${randomUUID().slice(0, 8)}`;
     const created = runNpmCli(databaseUrl, ['keys', 'create', '--team', team, '--credits', '7']);
-    expect({ status: created.status, stderr: created.status === 0 ? '' : created.stderr }).toEqual({ status: 0, stderr: '' });
+    expect({ status: created.status, stderr: created.status === 0 ? '' : created.stderr }).toEqual({
+      status: 0,
+      stderr: '',
+    });
     const lines = created.stdout.replace(/\n$/, '').split('\n');
     const key = lines[lines.length - 1];
     expect(key).toMatch(/^fc-[0-9a-f]{48}$/);
-    const usage = await call<{ success: boolean; data: { remainingCredits: number } }>(platform.url(), 'GET', '/v2/team/credit-usage', { apiKey: key });
+    const usage = await call<{ success: boolean; data: { remainingCredits: number } }>(
+      platform.url(),
+      'GET',
+      '/v2/team/credit-usage',
+      { apiKey: key },
+    );
     expect(usage.status).toBe(200);
     expect(usage.body.data.remainingCredits).toBe(7);
     // Without --credits the team starts empty: the same form, the key works and the balance is 0.
     const bare = runNpmCli(databaseUrl, ['keys', 'create', '--team', `${team}-bare`]);
     expect(bare.status).toBe(0);
     const bareKey = bare.stdout.trim().split('\n').pop() ?? '';
-    const bareUsage = await call<{ data: { remainingCredits: number } }>(platform.url(), 'GET', '/v2/team/credit-usage', { apiKey: bareKey });
+    const bareUsage = await call<{ data: { remainingCredits: number } }>(
+      platform.url(),
+      'GET',
+      '/v2/team/credit-usage',
+      { apiKey: bareKey },
+    );
     expect(bareUsage.status).toBe(200);
     expect(bareUsage.body.data.remainingCredits).toBe(0);
   });
@@ -128,12 +172,24 @@ describe('errors in the spec shape', () => {
   });
 
   it('404: unknown paths, unknown jobs and other teams’ jobs', async () => {
-    expectError(await call<ErrorBody>(platform.url(), 'GET', '/v2/nothing-here', { apiKey: platform.apiKey }), 404, 'Not Found');
-    expectError(await call<ErrorBody>(platform.url(), 'GET', `/v2/scrape/${randomUUID()}`, { apiKey: platform.apiKey }), 404, 'Job not found.');
+    expectError(
+      await call<ErrorBody>(platform.url(), 'GET', '/v2/nothing-here', { apiKey: platform.apiKey }),
+      404,
+      'Not Found',
+    );
+    expectError(
+      await call<ErrorBody>(platform.url(), 'GET', `/v2/scrape/${randomUUID()}`, { apiKey: platform.apiKey }),
+      404,
+      'Job not found.',
+    );
     const mine = await scrape({ url: `${site.url}/` });
     const jobId = String(mine.body.data?.metadata['scrapeId']);
     const other = createKey(databaseUrl, 'other-team', ['--credits', '10']);
-    expectError(await call<ErrorBody>(platform.url(), 'GET', `/v2/scrape/${jobId}`, { apiKey: other }), 404, 'Job not found.');
+    expectError(
+      await call<ErrorBody>(platform.url(), 'GET', `/v2/scrape/${jobId}`, { apiKey: other }),
+      404,
+      'Job not found.',
+    );
   });
 
   it('408: the request timeout covers the whole job', async () => {
@@ -166,17 +222,28 @@ describe('errors in the spec shape', () => {
   });
 
   it('refuses private targets directly and after a redirect (200 with metadata.statusCode 403)', async () => {
-    for (const url of [`${internal.url}/secret`, `${site.url}/to-internal`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:9/']) {
+    for (const url of [
+      `${internal.url}/secret`,
+      `${site.url}/to-internal`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]:9/',
+    ]) {
       const response = await scrape({ url });
       expect(response.status).toBe(200);
-      expect(response.body.data?.metadata).toMatchObject({ statusCode: 403, error: expect.stringMatching(/^Blocked insecure target URL/) });
+      expect(response.body.data?.metadata).toMatchObject({
+        statusCode: 403,
+        error: expect.stringMatching(/^Blocked insecure target URL/),
+      });
     }
     expect(internal.hits.get('/secret')).toBeUndefined();
   });
 
   it('503 while the database refuses connections, then recovers without a restart', async () => {
     const name = platform.database?.name ?? '';
-    const admin = new Client({ connectionString: process.env['TEST_DATABASE_URL'] ?? 'postgresql://quarry:quarry@127.0.0.1:5432/quarry' });
+    const admin = new Client({
+      connectionString:
+        process.env['TEST_DATABASE_URL'] ?? 'postgresql://quarry:quarry@127.0.0.1:5432/quarry',
+    });
     await admin.connect();
     try {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);

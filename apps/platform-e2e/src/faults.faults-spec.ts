@@ -217,14 +217,19 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  mkdirSync(join(REPO_ROOT, '.cache/faults/logs'), { recursive: true });
-  for (const [name, lines] of cluster?.logs ?? [])
-    writeFileSync(join(REPO_ROOT, '.cache/faults/logs', `${name}.log`), `${lines.join('\n')}\n`);
-  writeFileSync(join(REPO_ROOT, '.cache/faults/report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`\nfault-test figures:\n${JSON.stringify(report, null, 2)}\n`);
-  await cluster?.stop();
-  await site?.close();
-}, 120_000);
+  try {
+    mkdirSync(join(REPO_ROOT, '.cache/faults/logs'), { recursive: true });
+    for (const [name, lines] of cluster?.logs ?? [])
+      writeFileSync(join(REPO_ROOT, '.cache/faults/logs', `${name}.log`), `${lines.join('\n')}\n`);
+    writeFileSync(join(REPO_ROOT, '.cache/faults/report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`\nfault-test figures:\n${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    // Whatever happened (a failed test, a broker killed, PostgreSQL stopped): the services, and the
+    // brokers and PostgreSQL this run started, are stopped rather than left running.
+    await cluster?.stop({ infrastructure: 'stop-started' });
+    await site?.close();
+  }
+}, 600_000);
 
 const worker = (name: string): ClusterService =>
   cluster.workers.find((candidate) => candidate.name === name) as ClusterService;

@@ -23,7 +23,11 @@ describe('a scrape worker killed mid-job', () => {
           releaseFirst = () => response.destroy();
           return;
         }
-        response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><main><h1>Delivered once</h1><p>The second worker got it.</p></main></body></html>');
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            '<html><body><main><h1>Delivered once</h1><p>The second worker got it.</p></main></body></html>',
+          );
       },
     });
     platform = await startCluster({ gateways: 1, workers: 1 });
@@ -35,12 +39,18 @@ describe('a scrape worker killed mid-job', () => {
   });
 
   it('redelivers to another worker, answers once and charges once', async () => {
-    const pending = call<{ success: boolean; data: { markdown: string; metadata: Record<string, unknown> } }>(platform.url(), 'POST', '/v2/scrape', {
-      apiKey: platform.apiKey,
-      body: { url: `${site.url}/held`, timeout: 150_000 },
-    });
+    const pending = call<{ success: boolean; data: { markdown: string; metadata: Record<string, unknown> } }>(
+      platform.url(),
+      'POST',
+      '/v2/scrape',
+      {
+        apiKey: platform.apiKey,
+        body: { url: `${site.url}/held`, timeout: 150_000 },
+      },
+    );
     const deadline = Date.now() + 30_000;
-    while (!site.hits.get('/held') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!site.hits.get('/held') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(site.hits.get('/held')).toBe(1);
     await platform.workers[0].kill();
     releaseFirst();

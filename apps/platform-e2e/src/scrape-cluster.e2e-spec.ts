@@ -30,7 +30,12 @@ describe('scrape through Kafka (2 gateways, 2 workers)', () => {
   });
 
   const scrape = (body: Record<string, unknown>) =>
-    call<{ success: boolean; data: Document; error?: string; code?: string }>(platform.url(), 'POST', '/v2/scrape', { apiKey: platform.apiKey, body });
+    call<{ success: boolean; data: Document; error?: string; code?: string }>(
+      platform.url(),
+      'POST',
+      '/v2/scrape',
+      { apiKey: platform.apiKey, body },
+    );
 
   it('returns clean markdown of the main content, through either gateway', async () => {
     for (let i = 0; i < 4; i += 1) {
@@ -124,7 +129,12 @@ describe('scrape through Kafka (2 gateways, 2 workers)', () => {
   it('stores the result, serves it again by id and charges exactly once', async () => {
     const { body } = await scrape({ url: `${site.url}/` });
     const jobId = String(body.data.metadata['scrapeId']);
-    const again = await call<{ success: boolean; data: Document }>(platform.url(), 'GET', `/v2/scrape/${jobId}`, { apiKey: platform.apiKey });
+    const again = await call<{ success: boolean; data: Document }>(
+      platform.url(),
+      'GET',
+      `/v2/scrape/${jobId}`,
+      { apiKey: platform.apiKey },
+    );
     expect(again.status).toBe(200);
     expect(again.body.data.markdown).toBe(body.data.markdown);
     const db = new Client({ connectionString: platform.database?.url });

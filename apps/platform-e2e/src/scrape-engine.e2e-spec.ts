@@ -123,6 +123,34 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(site.privateSite.hits.size).toBe(0);
     });
 
+    it('answers a navigation refused after load like a refused redirect: 403, no credit, not cached, not indexed', async () => {
+      const team = await createTeamKey(platform, { credits: 100 });
+      for (const path of ['/meta-refresh-private', '/late-redirect-private']) {
+        // twice: the second scrape is not answered from the cache
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          const response = await scrape({ url: `${site.url}${path}`, waitFor: 300 }, team.apiKey);
+          expect(response.status).toBe(200);
+          expect(response.body.data.metadata).toMatchObject({
+            statusCode: 403,
+            error: expect.stringMatching(/^Blocked insecure target URL: http:\/\/127\.0\.0\.2:\d+\/secret /),
+            url: `${site.url}${path}`,
+            creditsUsed: 0,
+          });
+          // never from the cache: the refusal was not stored as a page
+          expect(response.body.data.metadata.cacheState).not.toBe('hit');
+          expect(response.body.data.markdown ?? '').not.toContain('blocked');
+        }
+      }
+      expect(await teamCredits(platform, team.name)).toBe(100);
+      const search = await call<Body>(platform.url(), 'POST', '/v2/search', {
+        apiKey: team.apiKey,
+        body: { query: 'blocked Chromium' },
+      });
+      expect(search.status).toBe(200);
+      expect(JSON.stringify(search.body)).not.toMatch(/chrome-error|refresh-private|redirect-private/);
+      expect(site.privateSite.hits.size).toBe(0);
+    });
+
     it('renders a page but refuses its sub-resources on private addresses', async () => {
       const response = await scrape({
         url: `${site.url}/subresource-private`,
@@ -218,6 +246,26 @@ describe.each(MODES)('scrape engine %s', (_mode, start) => {
       expect(response.body.data.markdown).toContain('x-probe=from-the-caller');
       // the page ran in the browser: the client-side probe filled in
       expect(response.body.data.markdown).toMatch(/ua=Mozilla\/5\.0/);
+    });
+
+    it('drops connection headers (Host, Content-Length…) in both engines, naming them, instead of hanging the browser', async () => {
+      for (const extra of [{}, { waitFor: 1 }]) {
+        const started = Date.now();
+        const response = await scrape({
+          url: `${site.url}/env`,
+          headers: { Host: 'other.example', 'Content-Length': '12', 'x-probe': 'kept' },
+          onlyMainContent: false,
+          timeout: 30_000,
+          ...extra,
+        });
+        expect(Date.now() - started).toBeLessThan(15_000);
+        expect(response.status).toBe(200);
+        expect(response.body.data.markdown).toContain('x-probe=kept');
+        expect(response.body.data.warning).toContain('so they were not sent: Host, Content-Length.');
+      }
+      const invalid = await scrape({ url: `${site.url}/env`, headers: { 'X Bad': 'v' } });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.error).toContain('Invalid header name "X Bad"');
     });
 
     it('takes an action screenshot at the requested viewport', async () => {

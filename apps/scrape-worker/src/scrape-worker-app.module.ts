@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingModule } from '@quarry/billing';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { JobsModule } from '@quarry/jobs';
-import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { PdfScrapeModule } from '@quarry/documents/service';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';

@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AdminApiModule } from '@quarry/admin';
-import { AgentOrchestratorModule } from '@quarry/agent/orchestrator';
+import { AdminApiModule, OperatorApiModule } from '@quarry/admin';
+import { AgentOrchestratorModule } from '@quarry/agent/worker';
 import { ApiModule } from '@quarry/api';
 import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
-import { PlatformModule, type PlatformRuntime } from '@quarry/platform/http';
+import { PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';
 import { ScrapeFormatsModule } from '@quarry/scrape/formats';
@@ -32,6 +32,7 @@ export class StandaloneModule {
         AgentOrchestratorModule,
         MonitorRunnerModule,
         AdminApiModule,
+        OperatorApiModule,
       ],
     };
   }

@@ -60,7 +60,8 @@ export function parseDockerfile(text: string): Dockerfile {
     stage.instructions.push(instruction);
     if (instruction.keyword === 'ARG') addArg(stage.args, instruction.args);
     if (instruction.keyword === 'WORKDIR') stage.workdir = instruction.args.trim();
-    if (instruction.keyword === 'ENV') for (const [key, value] of keyValues(instruction.args)) stage.env.set(key, value);
+    if (instruction.keyword === 'ENV')
+      for (const [key, value] of keyValues(instruction.args)) stage.env.set(key, value);
   }
   return { globalArgs, stages, header };
 }
@@ -71,7 +72,10 @@ function addArg(target: Map<string, string | undefined>, args: string): void {
 }
 
 function keyValues(args: string): [string, string][] {
-  return [...args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g)].map((match) => [match[1], match[2].replace(/^"|"$/g, '')]);
+  return [...args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g)].map((match) => [
+    match[1],
+    match[2].replace(/^"|"$/g, ''),
+  ]);
 }
 
 export interface Copy {
@@ -90,13 +94,21 @@ export function copies(stage: Stage): Copy[] {
       const flags = words.filter((word) => word.startsWith('--'));
       const paths = words.filter((word) => !word.startsWith('--'));
       const from = flags.find((flag) => flag.startsWith('--from='))?.slice('--from='.length);
-      return { from, sources: paths.slice(0, -1), destination: paths[paths.length - 1], line: instruction.line };
+      return {
+        from,
+        sources: paths.slice(0, -1),
+        destination: paths[paths.length - 1],
+        line: instruction.line,
+      };
     });
 }
 
 /** Replaces `${NAME}` / `$NAME` with the given values. */
 export function substitute(text: string, values: Record<string, string>): string {
-  return text.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, braced: string | undefined, bare: string | undefined) => values[braced ?? bare ?? ''] ?? whole);
+  return text.replace(
+    /\$\{(\w+)\}|\$(\w+)/g,
+    (whole, braced: string | undefined, bare: string | undefined) => values[braced ?? bare ?? ''] ?? whole,
+  );
 }
 
 /** The command of an exec-form ENTRYPOINT/CMD/HEALTHCHECK (`["node", "main.js"]`). */

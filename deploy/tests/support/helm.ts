@@ -46,11 +46,17 @@ export function renderError(options: RenderOptions): string {
   return result.stderr;
 }
 
-export const ofKind = (manifests: Manifest[], kind: string) => manifests.filter((manifest) => manifest['kind'] === kind);
+export const ofKind = (manifests: Manifest[], kind: string) =>
+  manifests.filter((manifest) => manifest['kind'] === kind);
 
 export function named(manifests: Manifest[], kind: string, name: string): Manifest {
-  const found = manifests.find((manifest) => manifest['kind'] === kind && manifest['metadata']?.name === name);
-  if (!found) throw new Error(`no ${kind} ${name} in [${manifests.map((manifest) => `${manifest['kind']}/${manifest['metadata']?.name}`).join(', ')}]`);
+  const found = manifests.find(
+    (manifest) => manifest['kind'] === kind && manifest['metadata']?.name === name,
+  );
+  if (!found)
+    throw new Error(
+      `no ${kind} ${name} in [${manifests.map((manifest) => `${manifest['kind']}/${manifest['metadata']?.name}`).join(', ')}]`,
+    );
   return found;
 }
 

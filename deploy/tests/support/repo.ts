@@ -16,16 +16,30 @@ export interface BuiltApp {
   generatesPackageJson: boolean;
 }
 
-/** Apps with a webpack build (everything under apps/ except test projects), read from their webpack.config.js. */
+/**
+ * Apps with a webpack build (everything under apps/ except test projects): each webpack.config.js calls
+ * the shared nodeAppWebpackConfig (tools/webpack/node-app.webpack.cjs) with its name.
+ */
 export function builtApps(): BuiltApp[] {
+  const shared = readRepoFile('tools/webpack/node-app.webpack.cjs');
+  const output = /path:\s*join\(__dirname,\s*'\.\.\/\.\.\/dist\/apps',\s*app\)/.test(shared);
+  const main = /main:\s*'\.\/src\/([^']+)\.ts'/.exec(shared);
+  if (!output || !main)
+    throw new Error('tools/webpack/node-app.webpack.cjs: cannot read the output path or main entry');
   return readdirSync(join(REPO_ROOT, 'apps'))
     .filter((name) => repoPathExists(`apps/${name}/webpack.config.js`))
     .map((name) => {
-      const config = readRepoFile(`apps/${name}/webpack.config.js`);
-      const output = /path:\s*join\(__dirname,\s*'\.\.\/\.\.\/(dist\/apps\/[^']+)'\)/.exec(config);
-      const main = /main:\s*'\.\/src\/([^']+)\.ts'/.exec(config);
-      if (!output || !main) throw new Error(`apps/${name}/webpack.config.js: cannot read the output path or main entry`);
-      return { name, outputDir: output[1], mainFile: `${main[1]}.js`, generatesPackageJson: /generatePackageJson:\s*true/.test(config) };
+      const app = /nodeAppWebpackConfig\(\{\s*app:\s*'([^']+)'/.exec(
+        readRepoFile(`apps/${name}/webpack.config.js`),
+      );
+      if (!app)
+        throw new Error(`apps/${name}/webpack.config.js: does not call nodeAppWebpackConfig({ app: … })`);
+      return {
+        name,
+        outputDir: `dist/apps/${app[1]}`,
+        mainFile: `${main[1]}.js`,
+        generatesPackageJson: /generatePackageJson:\s*true/.test(shared),
+      };
     });
 }
 

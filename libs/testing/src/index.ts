@@ -9,3 +9,7 @@ export * from './lib/fake-llm-server';
 export * from './lib/scripted-llm';
 export * from './lib/fake-smtp-server';
 export * from './lib/interact-site';
+export * from './lib/js-corpus/index';
+export * from './lib/compression-bombs';
+export * from './lib/raw-http';
+export * from './lib/memory-sampling';

@@ -80,7 +80,7 @@ export async function waitForAgent(
   id: string,
   options: { timeoutMs?: number; done?: (status: AgentStatus) => boolean } = {},
 ): Promise<AgentStatus> {
-  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 240_000);
   const done = options.done ?? ((status: AgentStatus) => status.status !== 'processing');
   for (;;) {
     const response = await call<AgentStatus>(baseUrl, 'GET', `/v2/agent/${id}`, { apiKey });

@@ -10,7 +10,8 @@ export function runCli(databaseUrl: string, args: string[]): string[] {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  if (result.status !== 0) throw new Error(`cli ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`cli ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return result.stdout.trim().split('\n');
 }
 
@@ -24,10 +25,18 @@ export function createKey(databaseUrl: string, team: string, extra: string[] = [
  * Runs the CLI exactly as the README tells an operator to, from the repository root:
  * `npm run --silent cli -- <args>` (tools/run-cli.cjs, the TypeScript sources), against `databaseUrl`.
  */
-export function runNpmCli(databaseUrl: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+export function runNpmCli(
+  databaseUrl: string,
+  args: string[],
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync('npm', ['run', '--silent', 'cli', '--', ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+    },
     encoding: 'utf8',
     timeout: 120_000,
   });

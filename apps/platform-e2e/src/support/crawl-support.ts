@@ -28,10 +28,13 @@ export async function startCrawlCluster(
 ): Promise<CrawlCluster> {
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
+  // Every process of the cluster shares its env, which names the gateway's port: the workers and
+  // doc-parsers are started afterwards on ports of their own.
   const platform = await startCluster({
     ...options,
     gateways: 1,
     workers: 0,
+    docParsers: 0,
     env: {
       PORT: String(port),
       PUBLIC_URL: publicUrl,
@@ -42,6 +45,8 @@ export async function startCrawlCluster(
   });
   try {
     for (let index = 0; index < (options.workers ?? 2); index += 1) await platform.startWorker({ PORT: '0' });
+    for (let index = 0; index < (options.docParsers ?? 0); index += 1)
+      await platform.startDocParser({ PORT: '0' });
   } catch (error) {
     await platform.stop();
     throw error;

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { REPO_ROOT, startService, type ServiceProcess } from './service-process';
@@ -23,7 +24,12 @@ export interface LocalClusterOptions {
   /** Use this database instead of creating a fresh one. */
   databaseName?: string;
   log?: (line: string) => void;
+  /** The infrastructure scripts (tests of the teardown replace them). */
+  scripts?: { kafka: string; postgres: string };
 }
+
+/** What `stop()` does with the Kafka cluster and PostgreSQL: leave them, or stop those this cluster started. */
+export type InfrastructureOnStop = 'keep' | 'stop-started';
 
 export interface ClusterService {
   name: string;
@@ -39,11 +45,18 @@ export interface ClusterService {
 const SINGLE_APPS = ['agent-orchestrator', 'doc-parser'];
 const KAFKA_SCRIPT = join(REPO_ROOT, 'scripts/infra/kafka.sh');
 const POSTGRES_SCRIPT = join(REPO_ROOT, 'scripts/infra/postgres.sh');
+/** The brokers of `kafka.sh up cluster`. */
+const KAFKA_CLUSTER_PORTS = [19092, 29092, 39092];
 const PROXY_SCRIPT = join(REPO_ROOT, 'scripts/ops/round-robin-proxy.mjs');
 
 function run(command: string, args: string[], env: Record<string, string> = {}): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 240_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return result.stdout.trim();
 }
 
@@ -58,8 +71,12 @@ export class LocalCluster {
   apiKey = `fc-${randomBytes(24).toString('hex')}`;
   env: Record<string, string> = {};
   readonly logs = new Map<string, string[]>();
+  /** Infrastructure that was not running before this cluster started it (and so is its to stop). */
+  private readonly started = { kafka: false, postgres: false };
 
-  private constructor(private readonly options: Required<Omit<LocalClusterOptions, 'databaseName'>> & { databaseName?: string }) {}
+  private constructor(
+    private readonly options: Required<Omit<LocalClusterOptions, 'databaseName'>> & { databaseName?: string },
+  ) {}
 
   static async start(options: LocalClusterOptions = {}): Promise<LocalCluster> {
     const cluster = new LocalCluster({
@@ -70,11 +87,12 @@ export class LocalCluster {
       postgres: options.postgres ?? { cluster: 'quarry-faults', port: 55432 },
       databaseName: options.databaseName,
       log: options.log ?? (() => undefined),
+      scripts: options.scripts ?? { kafka: KAFKA_SCRIPT, postgres: POSTGRES_SCRIPT },
     });
     try {
       await cluster.boot();
     } catch (error) {
-      await cluster.stop();
+      await cluster.stop({ infrastructure: 'stop-started' });
       throw error;
     }
     return cluster;
@@ -90,15 +108,23 @@ export class LocalCluster {
   }
 
   private async boot(): Promise<void> {
-    const { log, postgres } = this.options;
+    const { log, postgres, scripts } = this.options;
     log(`PostgreSQL cluster ${postgres.cluster} on ${postgres.port}`);
-    this.adminDatabaseUrl = run(POSTGRES_SCRIPT, ['up'], { PG_CLUSTER: postgres.cluster, PGPORT: String(postgres.port) });
-    const database = this.options.databaseName ?? `quarry_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    // Noted before starting anything, so that a start failing half-way still stops what it began.
+    this.started.postgres = !(await portOpen(postgres.port));
+    this.started.kafka = !(await Promise.all(KAFKA_CLUSTER_PORTS.map(portOpen))).every(Boolean);
+    this.adminDatabaseUrl = run(scripts.postgres, ['up'], {
+      PG_CLUSTER: postgres.cluster,
+      PGPORT: String(postgres.port),
+    });
+    const database =
+      this.options.databaseName ??
+      `quarry_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     if (!this.options.databaseName) await this.sql('postgres', `CREATE DATABASE "${database}"`);
     this.databaseUrl = this.adminDatabaseUrl.replace(/\/[^/]+$/, `/${database}`);
     log('Kafka: 3 brokers on 127.0.0.1:19092,29092,39092');
-    run(KAFKA_SCRIPT, ['up', 'cluster']);
-    this.brokers = run(KAFKA_SCRIPT, ['brokers', 'cluster']).split(',');
+    run(scripts.kafka, ['up', 'cluster']);
+    this.brokers = run(scripts.kafka, ['brokers', 'cluster']).split(',');
     await this.waitForKafka();
     this.env = {
       NODE_ENV: 'production',
@@ -116,18 +142,39 @@ export class LocalCluster {
     mkdirSync(this.env['BLOB_DIR'], { recursive: true });
     const base = this.options.basePort;
     // The first gateway migrates the fresh database; the others and the workers start in parallel.
-    for (let i = 0; i < this.options.gateways; i += 1) this.gateways.push(this.describe('gateway', `gateway-${i + 1}`, base + 1 + i));
-    for (let i = 0; i < this.options.workers; i += 1) this.workers.push(this.describe('scrape-worker', `worker-${i + 1}`, base + 11 + i));
+    for (let i = 0; i < this.options.gateways; i += 1)
+      this.gateways.push(this.describe('gateway', `gateway-${i + 1}`, base + 1 + i));
+    for (let i = 0; i < this.options.workers; i += 1)
+      this.workers.push(this.describe('scrape-worker', `worker-${i + 1}`, base + 11 + i));
     SINGLE_APPS.forEach((app, index) => this.others.push(this.describe(app, app, base + 21 + index)));
     await this.startService(this.gateways[0]);
     await Promise.all(this.services.slice(1).map((service) => this.startService(service)));
-    const proxy = spawn(process.execPath, [PROXY_SCRIPT, '--port', String(base), ...this.gateways.flatMap((gateway) => ['--upstream', `127.0.0.1:${gateway.port}`])], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proxy = spawn(
+      process.execPath,
+      [
+        PROXY_SCRIPT,
+        '--port',
+        String(base),
+        ...this.gateways.flatMap((gateway) => ['--upstream', `127.0.0.1:${gateway.port}`]),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.capture('proxy', proxy);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${base}/livez`).then((response) => response.ok, () => false)) || undefined, 15_000, 'proxy');
+    await waitFor(
+      async () =>
+        (await fetch(`http://127.0.0.1:${base}/livez`).then(
+          (response) => response.ok,
+          () => false,
+        )) || undefined,
+      15_000,
+      'proxy',
+    );
     this.proxy = { url: `http://127.0.0.1:${base}`, process: proxy };
-    log(`ready: ${this.url} (${this.gateways.length} gateways, ${this.workers.length} workers${this.others.length ? `, ${this.others.map((other) => other.app).join(', ')}` : ''})`);
+    log(
+      `ready: ${this.url} (${this.gateways.length} gateways, ${this.workers.length} workers${this.others.length ? `, ${this.others.map((other) => other.app).join(', ')}` : ''})`,
+    );
   }
 
   private describe(app: string, name: string, port: number): ClusterService {
@@ -136,7 +183,17 @@ export class LocalCluster {
 
   /** Starts (or restarts) a service and waits for /readyz. */
   async startService(service: ClusterService): Promise<void> {
-    const handle = await startService(service.app, { ...this.env, PORT: String(service.port), HOST: '127.0.0.1', SERVICE_NAME: service.app, NODE_ENV: this.env['NODE_ENV'] }, { label: service.name, readyTimeoutMs: 120_000 });
+    const handle = await startService(
+      service.app,
+      {
+        ...this.env,
+        PORT: String(service.port),
+        HOST: '127.0.0.1',
+        SERVICE_NAME: service.app,
+        NODE_ENV: this.env['NODE_ENV'],
+      },
+      { label: service.name, readyTimeoutMs: 120_000 },
+    );
     service.handle = handle;
     service.process = handle.process;
     service.running = true;
@@ -156,18 +213,27 @@ export class LocalCluster {
 
   /** Kafka broker 1–3: `kill -9`, or start again (same data, no re-format). */
   kafka(action: 'kill' | 'start', broker: 1 | 2 | 3): void {
-    run(KAFKA_SCRIPT, [action, String(broker)]);
+    run(this.options.scripts.kafka, [action, String(broker)]);
   }
 
   /** Stops (fast shutdown: connections are cut) or starts this cluster's own PostgreSQL. */
   postgres(action: 'stop' | 'start'): void {
     const { postgres } = this.options;
-    run(POSTGRES_SCRIPT, [action === 'stop' ? 'down' : 'up'], { PG_CLUSTER: postgres.cluster, PGPORT: String(postgres.port) });
+    run(this.options.scripts.postgres, [action === 'stop' ? 'down' : 'up'], {
+      PG_CLUSTER: postgres.cluster,
+      PGPORT: String(postgres.port),
+    });
   }
 
   /** A query on the cluster's database (or another database of the same server). */
-  async sql<T extends Record<string, unknown>>(database: string | undefined, text: string, values: unknown[] = []): Promise<T[]> {
-    const url = database ? (this.adminDatabaseUrl || this.databaseUrl).replace(/\/[^/]+$/, `/${database}`) : this.databaseUrl;
+  async sql<T extends Record<string, unknown>>(
+    database: string | undefined,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<T[]> {
+    const url = database
+      ? (this.adminDatabaseUrl || this.databaseUrl).replace(/\/[^/]+$/, `/${database}`)
+      : this.databaseUrl;
     const client = new Client({ connectionString: url });
     await client.connect();
     try {
@@ -177,12 +243,29 @@ export class LocalCluster {
     }
   }
 
-  async stop(options: { keepInfrastructure?: boolean } = { keepInfrastructure: true }): Promise<void> {
-    this.proxy?.process.kill('SIGTERM');
+  /**
+   * Stops the proxy and every service, and with `stop-started` the Kafka cluster and PostgreSQL this
+   * cluster started (not those already running before it, e.g. a `make cluster`). Safe to call again
+   * and after a failure at any point (a broker killed by a test, PostgreSQL stopped): each step is.
+   */
+  async stop(options: { infrastructure?: InfrastructureOnStop } = {}): Promise<void> {
+    if (this.proxy && this.proxy.process.exitCode === null) this.proxy.process.kill('SIGTERM');
     await Promise.allSettled(this.services.map((service) => service.handle?.stop() ?? Promise.resolve()));
-    if (!options.keepInfrastructure) {
-      spawnSync(KAFKA_SCRIPT, ['down', 'cluster'], { stdio: 'ignore' });
-      spawnSync(POSTGRES_SCRIPT, ['down'], { stdio: 'ignore', env: { ...process.env, PG_CLUSTER: this.options.postgres.cluster, PGPORT: String(this.options.postgres.port) } });
+    if (options.infrastructure !== 'stop-started') return;
+    const { scripts, postgres, log } = this.options;
+    if (this.started.kafka) {
+      log('stopping the Kafka cluster it started');
+      spawnSync(scripts.kafka, ['down', 'cluster'], { stdio: 'ignore', timeout: 240_000 });
+      this.started.kafka = false;
+    }
+    if (this.started.postgres) {
+      log(`stopping PostgreSQL ${postgres.cluster} on ${postgres.port}, which it started`);
+      spawnSync(scripts.postgres, ['down'], {
+        stdio: 'ignore',
+        timeout: 120_000,
+        env: { ...process.env, PG_CLUSTER: postgres.cluster, PGPORT: String(postgres.port) },
+      });
+      this.started.postgres = false;
     }
   }
 
@@ -204,7 +287,11 @@ export class LocalCluster {
 
   private async waitForKafka(): Promise<void> {
     const { Kafka, logLevel } = await import('kafkajs');
-    const admin = new Kafka({ clientId: 'local-cluster', brokers: this.brokers, logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: 'local-cluster',
+      brokers: this.brokers,
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await waitFor(
       async () => {
         try {
@@ -220,12 +307,24 @@ export class LocalCluster {
     );
     // A group lookup makes a fresh cluster create its offsets topic now, so services do not all
     // start against a coordinator that is still loading.
-    await waitFor(() => admin.describeGroups(['local-cluster-warmup']).then(() => true, () => undefined), 120_000, 'the group coordinator');
+    await waitFor(
+      () =>
+        admin.describeGroups(['local-cluster-warmup']).then(
+          () => true,
+          () => undefined,
+        ),
+      120_000,
+      'the group coordinator',
+    );
     await admin.disconnect();
   }
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -233,4 +332,16 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

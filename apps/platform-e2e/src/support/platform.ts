@@ -24,6 +24,8 @@ export interface ClusterOptions {
   docParsers?: number;
   env?: Record<string, string>;
   credits?: number;
+  /** How long each service may take to answer /readyz (default 90 s; benchmarks on a loaded machine wait longer). */
+  readyTimeoutMs?: number;
 }
 
 /**
@@ -61,12 +63,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
     database,
     env,
     startWorker: async (extraEnv = {}) => {
-      const worker = await startService('scrape-worker', { ...env, ...extraEnv }, { label: `worker-${workers.length + 1}` });
+      const worker = await startService(
+        'scrape-worker',
+        { ...env, ...extraEnv },
+        { label: `worker-${workers.length + 1}`, readyTimeoutMs: options.readyTimeoutMs },
+      );
       workers.push(worker);
       return worker;
     },
     startDocParser: async (extraEnv = {}) => {
-      const parser = await startService('doc-parser', { ...env, ...extraEnv }, { label: `doc-parser-${docParsers.length + 1}` });
+      const parser = await startService(
+        'doc-parser',
+        { ...env, ...extraEnv },
+        { label: `doc-parser-${docParsers.length + 1}` },
+      );
       docParsers.push(parser);
       return parser;
     },
@@ -77,8 +87,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
   };
   try {
     // The first gateway migrates; the rest start in parallel.
-    gateways.push(await startService('gateway', env, { label: 'gateway-1' }));
-    const more = Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) => startService('gateway', env, { label: `gateway-${index + 2}` }));
+    gateways.push(
+      await startService('gateway', env, { label: 'gateway-1', readyTimeoutMs: options.readyTimeoutMs }),
+    );
+    const more = Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) =>
+      startService('gateway', env, { label: `gateway-${index + 2}`, readyTimeoutMs: options.readyTimeoutMs }),
+    );
     gateways.push(...(await Promise.all(more)));
     for (let index = 0; index < (options.workers ?? 2); index += 1) await platform.startWorker();
     for (let index = 0; index < (options.docParsers ?? 0); index += 1) await platform.startDocParser();
@@ -90,11 +104,19 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
 }
 
 /** The one-process mode on embedded PGlite and the in-memory bus, as `make start` runs it. */
-export async function startStandalone(env: Record<string, string> = {}): Promise<Platform> {
+export async function startStandalone(
+  env: Record<string, string> = {},
+  options: { readyTimeoutMs?: number } = {},
+): Promise<Platform> {
   const apiKey = `fc-${randomBytes(24).toString('hex')}`;
   const dataDir = `/tmp/${uniqueName('quarry-standalone')}`;
-  const fullEnv: Record<string, string> = { DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORKS: 'true', BOOTSTRAP_API_KEY: apiKey, ...env };
-  const service = await startService('standalone', fullEnv);
+  const fullEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    BOOTSTRAP_API_KEY: apiKey,
+    ...env,
+  };
+  const service = await startService('standalone', fullEnv, options);
   return {
     url: () => service.url,
     gateways: [service],

@@ -21,19 +21,33 @@ export interface ServiceProcess {
  * Starts a built service (`dist/apps/<app>/main.js`) on a free port and resolves once `/readyz`
  * answers 200. Logs are kept for failure messages.
  */
-export async function startService(app: AppName, env: Record<string, string>, options: { readyTimeoutMs?: number; label?: string } = {}): Promise<ServiceProcess> {
+export async function startService(
+  app: AppName,
+  env: Record<string, string>,
+  options: { readyTimeoutMs?: number; label?: string } = {},
+): Promise<ServiceProcess> {
   const main = join(REPO_ROOT, 'dist/apps', app, 'main.js');
-  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npx nx build ${app}\` (make test-e2e builds it)`);
+  if (!existsSync(main))
+    throw new Error(`${main} is missing: run \`npx nx build ${app}\` (make test-e2e builds it)`);
   const child = spawn(process.execPath, ['--enable-source-maps', main], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '/tmp',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
   const label = options.label ?? app;
   // A fixed port is known up front; port 0 is learnt from the "listening" log line (info level).
   const fixedPort = Number(env['PORT'] ?? 0);
-  let url: string | undefined = fixedPort > 0 ? `http://${env['HOST'] ?? '127.0.0.1'}:${fixedPort}` : undefined;
+  let url: string | undefined =
+    fixedPort > 0 ? `http://${env['HOST'] ?? '127.0.0.1'}:${fixedPort}` : undefined;
   const onLine = (line: string) => {
     if (!line.trim()) return;
     logs.push(line);
@@ -51,15 +65,19 @@ export async function startService(app: AppName, env: Record<string, string>, op
   child.stdout?.on('data', split);
   child.stderr?.on('data', split);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 240_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}:\n${logs.slice(-40).join('\n')}`);
+    if (child.exitCode !== null)
+      throw new Error(`${label} exited with ${child.exitCode}:\n${logs.slice(-40).join('\n')}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${label} not ready in time:\n${logs.slice(-40).join('\n')}`);
     }
     if (url) {
-      const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+      const ready = await fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ready) break;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

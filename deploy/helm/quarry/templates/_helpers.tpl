@@ -156,11 +156,25 @@ Environment the chart manages for a container (see README "Set by the chart"); c
   value: kafka
 - name: KAFKA_BROKERS
   value: {{ include "quarry.kafkaBrokers" .root | quote }}
+- name: ADMIN_HEALTH_URLS
+  value: {{ include "quarry.healthUrls" .root | quote }}
 {{- end -}}
 
 {{/* Names of the variables quarry.managedEnv sets (components' `env` may not override them). */}}
 {{- define "quarry.managedEnvNames" -}}
-SERVICE_NAME HOST PORT PUBLIC_URL DATA_DIR BLOB_DIR DATABASE_URL DATABASE_MIGRATE_ON_START BUS_DRIVER KAFKA_BROKERS
+SERVICE_NAME HOST PORT PUBLIC_URL DATA_DIR BLOB_DIR DATABASE_URL DATABASE_MIGRATE_ON_START BUS_DRIVER KAFKA_BROKERS ADMIN_HEALTH_URLS
+{{- end -}}
+
+{{/* The other enabled components' Services, as the gateway's operator view reads their /readyz (name=url,…). */}}
+{{- define "quarry.healthUrls" -}}
+{{- $fullname := include "quarry.fullname" . -}}
+{{- $urls := list -}}
+{{- range $key, $component := (include "quarry.components" . | fromYaml) -}}
+{{- if and (not $component.api) (index $.Values $component.values).enabled -}}
+{{- $urls = append $urls (printf "%s=http://%s-%s:3002" $component.app $fullname $component.app) -}}
+{{- end -}}
+{{- end -}}
+{{- join "," $urls -}}
 {{- end -}}
 
 {{/* Checks of combinations the schema cannot express. */}}

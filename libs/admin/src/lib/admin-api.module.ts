@@ -1,11 +1,22 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Body, Controller, Headers, HttpCode, Inject, Ip, Module, Post, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Headers,
+  HttpCode,
+  Inject,
+  Module,
+  Post,
+  Req,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { CreditsService } from '@quarry/billing';
 import { AppError } from '@quarry/contracts';
 import { AuthService, IdentityRepository, KeyManagementService } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { Public } from '@quarry/platform/http';
+import { Public } from '@quarry/platform/runtime';
+import { isLoopbackAddress } from '@quarry/platform/net';
 import { runAdminCommand } from './admin-commands';
 import { removeStandaloneHandle, writeStandaloneHandle } from './standalone-handle';
 
@@ -25,12 +36,26 @@ class AdminController {
   @Public()
   @Post('commands')
   @HttpCode(200)
-  async run(@Ip() ip: string, @Headers('x-admin-token') token: string | undefined, @Body() body: { argv?: unknown }) {
-    const loopback = ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
-    const valid = typeof token === 'string' && token.length === TOKEN.length && timingSafeEqual(Buffer.from(token), Buffer.from(TOKEN));
+  async run(
+    @Req() request: { raw: { socket: { remoteAddress?: string } } },
+    @Headers('x-admin-token') token: string | undefined,
+    @Body() body: { argv?: unknown },
+  ) {
+    // The peer of the TCP connection itself: X-Forwarded-For (trusted for request.ip) can be forged by anyone.
+    const loopback = isLoopbackAddress(request.raw.socket.remoteAddress ?? '');
+    const valid =
+      typeof token === 'string' &&
+      token.length === TOKEN.length &&
+      timingSafeEqual(Buffer.from(token), Buffer.from(TOKEN));
     if (!loopback || !valid) throw new AppError('FORBIDDEN');
-    if (!Array.isArray(body?.argv) || !body.argv.every((arg) => typeof arg === 'string')) throw new AppError('BAD_REQUEST');
-    const output = await runAdminCommand(body.argv as string[], { database: this.database, identity: this.identity, keys: this.keys, credits: this.credits });
+    if (!Array.isArray(body?.argv) || !body.argv.every((arg) => typeof arg === 'string'))
+      throw new AppError('BAD_REQUEST');
+    const output = await runAdminCommand(body.argv as string[], {
+      database: this.database,
+      identity: this.identity,
+      keys: this.keys,
+      credits: this.credits,
+    });
     this.auth.invalidate(); // revocations and team changes apply at once in this process
     return output;
   }

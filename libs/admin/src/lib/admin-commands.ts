@@ -19,7 +19,8 @@ export interface CommandOutput {
 
 const integer = (name: string) => (value: string) => {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new CommanderError(2, 'quarry.invalidArgument', `${name} must be a non-negative integer`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new CommanderError(2, 'quarry.invalidArgument', `${name} must be a non-negative integer`);
   return parsed;
 };
 
@@ -27,34 +28,53 @@ const integer = (name: string) => (value: string) => {
  * Administration commands (teams, keys, credits, migrations). The same runner serves the `quarry`
  * CLI process and the one-process server (which owns the embedded database while it runs).
  */
-export async function runAdminCommand(argv: readonly string[], services: AdminServices): Promise<CommandOutput> {
+export async function runAdminCommand(
+  argv: readonly string[],
+  services: AdminServices,
+): Promise<CommandOutput> {
   const output: CommandOutput = { exitCode: 0, stdout: [], stderr: [] };
   const out = (line: string) => output.stdout.push(line);
   const program = new Command('quarry')
     .description('Quarry administration')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => out(text.trimEnd()), writeErr: (text) => output.stderr.push(text.trimEnd()) });
+    .configureOutput({
+      writeOut: (text) => out(text.trimEnd()),
+      writeErr: (text) => output.stderr.push(text.trimEnd()),
+    });
 
   const teams = program.command('teams').description('manage teams');
   teams
     .command('create <name>')
     .option('--credits <n>', 'credits granted on creation', integer('--credits'))
-    .option('--rate-limit <n>', 'requests per minute per endpoint class (0 = unlimited)', integer('--rate-limit'))
+    .option(
+      '--rate-limit <n>',
+      'requests per minute per endpoint class (0 = unlimited)',
+      integer('--rate-limit'),
+    )
     .option('--concurrency <n>', 'concurrent browser scrapes', integer('--concurrency'))
     .option('--zero-data-retention', 'enforce zero data retention for the team')
-    .action(async (name: string, options: { credits?: number; rateLimit?: number; concurrency?: number; zeroDataRetention?: boolean }) => {
-      const team = await services.identity.ensureTeam(name);
-      await services.identity.updateTeamSettings(team.id, {
-        ...(options.rateLimit !== undefined ? { rateLimitPerMinute: options.rateLimit } : {}),
-        ...(options.concurrency !== undefined ? { concurrencyLimit: options.concurrency } : {}),
-        ...(options.zeroDataRetention ? { zeroDataRetention: true } : {}),
-      });
-      if (options.credits) await services.credits.grant(team.id, options.credits, 'granted by CLI');
-      out(`team ${team.name} ${team.created ? 'created' : 'exists'} (${team.id}); balance ${await services.credits.balance(team.id)}`);
-    });
+    .action(
+      async (
+        name: string,
+        options: { credits?: number; rateLimit?: number; concurrency?: number; zeroDataRetention?: boolean },
+      ) => {
+        const team = await services.identity.ensureTeam(name);
+        await services.identity.updateTeamSettings(team.id, {
+          ...(options.rateLimit !== undefined ? { rateLimitPerMinute: options.rateLimit } : {}),
+          ...(options.concurrency !== undefined ? { concurrencyLimit: options.concurrency } : {}),
+          ...(options.zeroDataRetention ? { zeroDataRetention: true } : {}),
+        });
+        if (options.credits) await services.credits.grant(team.id, options.credits, 'granted by CLI');
+        out(
+          `team ${team.name} ${team.created ? 'created' : 'exists'} (${team.id}); balance ${await services.credits.balance(team.id)}`,
+        );
+      },
+    );
   teams.command('list').action(async () => {
     for (const team of await services.identity.listTeams()) {
-      out(`${team.id}\t${team.name}\tcredits=${team.credits}\trate=${team.rateLimitPerMinute ?? 'default'}\tconcurrency=${team.concurrencyLimit ?? 'default'}`);
+      out(
+        `${team.id}\t${team.name}\tcredits=${team.credits}\trate=${team.rateLimitPerMinute ?? 'default'}\tconcurrency=${team.concurrencyLimit ?? 'default'}`,
+      );
     }
   });
 
@@ -68,10 +88,15 @@ export async function runAdminCommand(argv: readonly string[], services: AdminSe
     .action(async (options: { team: string; credits?: number; name?: string; scopes?: string }) => {
       const created = await services.keys.createKey(options.team, {
         name: options.name,
-        scopes: options.scopes?.split(',').map((scope) => scope.trim()).filter(Boolean),
+        scopes: options.scopes
+          ?.split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
       });
       if (options.credits) await services.credits.grant(created.teamId, options.credits, 'granted by CLI');
-      out(`team ${created.teamName} ${created.teamCreated ? 'created' : 'exists'}; balance ${await services.credits.balance(created.teamId)}`);
+      out(
+        `team ${created.teamName} ${created.teamCreated ? 'created' : 'exists'}; balance ${await services.credits.balance(created.teamId)}`,
+      );
       out(created.key);
     });
   keys
@@ -91,7 +116,9 @@ export async function runAdminCommand(argv: readonly string[], services: AdminSe
     .option('--team <name>')
     .action(async (options: { team?: string }) => {
       for (const key of await services.identity.listKeys(options.team)) {
-        out(`${key.id}\t${key.teamName}\t${key.prefix}…\t${key.revokedAt ? 'revoked' : 'active'}\t${key.scopes.join(',')}\t${key.name ?? ''}`);
+        out(
+          `${key.id}\t${key.teamName}\t${key.prefix}…\t${key.revokedAt ? 'revoked' : 'active'}\t${key.scopes.join(',')}\t${key.name ?? ''}`,
+        );
       }
     });
 
@@ -102,7 +129,8 @@ export async function runAdminCommand(argv: readonly string[], services: AdminSe
     .argument('<amount>', 'credits to add (negative to remove)')
     .action(async (amount: string, options: { team: string }) => {
       const value = Number(amount);
-      if (!Number.isInteger(value)) throw new CommanderError(2, 'quarry.invalidArgument', 'amount must be an integer');
+      if (!Number.isInteger(value))
+        throw new CommanderError(2, 'quarry.invalidArgument', 'amount must be an integer');
       const team = await services.identity.ensureTeam(options.team);
       await services.credits.grant(team.id, value, 'granted by CLI');
       out(`team ${team.name} balance ${await services.credits.balance(team.id)}`);

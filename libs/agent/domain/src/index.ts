@@ -6,3 +6,6 @@ export * from './lib/model-planner';
 export * from './lib/extract-job';
 export * from './lib/agent-webhooks';
 export * from './lib/thread';
+export * from './lib/agent-messages';
+export * from './lib/web-search';
+export * from './lib/persistence/agent-run.repository';

@@ -1,13 +1,24 @@
-import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
-import { AgentApiModule } from '@quarry/agent/orchestrator';
-import { BillingModule } from '@quarry/billing';
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { AccountModule } from '@quarry/account';
+import { AgentApiModule } from '@quarry/agent/gateway';
+import { BillingModule, UsageReportRepository } from '@quarry/billing';
 import { IdentityModule } from '@quarry/identity';
-import { JobRepository, JobsModule, JobWaiter } from '@quarry/jobs';
+import {
+  DocumentRepository,
+  JobDispatcher,
+  JobOutcomeStore,
+  JobRepository,
+  JobsModule,
+  JobWaiter,
+  TeamJobsRepository,
+} from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
-import { HealthController } from '@quarry/platform/http';
+import { HealthController } from '@quarry/platform/runtime';
 import { Database } from '@quarry/platform/database';
-import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { CrawlModule } from '@quarry/crawl';
+import { SearchModule } from '@quarry/search';
 import { MonitorModule } from '@quarry/monitor';
 import { ScrapeCache } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, InteractSessionRepository, ProfileRepository } from '@quarry/scrape/state';
@@ -21,41 +32,42 @@ import { CrawlController } from './crawl/crawl.controller';
 import { ExtractController } from './extract/extract.controller';
 import { InteractController } from './interact/interact.controller';
 import { InteractService } from './interact/interact.service';
+import { JobWaiterLifecycle } from './job-waiter.lifecycle';
 import { MapController } from './map/map.controller';
 import { MonitorController } from './monitor/monitor.controller';
+import { LegacyHealthController } from './root/legacy-health.controller';
 import { RootController } from './root/root.controller';
 import { ParseController } from './parse/parse.controller';
 import { ParseUploadsService } from './parse/parse-uploads.service';
 import { ParseService } from './parse/parse.service';
 import { SearchController } from './search/search.controller';
+import { TeamJobsController } from './team/team-jobs.controller';
+import { TeamJobsService } from './team/team-jobs.service';
+import { TeamController } from './team/team.controller';
+import { TeamService } from './team/team.service';
 import { CollectionWatcher } from './watcher/collection-watcher';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
+import { V1ApiService } from './v1/v1-api.service';
+import { V1Controller } from './v1/v1.controller';
 
-/** Starts following job events and makes readiness wait for the subscription. */
-class JobWaiterLifecycle implements OnApplicationBootstrap {
-  constructor(
-    @Inject(JobWaiter) private readonly waiter: JobWaiter,
-    @Inject(HealthRegistry) private readonly health: HealthRegistry,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.waiter.start();
-    let assigned = false;
-    void this.bus.subscriptionsReady().then(() => (assigned = true));
-    this.health.register('job-events', async () => {
-      if (!assigned) throw new Error('job events subscription not assigned yet');
-    });
-  }
-}
-
-/** The public HTTP API (`/v2/...`): thin controllers over the domain services. */
+/** The public HTTP API (`/v2/...`, and `/v1/...` translated onto it): thin controllers over the domain services. */
 @Module({
-  imports: [IdentityModule, BillingModule, JobsModule, CrawlModule, AgentApiModule, MonitorModule],
+  imports: [
+    DiscoveryModule,
+    IdentityModule,
+    BillingModule,
+    JobsModule,
+    CrawlModule,
+    SearchModule,
+    AccountModule,
+    AgentApiModule,
+    MonitorModule,
+  ],
   controllers: [
     RootController,
     HealthController,
+    LegacyHealthController,
     ScrapeController,
     InteractController,
     BlobsController,
@@ -68,6 +80,9 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     ExtractController,
     ParseController,
     MonitorController,
+    V1Controller,
+    TeamController,
+    TeamJobsController,
   ],
   providers: [
     ApiAuthGuard,
@@ -92,6 +107,19 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
     },
     ParseService,
     ParseUploadsService,
+    V1ApiService,
+    TeamService,
+    TeamJobsService,
+    {
+      provide: TeamJobsRepository,
+      useFactory: (db: Database) => new TeamJobsRepository(db),
+      inject: [Database],
+    },
+    {
+      provide: UsageReportRepository,
+      useFactory: (db: Database) => new UsageReportRepository(db),
+      inject: [Database],
+    },
     BootstrapKeyService,
     {
       provide: JobWaiter,
@@ -100,6 +128,18 @@ class JobWaiterLifecycle implements OnApplicationBootstrap {
       inject: [MESSAGE_BUS, JobRepository, LOGGER],
     },
     JobWaiterLifecycle,
+    {
+      provide: JobDispatcher,
+      useFactory: (
+        jobs: JobRepository,
+        documents: DocumentRepository,
+        outcomes: JobOutcomeStore,
+        waiter: JobWaiter,
+        bus: MessageBus,
+        metrics: PlatformMetrics,
+      ) => new JobDispatcher({ jobs, documents, outcomes, waiter, bus, metrics }),
+      inject: [JobRepository, DocumentRepository, JobOutcomeStore, JobWaiter, MESSAGE_BUS, PlatformMetrics],
+    },
   ],
 })
 export class ApiModule {}

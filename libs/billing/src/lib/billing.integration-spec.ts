@@ -24,25 +24,39 @@ describe('credits ledger and rate limiter on PostgreSQL', () => {
     const sut = new CreditsService(db);
     await sut.grant(teamId, 100, 'initial', 'grant-1');
     await sut.grant(teamId, 100, 'initial', 'grant-1');
-    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => sut.charge({ teamId, amount: 2, idempotencyKey: `job:${index % 10}` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        sut.charge({ teamId, amount: 2, idempotencyKey: `job:${index % 10}` }),
+      ),
+    );
     expect(results.filter(Boolean)).toHaveLength(10);
     expect(await sut.balance(teamId)).toBe(80);
-    const rows = await db.sql.query<{ total: string }>('SELECT sum(amount)::text AS total FROM credit_ledger WHERE team_id = $1', [teamId]);
+    const rows = await db.sql.query<{ total: string }>(
+      'SELECT sum(amount)::text AS total FROM credit_ledger WHERE team_id = $1',
+      [teamId],
+    );
     expect(Number(rows[0].total)).toBe(80);
   });
 
   it('refuses work with 402 when credits are short', async () => {
     const sut = new CreditsService(db);
-    await expect(sut.ensureAvailable(teamId, 81)).rejects.toMatchObject({ code: 'PAYMENT_REQUIRED', status: 402 });
+    await expect(sut.ensureAvailable(teamId, 81)).rejects.toMatchObject({
+      code: 'PAYMENT_REQUIRED',
+      status: 402,
+    });
     await expect(sut.ensureAvailable(teamId, 80)).resolves.toBe(80);
   });
 
   it('limits requests per team per minute across instances, with Retry-After', async () => {
     const replicas = [new RateLimiter(db), new RateLimiter(db)];
     const now = Date.UTC(2026, 0, 1, 12, 0, 30);
-    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, index) => replicas[index % 2].consume(teamId, 'scrape', 4, now)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, index) => replicas[index % 2].consume(teamId, 'scrape', 4, now)),
+    );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(4);
-    const rejected = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    const rejected = outcomes.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+    );
     expect(rejected?.reason).toBeInstanceOf(AppError);
     expect((rejected?.reason as AppError).retryAfterSeconds).toBe(30);
     await expect(replicas[0].consume(teamId, 'scrape', 4, now + 60_000)).resolves.toBeUndefined();

@@ -40,9 +40,20 @@ export class CreditsService {
     return this.db.prisma.$transaction((tx) => this.chargeIn(tx, input));
   }
 
-  async grant(teamId: string, amount: number, description = 'grant', idempotencyKey?: string): Promise<boolean> {
+  async grant(
+    teamId: string,
+    amount: number,
+    description = 'grant',
+    idempotencyKey?: string,
+  ): Promise<boolean> {
     return this.db.prisma.$transaction((tx) =>
-      this.record(tx, { teamId, amount, kind: amount >= 0 ? 'grant' : 'adjustment', description, idempotencyKey: idempotencyKey ?? null }),
+      this.record(tx, {
+        teamId,
+        amount,
+        kind: amount >= 0 ? 'grant' : 'adjustment',
+        description,
+        idempotencyKey: idempotencyKey ?? null,
+      }),
     );
   }
 
@@ -56,7 +67,15 @@ export class CreditsService {
 
   private async record(
     tx: Tx,
-    entry: { teamId: string; amount: number; kind: LedgerKind; idempotencyKey: string | null; jobId?: string; apiKeyId?: string; description?: string },
+    entry: {
+      teamId: string;
+      amount: number;
+      kind: LedgerKind;
+      idempotencyKey: string | null;
+      jobId?: string;
+      apiKeyId?: string;
+      description?: string;
+    },
   ): Promise<boolean> {
     if (entry.amount === 0) return true;
     const inserted = await tx.creditLedgerEntry.createMany({

@@ -20,6 +20,8 @@ export const PRICES = {
   summary: 0,
   question: 4,
   highlights: 4,
+  /** `checkPromptInjection` (top level, or on the json format): the page is scanned once. */
+  promptInjectionCheck: 4,
   /** PII redaction pass. */
   redactPII: 4,
   /** Zero data retention handling. */
@@ -47,6 +49,8 @@ export interface ScrapeChargeInput {
   /** True when the PDF was returned base64-encoded. */
   rawPdf?: boolean;
   cacheHit?: boolean;
+  /** The request's top-level `checkPromptInjection` (the json format's is read from `formats`). */
+  checkPromptInjection?: boolean;
 }
 
 /** Credits for one scraped page, with the surcharges of its options. */
@@ -67,6 +71,10 @@ export function scrapeCredits(input: ScrapeChargeInput): number {
   if (hasFormat(formats, 'question') || hasFormat(formats, 'query')) credits += PRICES.question;
   if (hasFormat(formats, 'highlights')) credits += PRICES.highlights;
   if (input.redactPII) credits += PRICES.redactPII;
+  const json = findFormat(formats, 'json') ?? findFormat(formats, 'deterministicJson');
+  if ((input.checkPromptInjection || json?.checkPromptInjection) && !hasFormat(formats, 'rawBase64')) {
+    credits += PRICES.promptInjectionCheck;
+  }
   if (input.zeroDataRetention) credits += PRICES.zeroDataRetention;
   return credits;
 }

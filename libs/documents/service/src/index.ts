@@ -5,3 +5,4 @@ export * from './lib/scrape/pdf-content.handler';
 export * from './lib/scrape/remote-document-parser';
 export * from './lib/scrape/parse-result.waiter';
 export * from './lib/document-toolkit.factory';
+export * from './lib/scrape/image-content.handler';

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
+import { PlatformMetrics } from '@quarry/platform/observability';
 import { AuthService } from './auth.service';
 import { IdentityRepository } from './identity.repository';
 import { KeyManagementService } from './key-management.service';
@@ -10,11 +11,19 @@ export const DEFAULT_TEAM_NAME = 'default';
 @Global()
 @Module({
   providers: [
-    { provide: IdentityRepository, useFactory: (db: Database) => new IdentityRepository(db), inject: [Database] },
-    { provide: KeyManagementService, useFactory: (repo: IdentityRepository) => new KeyManagementService(repo), inject: [IdentityRepository] },
+    {
+      provide: IdentityRepository,
+      useFactory: (db: Database) => new IdentityRepository(db),
+      inject: [Database],
+    },
+    {
+      provide: KeyManagementService,
+      useFactory: (repo: IdentityRepository) => new KeyManagementService(repo),
+      inject: [IdentityRepository],
+    },
     {
       provide: AuthService,
-      useFactory: (repo: IdentityRepository, config: AppConfig) => {
+      useFactory: (repo: IdentityRepository, config: AppConfig, metrics: PlatformMetrics) => {
         let cached: Promise<import('./auth-context').AuthContext> | undefined;
         const defaultTeam = () =>
           (cached ??= repo.ensureTeam(DEFAULT_TEAM_NAME).then(async (team) => {
@@ -28,9 +37,13 @@ export const DEFAULT_TEAM_NAME = 'default';
               concurrencyLimit: row?.concurrencyLimit ?? undefined,
             };
           }));
-        return new AuthService(repo, { enabled: config.auth.enabled, defaultTeam });
+        return new AuthService(repo, {
+          enabled: config.auth.enabled,
+          defaultTeam,
+          onLookup: (source, result) => metrics.authKeyLookups.inc({ source, result }),
+        });
       },
-      inject: [IdentityRepository, APP_CONFIG],
+      inject: [IdentityRepository, APP_CONFIG, PlatformMetrics],
     },
   ],
   exports: [IdentityRepository, KeyManagementService, AuthService],

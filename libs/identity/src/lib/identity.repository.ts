@@ -1,6 +1,28 @@
 import { Database } from '@quarry/platform/database';
 import type { AuthContext } from './auth-context';
 
+export interface TeamOverview {
+  id: string;
+  name: string;
+  credits: number;
+  rateLimitPerMinute: number | null;
+  concurrencyLimit: number | null;
+  zeroDataRetention: boolean;
+  createdAt: Date;
+  activeKeys: number;
+  lastUsedAt: Date | null;
+}
+
+export interface TeamKey {
+  id: string;
+  prefix: string;
+  name: string | null;
+  scopes: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
 export interface ApiKeySummary {
   id: string;
   teamName: string;
@@ -30,6 +52,25 @@ export class IdentityRepository {
     };
   }
 
+  /** Records that a key was used, at most once a minute per key (the write is skipped otherwise). */
+  async touchKey(id: string): Promise<void> {
+    await this.db.sql.query(
+      `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [id],
+    );
+  }
+
+  /**
+   * Changes whenever a key is created (how many keys exist and when the newest was created): cheap
+   * enough to read once a second, and what lets every process forget the keys it found unknown.
+   */
+  async keyGeneration(): Promise<string> {
+    const rows = await this.db.sql.query<{ generation: string }>(
+      `SELECT count(*)::text || '/' || coalesce((extract(epoch FROM max(created_at)) * 1000)::bigint::text, '') AS generation FROM api_keys`,
+    );
+    return rows[0]?.generation ?? '';
+  }
+
   async findTeamByName(name: string) {
     return this.db.prisma.team.findUnique({ where: { name } });
   }
@@ -54,12 +95,22 @@ export class IdentityRepository {
 
   async updateTeamSettings(
     teamId: string,
-    settings: { rateLimitPerMinute?: number | null; concurrencyLimit?: number | null; zeroDataRetention?: boolean },
+    settings: {
+      rateLimitPerMinute?: number | null;
+      concurrencyLimit?: number | null;
+      zeroDataRetention?: boolean;
+    },
   ): Promise<void> {
     await this.db.prisma.team.update({ where: { id: teamId }, data: settings });
   }
 
-  async insertKey(data: { teamId: string; hash: string; prefix: string; name?: string; scopes: string[] }): Promise<string> {
+  async insertKey(data: {
+    teamId: string;
+    hash: string;
+    prefix: string;
+    name?: string;
+    scopes: string[];
+  }): Promise<string> {
     const key = await this.db.prisma.apiKey.upsert({
       where: { hash: data.hash },
       create: data,
@@ -70,7 +121,12 @@ export class IdentityRepository {
 
   async revokeKeys(where: { prefix?: string; id?: string; hash?: string }): Promise<number> {
     const result = await this.db.prisma.apiKey.updateMany({
-      where: { revokedAt: null, ...(where.id ? { id: where.id } : {}), ...(where.prefix ? { prefix: where.prefix } : {}), ...(where.hash ? { hash: where.hash } : {}) },
+      where: {
+        revokedAt: null,
+        ...(where.id ? { id: where.id } : {}),
+        ...(where.prefix ? { prefix: where.prefix } : {}),
+        ...(where.hash ? { hash: where.hash } : {}),
+      },
       data: { revokedAt: new Date() },
     });
     return result.count;
@@ -97,4 +153,76 @@ export class IdentityRepository {
   async listTeams() {
     return this.db.prisma.team.findMany({ orderBy: { createdAt: 'asc' } });
   }
+
+  /** Every team with its balance, limits, active keys and when a key of it was last used. */
+  async teamsOverview(): Promise<TeamOverview[]> {
+    const teams = await this.db.prisma.team.findMany({
+      orderBy: { createdAt: 'asc' },
+      include: { apiKeys: { select: { revokedAt: true, lastUsedAt: true } } },
+    });
+    return teams.map((team) => toTeamOverview(team));
+  }
+
+  async teamOverview(teamId: string): Promise<TeamOverview | undefined> {
+    const team = await this.db.prisma.team.findUnique({
+      where: { id: teamId },
+      include: { apiKeys: { select: { revokedAt: true, lastUsedAt: true } } },
+    });
+    return team ? toTeamOverview(team) : undefined;
+  }
+
+  /** The keys of a team, newest first (never their hash). */
+  async keysOfTeam(teamId: string): Promise<TeamKey[]> {
+    const keys = await this.db.prisma.apiKey.findMany({ where: { teamId }, orderBy: { createdAt: 'desc' } });
+    return keys.map(toTeamKey);
+  }
+
+  async findKey(id: string): Promise<(TeamKey & { teamId: string }) | undefined> {
+    const key = await this.db.prisma.apiKey.findUnique({ where: { id } });
+    return key ? { ...toTeamKey(key), teamId: key.teamId } : undefined;
+  }
+}
+
+function toTeamKey(key: {
+  id: string;
+  prefix: string;
+  name: string | null;
+  scopes: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}): TeamKey {
+  return {
+    id: key.id,
+    prefix: key.prefix,
+    name: key.name,
+    scopes: key.scopes,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    revokedAt: key.revokedAt,
+  };
+}
+
+function toTeamOverview(team: {
+  id: string;
+  name: string;
+  credits: number;
+  rateLimitPerMinute: number | null;
+  concurrencyLimit: number | null;
+  zeroDataRetention: boolean;
+  createdAt: Date;
+  apiKeys: { revokedAt: Date | null; lastUsedAt: Date | null }[];
+}): TeamOverview {
+  const used = team.apiKeys.map((key) => key.lastUsedAt?.getTime() ?? 0).filter((at) => at > 0);
+  return {
+    id: team.id,
+    name: team.name,
+    credits: team.credits,
+    rateLimitPerMinute: team.rateLimitPerMinute,
+    concurrencyLimit: team.concurrencyLimit,
+    zeroDataRetention: team.zeroDataRetention,
+    createdAt: team.createdAt,
+    activeKeys: team.apiKeys.filter((key) => !key.revokedAt).length,
+    lastUsedAt: used.length ? new Date(Math.max(...used)) : null,
+  };
 }

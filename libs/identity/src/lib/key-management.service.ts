@@ -13,7 +13,10 @@ export interface CreatedKey {
 export class KeyManagementService {
   constructor(private readonly repository: IdentityRepository) {}
 
-  async createKey(teamName: string, options: { name?: string; scopes?: string[]; key?: string } = {}): Promise<CreatedKey> {
+  async createKey(
+    teamName: string,
+    options: { name?: string; scopes?: string[]; key?: string } = {},
+  ): Promise<CreatedKey> {
     const team = await this.repository.ensureTeam(teamName);
     const key = options.key ?? generateApiKey();
     const id = await this.repository.insertKey({
@@ -29,7 +32,8 @@ export class KeyManagementService {
   /** Revokes a key given as the full key, its id, or its displayed prefix. */
   async revoke(keyOrPrefixOrId: string): Promise<number> {
     if (/^[0-9a-f-]{36}$/i.test(keyOrPrefixOrId)) return this.repository.revokeKeys({ id: keyOrPrefixOrId });
-    if (keyOrPrefixOrId.length > keyPrefix(keyOrPrefixOrId).length) return this.repository.revokeKeys({ hash: hashApiKey(keyOrPrefixOrId) });
+    if (keyOrPrefixOrId.length > keyPrefix(keyOrPrefixOrId).length)
+      return this.repository.revokeKeys({ hash: hashApiKey(keyOrPrefixOrId) });
     return this.repository.revokeKeys({ prefix: keyOrPrefixOrId });
   }
 }

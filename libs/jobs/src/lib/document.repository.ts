@@ -1,5 +1,5 @@
 import type { ScrapeDocument } from '@quarry/contracts';
-import { Database, type Prisma } from '@quarry/platform/database';
+import { Database, storableJson, type Prisma } from '@quarry/platform/database';
 
 export interface StoredDocument {
   id: string;
@@ -24,7 +24,8 @@ export class DocumentRepository {
   constructor(private readonly db: Database) {}
 
   async insertIn(tx: Prisma.TransactionClient, document: NewDocument): Promise<string> {
-    const metadata = document.document.metadata;
+    const content = storableJson(document.document);
+    const metadata = content.metadata;
     const row = await tx.document.create({
       data: {
         teamId: document.teamId,
@@ -36,7 +37,7 @@ export class DocumentRepository {
         statusCode: document.statusCode,
         title: firstString(metadata.title),
         description: firstString(metadata.description),
-        content: document.document as unknown as Prisma.InputJsonValue,
+        content: content as unknown as Prisma.InputJsonValue,
       },
       select: { id: true },
     });

@@ -9,7 +9,13 @@ const TEAM = '22222222-2222-4222-8222-222222222222';
 
 function fakeJobs(finished: JobRecord[] = []): JobRepository & { calls: string[][] } {
   const calls: string[][] = [];
-  return { calls, findFinished: async (ids: readonly string[]) => (calls.push([...ids]), finished.filter((job) => ids.includes(job.id))) } as unknown as JobRepository & {
+  return {
+    calls,
+    findFinished: async (ids: readonly string[]) => (
+      calls.push([...ids]),
+      finished.filter((job) => ids.includes(job.id))
+    ),
+  } as unknown as JobRepository & {
     calls: string[][];
   };
 }
@@ -35,11 +41,21 @@ describe('JobWaiter', () => {
   it('finds a job whose event was missed with one batched poll, and gives up at the timeout', async () => {
     const bus = new MemoryBus(logger);
     await bus.start();
-    const finished = { id: JOB, teamId: TEAM, kind: 'scrape', status: 'failed', zeroDataRetention: false, error: { code: 'SCRAPE_TIMEOUT', message: 'x' } } as JobRecord;
+    const finished = {
+      id: JOB,
+      teamId: TEAM,
+      kind: 'scrape',
+      status: 'failed',
+      zeroDataRetention: false,
+      error: { code: 'SCRAPE_TIMEOUT', message: 'x' },
+    } as JobRecord;
     const jobs = fakeJobs([finished]);
     const sut = new JobWaiter(bus, jobs, logger);
     const other = sut.wait('33333333-3333-4333-8333-333333333333', 1_500);
-    await expect(sut.wait(JOB, 5_000)).resolves.toMatchObject({ status: 'failed', error: { code: 'SCRAPE_TIMEOUT' } });
+    await expect(sut.wait(JOB, 5_000)).resolves.toMatchObject({
+      status: 'failed',
+      error: { code: 'SCRAPE_TIMEOUT' },
+    });
     expect(jobs.calls[0]).toEqual(expect.arrayContaining([JOB, '33333333-3333-4333-8333-333333333333']));
     await expect(other).resolves.toBeUndefined();
     await bus.stop();
@@ -49,14 +65,30 @@ describe('JobWaiter', () => {
     const bus = new MemoryBus(logger);
     await bus.start();
     const limited = { code: 'CONCURRENCY_LIMITED', message: 'Concurrency limit reached' } as const;
-    const jobs = fakeJobs([{ id: JOB, teamId: TEAM, kind: 'scrape', status: 'failed', zeroDataRetention: false, error: limited } as JobRecord]);
+    const jobs = fakeJobs([
+      {
+        id: JOB,
+        teamId: TEAM,
+        kind: 'scrape',
+        status: 'failed',
+        zeroDataRetention: false,
+        error: limited,
+      } as JobRecord,
+    ]);
     const sut = new JobWaiter(bus, jobs, logger);
     await sut.start();
     const waiting = sut.wait(JOB, 10_000);
     // The first poll (after 1 s) already sees the stored outcome; the event comes a moment later.
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(jobs.calls.length).toBeGreaterThanOrEqual(1);
-    const event: JobEvent = { jobId: JOB, teamId: TEAM, kind: 'scrape', status: 'failed', error: { ...limited, details: { limit: 1 }, retryAfterSeconds: 1 }, at: 2 };
+    const event: JobEvent = {
+      jobId: JOB,
+      teamId: TEAM,
+      kind: 'scrape',
+      status: 'failed',
+      error: { ...limited, details: { limit: 1 }, retryAfterSeconds: 1 },
+      at: 2,
+    };
     await bus.publish('jobEvents', event);
     await expect(waiting).resolves.toMatchObject({ error: { retryAfterSeconds: 1, details: { limit: 1 } } });
     await bus.stop();

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { jobEventSchema, type JobEvent } from '@quarry/contracts';
+import type { JobEvent } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { Logger } from 'pino';
+import { JobEventsConsumer } from './job-events.consumer';
 import { isTerminal, type JobRepository } from './job.repository';
 
 type Resolve = (event: JobEvent | undefined) => void;
@@ -17,7 +18,7 @@ const EVENT_GRACE_MS = 1_500;
 
 /**
  * Wakes requests waiting for a job (DESIGN "Data flow"): every gateway replica follows the job
- * events in its own consumer group; one batched database poll per second covers events missed
+ * events in its own consumer group (job-events.consumer.ts); one batched database poll per second covers events missed
  * during a rebalance (zero-data-retention results exist only in events).
  */
 export class JobWaiter {
@@ -35,11 +36,7 @@ export class JobWaiter {
   ) {}
 
   async start(): Promise<void> {
-    await this.bus.subscribe(
-      'jobEvents',
-      { group: this.group, concurrency: 64, schema: jobEventSchema },
-      async (message) => this.deliver(message.value as JobEvent),
-    );
+    await new JobEventsConsumer(this.bus, this.group, (event) => this.deliver(event)).start();
   }
 
   /** Resolves with the job's terminal event, or undefined when `timeoutMs` passes (or `signal` aborts) first. */

@@ -35,6 +35,14 @@ export function isTerminal(status: JobStatus): boolean {
   return TERMINAL.includes(status);
 }
 
+/** Marker of a job whose caller was answered 408 "processing_continues" while it was still queued. */
+const CONTINUES = { continuesAfterTimeout: true } as const;
+
+/** True when the job's caller stopped waiting and was told it goes on: it runs with its full time budget. */
+export function continuesAfterTimeout(job: Pick<JobRecord, 'result'>): boolean {
+  return (job.result as { continuesAfterTimeout?: unknown } | null)?.continuesAfterTimeout === true;
+}
+
 type JobRow = Awaited<ReturnType<Database['prisma']['job']['findUnique']>>;
 
 function toRecord(row: NonNullable<JobRow>): JobRecord {
@@ -99,11 +107,40 @@ export class JobRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Marks a queued or interrupted job as running; returns false when it already has an outcome. */
-  async start(id: string): Promise<boolean> {
+  /**
+   * Marks a queued or interrupted job as running. `finished`: it already has an outcome.
+   * `exhausted`: `maxAttempts` earlier starts never recorded an outcome (each one's process died or
+   * was killed while it ran): the job is poison and must be quarantined, not run again.
+   */
+  async start(id: string, maxAttempts: number): Promise<'started' | 'finished' | 'exhausted'> {
     const result = await this.db.prisma.job.updateMany({
-      where: { id, status: { in: ['queued', 'active'] } },
+      where: { id, status: { in: ['queued', 'active'] }, attempts: { lt: maxAttempts } },
       data: { status: 'active', startedAt: new Date(), attempts: { increment: 1 } },
+    });
+    if (result.count > 0) return 'started';
+    const job = await this.find(id);
+    return job && !isTerminal(job.status) ? 'exhausted' : 'finished';
+  }
+
+  /**
+   * Gives back a start that ended without an outcome for a reason of the platform's own (the
+   * database or the bus failed, and the message is redelivered): it does not count as an attempt.
+   */
+  async release(id: string): Promise<void> {
+    await this.db.prisma.job.updateMany({
+      where: { id, status: 'active', attempts: { gt: 0 } },
+      data: { status: 'queued', attempts: { decrement: 1 } },
+    });
+  }
+
+  /**
+   * Marks a job that no worker has started yet as going on after its caller stopped waiting (a 408
+   * with `processing_continues`); false when a worker already took it or it has an outcome.
+   */
+  async continueAfterTimeout(id: string): Promise<boolean> {
+    const result = await this.db.prisma.job.updateMany({
+      where: { id, status: 'queued' },
+      data: { result: CONTINUES },
     });
     return result.count > 0;
   }
@@ -118,6 +155,22 @@ export class JobRepository {
       },
     });
     return result.count > 0;
+  }
+
+  /**
+   * Closes bus-delivered jobs (scrape, parse, interact) still unfinished `olderThanMs` after they were
+   * created: their worker and their caller are gone (a one-process restart loses in-memory messages).
+   */
+  async failAbandoned(olderThanMs: number, error: JobError): Promise<number> {
+    const result = await this.db.prisma.job.updateMany({
+      where: {
+        kind: { in: ['scrape', 'parse', 'interact'] },
+        status: { in: ['queued', 'active'] },
+        createdAt: { lt: new Date(Date.now() - olderThanMs) },
+      },
+      data: { status: 'failed', finishedAt: new Date(), errorCode: error.code, error: error.message },
+    });
+    return result.count;
   }
 
   async deleteExpired(now = new Date()): Promise<number> {

@@ -1,7 +1,18 @@
-import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { CreditsService } from '@quarry/billing';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { PlatformMetrics } from '@quarry/platform/observability';
+import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { AbandonedJobSweeper } from './abandoned-job.sweeper';
+import { JobClaims } from './job-claims';
+import { SuspectGate } from './suspect-gate';
 import { DocumentRepository } from './document.repository';
 import { JobOutcomeStore } from './job-outcome.store';
 import { JobRepository } from './job.repository';
@@ -11,21 +22,73 @@ import { ParseUploadRepository } from './parse-upload.repository';
 @Module({
   providers: [
     { provide: JobRepository, useFactory: (db: Database) => new JobRepository(db), inject: [Database] },
-    { provide: DocumentRepository, useFactory: (db: Database) => new DocumentRepository(db), inject: [Database] },
-    { provide: ParseUploadRepository, useFactory: (db: Database) => new ParseUploadRepository(db), inject: [Database] },
+    {
+      provide: DocumentRepository,
+      useFactory: (db: Database) => new DocumentRepository(db),
+      inject: [Database],
+    },
+    {
+      provide: ParseUploadRepository,
+      useFactory: (db: Database) => new ParseUploadRepository(db),
+      inject: [Database],
+    },
     {
       provide: JobOutcomeStore,
-      useFactory: (db: Database, documents: DocumentRepository, credits: CreditsService) => new JobOutcomeStore(db, documents, credits),
+      useFactory: (db: Database, documents: DocumentRepository, credits: CreditsService) =>
+        new JobOutcomeStore(db, documents, credits),
       inject: [Database, DocumentRepository, CreditsService],
     },
+    {
+      provide: JobClaims,
+      useFactory: (
+        jobs: JobRepository,
+        outcomes: JobOutcomeStore,
+        metrics: PlatformMetrics,
+        logger: Logger,
+        config: AppConfig,
+        gate: SuspectGate,
+      ) =>
+        new JobClaims(
+          jobs,
+          outcomes,
+          metrics,
+          logger.child({ component: 'job-claims' }),
+          config.jobs.maxAttempts,
+          gate,
+        ),
+      inject: [JobRepository, JobOutcomeStore, PlatformMetrics, LOGGER, APP_CONFIG, SuspectGate],
+    },
+    { provide: SuspectGate, useFactory: () => new SuspectGate() },
+    {
+      provide: AbandonedJobSweeper,
+      useFactory: (jobs: JobRepository, logger: Logger) =>
+        new AbandonedJobSweeper(jobs, logger.child({ component: 'abandoned-jobs' })),
+      inject: [JobRepository, LOGGER],
+    },
   ],
-  exports: [JobRepository, DocumentRepository, JobOutcomeStore, ParseUploadRepository],
+  exports: [
+    JobRepository,
+    DocumentRepository,
+    JobOutcomeStore,
+    ParseUploadRepository,
+    JobClaims,
+    SuspectGate,
+  ],
 })
-export class JobsModule implements OnModuleInit {
+export class JobsModule implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(JobRepository) private readonly jobs: JobRepository,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
+    @Inject(AbandonedJobSweeper) private readonly abandoned: AbandonedJobSweeper,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.abandoned.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.abandoned.stop();
+  }
 
   /** `quarry_jobs_pending{kind,status}`: the deployment's backlog, counted in the database when /metrics is scraped. */
   onModuleInit(): void {

@@ -1,4 +1,5 @@
 export * from './lib/message-bus';
+export * from './lib/contract-bus';
 export * from './lib/memory-bus';
 export * from './lib/kafka-bus';
 export * from './lib/create-bus';

@@ -10,11 +10,19 @@ export type {
   TransformInput,
   TransformResult,
 } from './transform/transform.types';
-export { transformPage } from './threads/transform-page.util';
-export type { PageInput, TransformedPage } from './threads/transform-page.util';
+export { transformPage } from './workers/transform-page.util';
+export type { PageInput, TransformedPage } from './workers/transform-page.util';
 export {
   InlineContentTransformer,
-  ThreadedContentTransformer,
+  WorkerContentTransformer,
   type ContentTransformer,
-  type ThreadedContentOptions,
-} from './threads/content-transformer';
+  type WorkerContentOptions,
+} from './workers/content-transformer';
+export {
+  assertPageWithinLimits,
+  countPage,
+  DEFAULT_PAGE_LIMITS,
+  PageTooLargeError,
+  type PageCounts,
+  type PageLimits,
+} from './limits/page-limits.util';

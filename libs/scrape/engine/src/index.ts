@@ -5,3 +5,4 @@ export * from './lib/document-builder';
 export * from './lib/pipeline-extensions';
 export * from './lib/scrape-pipeline';
 export * from './lib/location.util';
+export * from './lib/request-headers.util';

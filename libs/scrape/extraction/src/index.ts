@@ -3,6 +3,8 @@ export { detectPii, applyRedaction } from './lib/pii/pii-detector.util';
 export type { PiiEntity, PiiMode, PiiSpan, ReplaceStyle } from './lib/pii/pii-detector.util';
 export { extractiveSummary } from './lib/summary/extractive-summary.util';
 export { extractiveAnswer, extractiveHighlights, rankPassages } from './lib/answer/passage-ranking.util';
+export { exactAnswer, type ExactAnswer } from './lib/answer/exact-answer.util';
+export { offlineAnswer, type OfflineAnswer } from './lib/answer/offline-answer.util';
 export { readStructuredData } from './lib/structured/structured-data.util';
 export type { StructuredEntity } from './lib/structured/structured-data.util';
 export { fillSchema } from './lib/structured/schema-fill.util';

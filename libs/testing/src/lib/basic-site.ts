@@ -47,7 +47,12 @@ recognised as the main content of the page, with several sentences of prose and 
 /** The fixture site of the foundation e2e tests: articles with chrome, tables, code, images, encodings, redirects, errors, JSON, text. */
 export function startBasicSite(): Promise<FixtureServer> {
   return startFixtureServer({
-    '/': html(layout('Home', `<h1>Welcome</h1><p>Home page of the fixture site with the marker ${BASIC_SITE.articleMarker}.</p><a href="/article">Read the article</a>`)),
+    '/': html(
+      layout(
+        'Home',
+        `<h1>Welcome</h1><p>Home page of the fixture site with the marker ${BASIC_SITE.articleMarker}.</p><a href="/article">Read the article</a>`,
+      ),
+    ),
     '/article': html(layout('Crawler article', ARTICLE)),
     '/shift-jis': (_request, response) => {
       const page = `<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><title>SJIS</title></head><body><main><h1>${BASIC_SITE.shiftJisText}</h1><p>${BASIC_SITE.shiftJisText}、これはシフトJISでエンコードされたページです。</p></main></body></html>`;
@@ -57,12 +62,19 @@ export function startBasicSite(): Promise<FixtureServer> {
     '/redirect-chain': (_request, response) => response.writeHead(302, { location: '/redirect' }).end(),
     '/missing': html(layout('Missing', '<h1>Page not found</h1><p>Nothing here.</p>'), 404),
     '/broken': html('<html><body><h1>Internal error</h1></body></html>', 500),
-    '/data.json': (_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 1, name: 'fixture' })),
-    '/notes.txt': (_request, response) => response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('plain_text with_underscores *stars*'),
+    '/data.json': (_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: 1, name: 'fixture' })),
+    '/notes.txt': (_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('plain_text with_underscores *stars*'),
     '/slow': (_request, response) => {
       const timer = setTimeout(() => response.end('<html><body>late</body></html>'), 8_000);
       response.on('close', () => clearTimeout(timer));
     },
-    '/images/diagram-large.png': (_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(8)),
+    '/images/diagram-large.png': (_request, response) =>
+      response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(8)),
   });
 }

@@ -12,14 +12,19 @@ export interface FixtureServer {
 }
 
 /** An HTTP fixture site on 127.0.0.1 (random port): routes by exact path, 404 otherwise. */
-export async function startFixtureServer(routes: Record<string, FixtureHandler>, host = '127.0.0.1'): Promise<FixtureServer> {
+export async function startFixtureServer(
+  routes: Record<string, FixtureHandler>,
+  host = '127.0.0.1',
+): Promise<FixtureServer> {
   const hits = new Map<string, number>();
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const handler = routes[path] ?? routes['*'];
     if (!handler) {
-      response.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>');
+      response
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<html><body><h1>Not Found</h1></body></html>');
       return;
     }
     Promise.resolve(handler(request, response)).catch((error: unknown) => {
@@ -42,6 +47,8 @@ export async function startFixtureServer(routes: Record<string, FixtureHandler>,
   };
 }
 
-export const html = (body: string, status = 200, headers: Record<string, string> = {}): FixtureHandler => (_request, response) => {
-  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
-};
+export const html =
+  (body: string, status = 200, headers: Record<string, string> = {}): FixtureHandler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+  };

@@ -127,6 +127,45 @@ export async function startScrapeSite(options: { privateHost?: string } = {}): P
     '/js-redirect-private': html(
       page('Moving', `<p>Moving…</p><script>location.href = '${p}/secret';</script>`),
     ),
+    // Navigations refused after the document loaded: meta refresh, a script after `load`, window.open into the tab.
+    '/meta-refresh-private': html(
+      page(
+        'Refreshing',
+        `<main><h1>Refreshing</h1>${LONG_TEXT}</main>`,
+        `<meta http-equiv="refresh" content="0; url=${p}/secret">`,
+      ),
+    ),
+    '/meta-refresh-metadata': html(
+      page(
+        'Refreshing',
+        `<main><h1>Refreshing</h1>${LONG_TEXT}</main>`,
+        '<meta http-equiv="refresh" content="0; url=http://169.254.169.254/latest/meta-data/">',
+      ),
+    ),
+    '/late-redirect-private': html(
+      page(
+        'Late move',
+        `<main><h1>Late move</h1>${LONG_TEXT}</main><script>addEventListener('load', () => setTimeout(() => { location.href = '${p}/secret'; }, 50));</script>`,
+      ),
+    ),
+    '/open-self-private': html(
+      page(
+        'Opening',
+        `<main><h1>Opening</h1>${LONG_TEXT}</main><script>window.open('${p}/secret', '_self');</script>`,
+      ),
+    ),
+    // `?to=<url>`: the page moves itself there once loaded (e.g. to a port where nothing listens).
+    '/navigate-to': (request, response) => {
+      const to = new URL(request.url ?? '/', 'http://fixture').searchParams.get('to') ?? '/';
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          page(
+            'Moving on',
+            `<main><h1>Moving on</h1>${LONG_TEXT}</main><script>location.href = ${JSON.stringify(to)};</script>`,
+          ),
+        );
+    },
     '/subresource-private': html(
       page(
         'Sub-resources',

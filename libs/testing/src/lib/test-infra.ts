@@ -4,7 +4,8 @@ import { Database, findMigrationsDir } from '@quarry/platform/database';
 import { Client } from 'pg';
 
 /** PostgreSQL started by scripts/infra/postgres.sh (make test exports it). */
-export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgresql://quarry:quarry@127.0.0.1:5432/quarry';
+export const TEST_DATABASE_URL =
+  process.env['TEST_DATABASE_URL'] ?? 'postgresql://quarry:quarry@127.0.0.1:5432/quarry';
 /** Kafka started by scripts/infra/kafka.sh. */
 export const TEST_KAFKA_BROKERS = (process.env['TEST_KAFKA_BROKERS'] ?? '127.0.0.1:9092').split(',');
 
@@ -53,5 +54,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /** An AppConfig for tests: private networks allowed (fixtures live on 127.0.0.1), quiet logs. */
 export function testConfig(env: Record<string, string | undefined> = {}): AppConfig {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORKS: 'true', PORT: '0', ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    PORT: '0',
+    ...env,
+  });
 }

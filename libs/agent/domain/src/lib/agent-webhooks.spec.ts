@@ -39,6 +39,18 @@ describe('agent webhooks', () => {
     });
   });
 
+  it("reports an offline fallback's warning with a completed result only", () => {
+    const warning = 'agent: no language model is configured (LLM_BASE_URL); … (extractive offline fallback).';
+    expect(agentStatusBody({ ...run, state: 'completed', warning })).toMatchObject({
+      status: 'completed',
+      warning,
+    });
+    expect(agentStatusBody({ ...run, state: 'failed', errorMessage: 'boom', warning })).not.toHaveProperty(
+      'warning',
+    );
+    expect(agentStatusBody({ ...run, state: 'completed', warning: null })).not.toHaveProperty('warning');
+  });
+
   it('sends the subscribed events only, the end event by outcome', () => {
     expect(agentWebhookEvents(all, { event: 'started' })).toEqual([
       { type: 'agent.started', payload: { success: true } },

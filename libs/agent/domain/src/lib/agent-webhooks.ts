@@ -23,6 +23,8 @@ export interface AgentStatusInput {
   mode?: 'extract' | 'chat';
   /** Whether the run asked for a schema (a chat run with one still answers `data`). */
   hasSchema?: boolean;
+  /** How the result was produced when no model was used (the extraction's fallback warning). */
+  warning?: string | null;
 }
 
 /** The status body of compat §13: failed runs report no data and 0 credits (spec §3). */
@@ -47,6 +49,7 @@ export function agentStatusBody(run: AgentStatusInput): AgentStatusResponse {
       body.message = chatMessage(run.data);
       if (run.hasSchema) body.data = run.data;
     } else body.data = run.data;
+    if (run.warning) body.warning = run.warning;
   }
   return body;
 }

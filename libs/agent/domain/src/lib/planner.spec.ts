@@ -100,6 +100,33 @@ describe('deterministic planner', () => {
     expect(strict.pages).toHaveLength(1);
   });
 
+  it('never makes a candidate of what is not a web page: an upload indexed by file name, a browser error page', () => {
+    let memory = initialMemory(['ledger.html', 'https://a.example/given'], 'deterministic', {
+      urls: ['chrome-error://chromewebdata/'],
+      conversation: [],
+    });
+    memory = addIndexHits(memory, [
+      { url: 'ledger.html', score: 9 },
+      { url: 'chrome-error://chromewebdata/', score: 8 },
+      { url: 'https://a.example/hit', score: 1 },
+    ]);
+    expect(memory.candidates.map((candidate) => candidate.url)).toEqual([
+      'https://a.example/given',
+      'https://a.example/hit',
+    ]);
+    // nothing readable left: the run refuses instead of handing an unreadable URL to a sub-agent
+    expect(
+      planNext(
+        base({
+          memory: addIndexHits(initialMemory([], 'deterministic'), [{ url: 'ledger.html', score: 5 }]),
+        }),
+      ),
+    ).toMatchObject({
+      kind: 'finish',
+      outcome: 'refused',
+    });
+  });
+
   it('refuses when there is nothing to read', () => {
     const memory = { ...initialMemory([], 'deterministic'), searched: true };
     expect(planNext(base({ memory }))).toMatchObject({ kind: 'finish', outcome: 'refused' });

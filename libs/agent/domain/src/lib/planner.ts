@@ -1,5 +1,5 @@
 import { PRICES } from '@quarry/billing';
-import { urlKey } from '@quarry/contracts';
+import { isAcceptableHttpUrl, urlKey } from '@quarry/contracts';
 import { terms } from '@quarry/scrape/extraction';
 import type { ThreadTurn } from './thread';
 
@@ -73,6 +73,7 @@ export function initialMemory(
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const add = (url: string, reason: Candidate['reason']) => {
+    if (!isAcceptableHttpUrl(url.trim())) return;
     const key = urlKey(url);
     if (seen.has(key)) return;
     seen.add(key);
@@ -177,6 +178,8 @@ export function addIndexHits(
   const known = new Set([...memory.tried, ...memory.candidates.map((candidate) => urlKey(candidate.url))]);
   const added: Candidate[] = [];
   for (const hit of hits) {
+    // Only web pages can be read (an index or search hit that is a file name or an error page cannot).
+    if (!isAcceptableHttpUrl(hit.url.trim())) continue;
     const key = urlKey(hit.url);
     if (known.has(key)) continue;
     known.add(key);
@@ -207,7 +210,7 @@ export function absorbRound(
     for (const result of results) {
       for (const link of result.links) {
         if (
-          !/^https?:\/\//i.test(link) ||
+          !isAcceptableHttpUrl(link) ||
           /\.(?:png|jpe?g|gif|svg|webp|ico|css|js|zip|gz|mp4|mp3|woff2?)(?:$|\?)/i.test(link)
         )
           continue;

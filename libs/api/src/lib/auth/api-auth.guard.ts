@@ -4,6 +4,7 @@ import { RateLimiter } from '@quarry/billing';
 import { AppError } from '@quarry/contracts';
 import { AuthService, hasScope } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { requestPublicUrl } from '../http/public-url.util';
 import { AUTH_REQUIREMENT, type AuthenticatedRequest, type AuthRequirement } from './auth.decorator';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,20 +20,33 @@ export class ApiAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]);
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!requirement) throw new Error('route guarded without an @Auth requirement');
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers['authorization'];
     const auth = await this.auth.authenticate(Array.isArray(header) ? header[0] : header);
     if (!hasScope(auth, requirement.scope)) throw new AppError('FORBIDDEN');
     if (requirement.rateLimit && this.config.auth.enabled) {
-      await this.rateLimiter.consume(auth.teamId, requirement.rateLimit, auth.rateLimitPerMinute ?? this.config.limits.rateLimitPerMinute);
+      await this.rateLimiter.consume(
+        auth.teamId,
+        requirement.rateLimit,
+        auth.rateLimitPerMinute ?? this.config.limits.rateLimitPerMinute,
+      );
     }
     for (const name of requirement.uuidParams ?? []) {
       const value = request.params?.[name];
       if (value === undefined || !UUID.test(value)) throw new AppError('INVALID_JOB_ID');
     }
     request.auth = auth;
+    const service = this.config.service;
+    request.publicUrl = requestPublicUrl(
+      service.publicUrlConfigured ? service.publicUrl : undefined,
+      request.headers,
+      request.protocol,
+    );
     return true;
   }
 }

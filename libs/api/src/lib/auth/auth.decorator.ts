@@ -1,4 +1,10 @@
-import { applyDecorators, createParamDecorator, SetMetadata, UseGuards, type ExecutionContext } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  SetMetadata,
+  UseGuards,
+  type ExecutionContext,
+} from '@nestjs/common';
 import type { AuthContext } from '@quarry/identity';
 import { ApiAuthGuard } from './api-auth.guard';
 
@@ -14,13 +20,24 @@ export interface AuthRequirement {
 }
 
 /** Declares how a route is authenticated; every non-public route carries it. */
-export const Auth = (requirement: AuthRequirement) => applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), UseGuards(ApiAuthGuard));
+export const Auth = (requirement: AuthRequirement) =>
+  applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), UseGuards(ApiAuthGuard));
 
 export interface AuthenticatedRequest {
   auth?: AuthContext;
+  /** Base of absolute URLs for this caller (PUBLIC_URL, else the host the request came through). */
+  publicUrl?: string;
   headers: Record<string, string | string[] | undefined>;
   params?: Record<string, string>;
+  protocol?: string;
 }
+
+/** The base of absolute URLs handed to the caller (set by ApiAuthGuard; undefined: the configured fallback). */
+export const RequestPublicUrl = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): string | undefined => {
+    return context.switchToHttp().getRequest<AuthenticatedRequest>().publicUrl;
+  },
+);
 
 /** The caller's AuthContext, set by ApiAuthGuard. */
 export const CurrentAuth = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import { AppError } from '@quarry/contracts';
 import { BlobStore } from '@quarry/platform/blob';
-import { Public } from '@quarry/platform/http';
+import { Public } from '@quarry/platform/runtime';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -14,9 +14,17 @@ export class BlobsController {
 
   @Public()
   @Get('*')
-  async get(@Param('*') key: string, @Query('expires') expires: string | undefined, @Query('signature') signature: string | undefined, @Res() reply: FastifyReply) {
+  async get(
+    @Param('*') key: string,
+    @Query('expires') expires: string | undefined,
+    @Query('signature') signature: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const blob = await this.blobs.getSigned(key, expires, signature);
     if (!blob) throw new AppError('NOT_FOUND');
-    return reply.header('content-type', blob.contentType).header('cache-control', 'private, max-age=3600').send(blob.data);
+    return reply
+      .header('content-type', blob.contentType)
+      .header('cache-control', 'private, max-age=3600')
+      .send(blob.data);
   }
 }

@@ -27,6 +27,9 @@ export class BootstrapKeyService implements OnApplicationBootstrap {
       'bootstrap credits',
       `bootstrap:${hashApiKey(key)}`,
     );
-    this.logger.info({ team: DEFAULT_TEAM_NAME, granted: granted ? this.config.auth.bootstrapCredits : 0 }, 'bootstrap API key ready');
+    this.logger.info(
+      { team: DEFAULT_TEAM_NAME, granted: granted ? this.config.auth.bootstrapCredits : 0 },
+      'bootstrap API key ready',
+    );
   }
 }

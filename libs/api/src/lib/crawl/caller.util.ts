@@ -4,8 +4,9 @@ import { hasScope, type AuthContext } from '@quarry/identity';
 /** Scope a key needs to override robots.txt (`ignoreRobotsTxt`, `robotsUserAgent`: enterprise features in the reference). */
 export const ROBOTS_OVERRIDE_SCOPE = 'crawl.robots';
 
-export function callerOf(auth: AuthContext): Caller {
+export function callerOf(auth: AuthContext, publicUrl?: string): Caller {
   return {
+    publicUrl,
     teamId: auth.teamId,
     apiKeyId: auth.apiKeyId,
     zeroDataRetention: auth.zeroDataRetention,

@@ -1,90 +1,62 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Query } from '@nestjs/common';
 import {
-  crawlParamsPreviewSchema,
-  crawlRequestSchema,
+  activeCrawlsResponseSchema,
+  collectionCancelResponseSchema,
+  collectionErrorsResponseSchema,
+  collectionStartResponseSchema,
+  collectionStatusResponseSchema,
   type CrawlParamsPreviewRequest,
+  crawlParamsPreviewResponseSchema,
+  crawlParamsPreviewSchema,
   type CrawlRequest,
+  crawlRequestSchema,
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/http';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
-import { defineOperations } from '../openapi/openapi.registry';
+import { ZodValidationPipe } from '@quarry/platform/runtime';
+import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
+import { Route } from '../openapi/route.decorator';
 import { callerOf } from './caller.util';
 import { parsePaging } from './paging.util';
-
-defineOperations(
-  {
-    method: 'post',
-    path: '/v2/crawl',
-    summary: 'Start a crawl',
-    tag: 'crawl',
-    body: crawlRequestSchema,
-    statuses: [402, 409],
-  },
-  {
-    method: 'post',
-    path: '/v2/crawl/params-preview',
-    summary: 'Crawler options a prompt would set',
-    tag: 'crawl',
-    body: crawlParamsPreviewSchema,
-  },
-  { method: 'get', path: '/v2/crawl/active', summary: 'Running crawls of the team', tag: 'crawl' },
-  {
-    method: 'get',
-    path: '/v2/crawl/ongoing',
-    summary: 'Running crawls of the team (alias of /active)',
-    tag: 'crawl',
-  },
-  {
-    method: 'get',
-    path: '/v2/crawl/{jobId}',
-    summary: 'Crawl status and documents (skip/limit paging, WebSocket watcher on the same path)',
-    tag: 'crawl',
-    uuidParams: ['jobId'],
-  },
-  {
-    method: 'delete',
-    path: '/v2/crawl/{jobId}',
-    summary: 'Cancel a crawl',
-    tag: 'crawl',
-    uuidParams: ['jobId'],
-    statuses: [409],
-  },
-  {
-    method: 'get',
-    path: '/v2/crawl/{jobId}/errors',
-    summary: 'Failed and robots-blocked pages of a crawl',
-    tag: 'crawl',
-    uuidParams: ['jobId'],
-  },
-);
 
 @Controller('v2/crawl')
 export class CrawlController {
   constructor(@Inject(CollectionService) private readonly collections: CollectionService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scope: 'crawl', rateLimit: 'crawl' })
+  @Route({
+    method: 'post',
+    summary: 'Start a crawl',
+    tag: 'crawl',
+    body: crawlRequestSchema,
+    statuses: [402, 409],
+    auth: { scope: 'crawl', rateLimit: 'crawl' },
+    response: collectionStartResponseSchema,
+  })
   start(
     @CurrentAuth() auth: AuthContext,
+    @RequestPublicUrl() publicUrl: string | undefined,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
     @Body(new ZodValidationPipe(crawlRequestSchema)) request: CrawlRequest,
     @Body() raw: unknown,
   ) {
     const explicit = new Set(raw && typeof raw === 'object' ? Object.keys(raw) : []);
     return this.collections.startCrawl(
-      callerOf(auth),
+      callerOf(auth, publicUrl),
       request,
       CollectionService.parseIdempotencyKey(idempotencyKey),
       explicit,
     );
   }
 
-  @Post('params-preview')
-  @HttpCode(200)
-  @Auth({ scope: 'crawl', rateLimit: 'crawl' })
+  @Route({
+    method: 'post',
+    path: 'params-preview',
+    summary: 'Crawler options a prompt would set',
+    tag: 'crawl',
+    body: crawlParamsPreviewSchema,
+    auth: { scope: 'crawl', rateLimit: 'crawl' },
+    response: crawlParamsPreviewResponseSchema,
+  })
   preview(
     @CurrentAuth() auth: AuthContext,
     @Body(new ZodValidationPipe(crawlParamsPreviewSchema)) request: CrawlParamsPreviewRequest,
@@ -92,37 +64,69 @@ export class CrawlController {
     return this.collections.previewParams(callerOf(auth), request.url, request.prompt);
   }
 
-  @Get('active')
-  @Auth({ scope: 'crawl', rateLimit: 'status' })
+  @Route({
+    method: 'get',
+    path: 'active',
+    summary: 'Running crawls of the team',
+    tag: 'crawl',
+    auth: { scope: 'crawl', rateLimit: 'status' },
+    response: activeCrawlsResponseSchema,
+  })
   active(@CurrentAuth() auth: AuthContext) {
     return this.collections.active(callerOf(auth));
   }
 
-  @Get('ongoing')
-  @Auth({ scope: 'crawl', rateLimit: 'status' })
+  @Route({
+    method: 'get',
+    path: 'ongoing',
+    summary: 'Running crawls of the team (alias of /active)',
+    tag: 'crawl',
+    auth: { scope: 'crawl', rateLimit: 'status' },
+    response: activeCrawlsResponseSchema,
+  })
   ongoing(@CurrentAuth() auth: AuthContext) {
     return this.collections.active(callerOf(auth));
   }
 
-  @Get(':jobId')
-  @Auth({ scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] })
+  @Route({
+    method: 'get',
+    path: ':jobId',
+    summary: 'Crawl status and documents (skip/limit paging, WebSocket watcher on the same path)',
+    tag: 'crawl',
+    auth: { scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] },
+    response: collectionStatusResponseSchema,
+  })
   status(
     @CurrentAuth() auth: AuthContext,
+    @RequestPublicUrl() publicUrl: string | undefined,
     @Param('jobId') jobId: string,
     @Query('skip') skip?: string,
     @Query('limit') limit?: string,
   ) {
-    return this.collections.status(callerOf(auth), 'crawl', jobId, parsePaging(skip, limit));
+    return this.collections.status(callerOf(auth, publicUrl), 'crawl', jobId, parsePaging(skip, limit));
   }
 
-  @Delete(':jobId')
-  @Auth({ scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] })
+  @Route({
+    method: 'delete',
+    path: ':jobId',
+    summary: 'Cancel a crawl',
+    tag: 'crawl',
+    statuses: [409],
+    auth: { scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] },
+    response: collectionCancelResponseSchema,
+  })
   cancel(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
     return this.collections.cancel(callerOf(auth), 'crawl', jobId);
   }
 
-  @Get(':jobId/errors')
-  @Auth({ scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] })
+  @Route({
+    method: 'get',
+    path: ':jobId/errors',
+    summary: 'Failed and robots-blocked pages of a crawl',
+    tag: 'crawl',
+    auth: { scope: 'crawl', rateLimit: 'status', uuidParams: ['jobId'] },
+    response: collectionErrorsResponseSchema,
+  })
   errors(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
     return this.collections.errors(callerOf(auth), 'crawl', jobId);
   }

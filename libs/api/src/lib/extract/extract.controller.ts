@@ -1,37 +1,30 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ExtractService } from '@quarry/agent/orchestrator';
-import { extractRequestSchema, type ExtractRequest } from '@quarry/contracts';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { ExtractService } from '@quarry/agent/extract';
+import {
+  type ExtractRequest,
+  extractRequestSchema,
+  extractStartResponseSchema,
+  extractStatusResponseSchema,
+} from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/http';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
-import { defineOperations } from '../openapi/openapi.registry';
-
-defineOperations(
-  {
-    method: 'post',
-    path: '/v2/extract',
-    summary: "Start an extract job (deprecated; the SDK's extract/startExtract)",
-    tag: 'extract',
-    body: extractRequestSchema,
-    statuses: [402, 422],
-  },
-  {
-    method: 'get',
-    path: '/v2/extract/{jobId}',
-    summary: 'Status and result of an extract job',
-    tag: 'extract',
-    uuidParams: ['jobId'],
-  },
-);
+import { ZodValidationPipe } from '@quarry/platform/runtime';
+import { CurrentAuth } from '../auth/auth.decorator';
+import { Route } from '../openapi/route.decorator';
 
 /** Extract jobs (compat §12; deprecated). */
 @Controller('v2/extract')
 export class ExtractController {
   constructor(@Inject(ExtractService) private readonly extracts: ExtractService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scope: 'extract', rateLimit: 'extract' })
+  @Route({
+    method: 'post',
+    summary: "Start an extract job (deprecated; the SDK's extract/startExtract)",
+    tag: 'extract',
+    body: extractRequestSchema,
+    statuses: [402, 422],
+    auth: { scope: 'extract', rateLimit: 'extract' },
+    response: extractStartResponseSchema,
+  })
   start(
     @CurrentAuth() auth: AuthContext,
     @Body(new ZodValidationPipe(extractRequestSchema)) request: ExtractRequest,
@@ -39,8 +32,14 @@ export class ExtractController {
     return this.extracts.start(auth, request);
   }
 
-  @Get(':jobId')
-  @Auth({ scope: 'extract', rateLimit: 'status', uuidParams: ['jobId'] })
+  @Route({
+    method: 'get',
+    path: ':jobId',
+    summary: 'Status and result of an extract job',
+    tag: 'extract',
+    auth: { scope: 'extract', rateLimit: 'status', uuidParams: ['jobId'] },
+    response: extractStatusResponseSchema,
+  })
   status(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
     return this.extracts.status(auth, jobId);
   }

@@ -1,37 +1,30 @@
-import { Body, Controller, Delete, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { interactRequestSchema, type InteractRequest } from '@quarry/contracts';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
+import {
+  type InteractRequest,
+  interactRequestSchema,
+  interactResponseSchema,
+  interactStopResponseSchema,
+} from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/http';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
-import { defineOperations } from '../openapi/openapi.registry';
+import { ZodValidationPipe } from '@quarry/platform/runtime';
+import { CurrentAuth } from '../auth/auth.decorator';
+import { Route } from '../openapi/route.decorator';
 import { InteractService } from './interact.service';
-
-defineOperations(
-  {
-    method: 'post',
-    path: '/v2/scrape/{jobId}/interact',
-    summary: 'Act on the page of a past scrape with Playwright-style code or a natural-language prompt',
-    tag: 'scrape',
-    body: interactRequestSchema,
-    uuidParams: ['jobId'],
-    statuses: [402, 408, 409, 422],
-  },
-  {
-    method: 'delete',
-    path: '/v2/scrape/{jobId}/interact',
-    summary: 'Stop the interact session of a scrape',
-    tag: 'scrape',
-    uuidParams: ['jobId'],
-  },
-);
 
 @Controller('v2/scrape')
 export class InteractController {
   constructor(@Inject(InteractService) private readonly interactions: InteractService) {}
 
-  @Post(':jobId/interact')
-  @HttpCode(200)
-  @Auth({ scope: 'scrape', rateLimit: 'scrape', uuidParams: ['jobId'] })
+  @Route({
+    method: 'post',
+    path: ':jobId/interact',
+    summary: 'Act on the page of a past scrape with Playwright-style code or a natural-language prompt',
+    tag: 'scrape',
+    body: interactRequestSchema,
+    statuses: [402, 408, 409, 422],
+    auth: { scope: 'scrape', rateLimit: 'scrape', uuidParams: ['jobId'] },
+    response: interactResponseSchema,
+  })
   interact(
     @CurrentAuth() auth: AuthContext,
     @Param('jobId') jobId: string,
@@ -40,8 +33,14 @@ export class InteractController {
     return this.interactions.interact(auth, jobId, request);
   }
 
-  @Delete(':jobId/interact')
-  @Auth({ scope: 'scrape', rateLimit: 'status', uuidParams: ['jobId'] })
+  @Route({
+    method: 'delete',
+    path: ':jobId/interact',
+    summary: 'Stop the interact session of a scrape',
+    tag: 'scrape',
+    auth: { scope: 'scrape', rateLimit: 'status', uuidParams: ['jobId'] },
+    response: interactStopResponseSchema,
+  })
   stop(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
     return this.interactions.stop(auth, jobId);
   }

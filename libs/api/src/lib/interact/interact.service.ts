@@ -15,10 +15,8 @@ import {
   type ScrapeRequest,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { JobOutcomeStore, JobRepository, JobWaiter, type JobRecord } from '@quarry/jobs';
-import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { JobDispatcher, JobRepository, type JobRecord, type NewJob } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { PlatformMetrics } from '@quarry/platform/observability';
 import {
   InteractSessionRepository,
   type InteractSessionOptions,
@@ -40,10 +38,7 @@ export class InteractService {
   constructor(
     @Inject(CreditsService) private readonly credits: CreditsService,
     @Inject(JobRepository) private readonly jobs: JobRepository,
-    @Inject(JobOutcomeStore) private readonly outcomes: JobOutcomeStore,
-    @Inject(JobWaiter) private readonly waiter: JobWaiter,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
+    @Inject(JobDispatcher) private readonly dispatcher: JobDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(InteractSessionRepository) private readonly sessions: InteractSessionRepository,
   ) {}
@@ -67,8 +62,8 @@ export class InteractService {
       timeout: timeoutMs / 1_000,
       ...(code !== undefined ? { code } : { prompt }),
     });
-    if (!event) throw new AppError('SCRAPE_TIMEOUT');
-    const result = await this.resultOf<InteractCallResult>(event);
+    if (!event) throw new AppError('SCRAPE_TIMEOUT'); // the call was closed by send()
+    const result = await this.dispatcher.resultOf<InteractCallResult>(event);
     return { success: true, ...result };
   }
 
@@ -79,7 +74,7 @@ export class InteractService {
     if (session.status !== 'active') return this.stopped(session);
     const event = await this.send(auth, session, 'stop', STOP_WAIT_MS, { type: 'stop' });
     if (event?.status === 'completed')
-      return { success: true, ...(await this.resultOf<InteractStopResult>(event)) };
+      return { success: true, ...(await this.dispatcher.resultOf<InteractStopResult>(event)) };
     // No worker answered in time (none running, or busy): the session ends from its stored state.
     return this.stopped(await this.sessions.finish(session, 'stopped'));
   }
@@ -103,7 +98,8 @@ export class InteractService {
   ): Promise<JobEvent | undefined> {
     const callId = randomUUID();
     const now = Date.now();
-    await this.jobs.create({
+    const deadline = now + timeoutMs;
+    const job: NewJob = {
       id: callId,
       teamId: auth.teamId,
       apiKeyId: auth.apiKeyId,
@@ -111,7 +107,7 @@ export class InteractService {
       input: { sessionId: session.id, scrapeId: session.scrapeJobId, type, ...input },
       zeroDataRetention: false,
       expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
-    });
+    };
     const message: InteractCallMessage = {
       type,
       callId,
@@ -120,30 +116,15 @@ export class InteractService {
       apiKeyId: auth.apiKeyId,
       ...(typeof input['code'] === 'string' ? { code: input['code'] } : {}),
       ...(typeof input['prompt'] === 'string' ? { prompt: input['prompt'] } : {}),
-      deadline: now + timeoutMs,
+      deadline,
       enqueuedAt: now,
     };
-    const completion = this.waiter.wait(callId, timeoutMs + DEADLINE_GRACE_MS);
-    await this.bus.publish('interactCalls', message, { key: session.id });
-    this.metrics.jobsQueued.inc({ kind: 'interact' });
-    const event = await completion;
-    if (!event) await this.outcomes.fail(callId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+    const event = await this.dispatcher.run(
+      { job, topic: 'interactCalls', message, key: session.id, deadline },
+      timeoutMs + DEADLINE_GRACE_MS,
+    );
+    if (!event) await this.dispatcher.timedOut(callId);
     return event;
-  }
-
-  private async resultOf<T>(event: JobEvent): Promise<T> {
-    if (event.status !== 'completed') {
-      throw new AppError(event.error?.code ?? 'UNKNOWN_ERROR', {
-        message: event.error?.message,
-        details: event.error?.details,
-      });
-    }
-    const job = await this.jobs.find(event.jobId);
-    if (!job?.result)
-      throw new AppError('UNKNOWN_ERROR', {
-        message: 'The interact call finished but its result is not available',
-      });
-    return job.result as T;
   }
 
   private async stopped(session: InteractSessionRecord): Promise<InteractStopResponse> {

@@ -1,21 +1,28 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { mapRequestSchema, type MapRequest } from '@quarry/contracts';
-import { MapService } from '@quarry/crawl';
+import { Body, Controller, Inject } from '@nestjs/common';
+import { type MapRequest, mapRequestSchema, mapResponseSchema } from '@quarry/contracts';
+import { MapService } from '@quarry/search';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/http';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
-import { defineOperations } from '../openapi/openapi.registry';
-
-defineOperations({ method: 'post', path: '/v2/map', summary: 'URLs of a site (sitemaps, light crawl, index, web search)', tag: 'map', body: mapRequestSchema, statuses: [402, 408] });
+import { ZodValidationPipe } from '@quarry/platform/runtime';
+import { CurrentAuth } from '../auth/auth.decorator';
+import { Route } from '../openapi/route.decorator';
 
 @Controller('v2/map')
 export class MapController {
   constructor(@Inject(MapService) private readonly maps: MapService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scope: 'map', rateLimit: 'map' })
+  @Route({
+    method: 'post',
+    summary: 'URLs of a site (sitemaps, light crawl, index, web search)',
+    tag: 'map',
+    body: mapRequestSchema,
+    statuses: [402, 408],
+    auth: { scope: 'map', rateLimit: 'map' },
+    response: mapResponseSchema,
+  })
   map(@CurrentAuth() auth: AuthContext, @Body(new ZodValidationPipe(mapRequestSchema)) request: MapRequest) {
-    return this.maps.map({ teamId: auth.teamId, apiKeyId: auth.apiKeyId, zeroDataRetention: auth.zeroDataRetention }, request);
+    return this.maps.map(
+      { teamId: auth.teamId, apiKeyId: auth.apiKeyId, zeroDataRetention: auth.zeroDataRetention },
+      request,
+    );
   }
 }

@@ -1,90 +1,31 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import {
+  type CreateMonitorRequest,
   createMonitorSchema,
+  type MonitorCheckDetailQuery,
   monitorCheckDetailQuerySchema,
+  monitorCheckDetailResponseSchema,
   monitorChecksQuerySchema,
+  monitorChecksResponseSchema,
+  type MonitorCheckStatus,
+  monitorDeleteResponseSchema,
+  monitorEmailResponseSchema,
+  type MonitorEmailTokenRequest,
   monitorEmailTokenSchema,
   monitorListQuerySchema,
+  monitorListResponseSchema,
+  monitorResponseSchema,
+  monitorRunResponseSchema,
   runMonitorSchema,
-  updateMonitorSchema,
-  type CreateMonitorRequest,
-  type MonitorCheckDetailQuery,
-  type MonitorCheckStatus,
-  type MonitorEmailTokenRequest,
   type UpdateMonitorRequest,
+  updateMonitorSchema,
 } from '@quarry/contracts';
 import { hasScope, type AuthContext } from '@quarry/identity';
 import { MonitorService, type MonitorCaller } from '@quarry/monitor';
-import { Public, ZodValidationPipe } from '@quarry/platform/http';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
+import { ZodValidationPipe } from '@quarry/platform/runtime';
+import { CurrentAuth } from '../auth/auth.decorator';
 import { ROBOTS_OVERRIDE_SCOPE } from '../crawl/caller.util';
-import { defineOperations } from '../openapi/openapi.registry';
-
-defineOperations(
-  {
-    method: 'post',
-    path: '/v2/monitor',
-    summary: 'Create a monitor (scheduled checks of pages, crawls or searches)',
-    tag: 'monitor',
-    body: createMonitorSchema,
-    statuses: [403],
-  },
-  { method: 'get', path: '/v2/monitor', summary: 'Monitors of the team (?limit&offset)', tag: 'monitor' },
-  { method: 'get', path: '/v2/monitor/{monitorId}', summary: 'A monitor', tag: 'monitor', statuses: [404] },
-  {
-    method: 'patch',
-    path: '/v2/monitor/{monitorId}',
-    summary: 'Update a monitor (any field, status active|paused)',
-    tag: 'monitor',
-    body: updateMonitorSchema,
-    statuses: [404],
-  },
-  {
-    method: 'delete',
-    path: '/v2/monitor/{monitorId}',
-    summary: 'Delete a monitor with its checks',
-    tag: 'monitor',
-    statuses: [404],
-  },
-  {
-    method: 'post',
-    path: '/v2/monitor/{monitorId}/run',
-    summary: 'Run a check now',
-    tag: 'monitor',
-    body: runMonitorSchema,
-    statuses: [404, 409],
-  },
-  {
-    method: 'get',
-    path: '/v2/monitor/{monitorId}/checks',
-    summary: 'Checks of a monitor (?limit&offset&status)',
-    tag: 'monitor',
-    statuses: [404],
-  },
-  {
-    method: 'get',
-    path: '/v2/monitor/{monitorId}/checks/{checkId}',
-    summary: 'A check with its pages and diffs (?limit&skip&status, paged by next)',
-    tag: 'monitor',
-    statuses: [404],
-  },
-  {
-    method: 'post',
-    path: '/v2/monitor/email/confirm',
-    summary: 'Confirm an email recipient (token from the confirmation email)',
-    tag: 'monitor',
-    body: monitorEmailTokenSchema,
-    public: true,
-  },
-  {
-    method: 'post',
-    path: '/v2/monitor/email/unsubscribe',
-    summary: 'Unsubscribe an email recipient (token from any monitor email)',
-    tag: 'monitor',
-    body: monitorEmailTokenSchema,
-    public: true,
-  },
-);
+import { Route } from '../openapi/route.decorator';
 
 function callerOf(auth: AuthContext): MonitorCaller {
   return {
@@ -103,9 +44,15 @@ const targetsOf = (raw: unknown): unknown =>
 export class MonitorController {
   constructor(@Inject(MonitorService) private readonly monitors: MonitorService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scope: 'monitor', rateLimit: 'monitor' })
+  @Route({
+    method: 'post',
+    summary: 'Create a monitor (scheduled checks of pages, crawls or searches)',
+    tag: 'monitor',
+    body: createMonitorSchema,
+    statuses: [403],
+    auth: { scope: 'monitor', rateLimit: 'monitor' },
+    response: monitorResponseSchema,
+  })
   create(
     @CurrentAuth() auth: AuthContext,
     @Body(new ZodValidationPipe(createMonitorSchema)) request: CreateMonitorRequest,
@@ -114,8 +61,14 @@ export class MonitorController {
     return this.monitors.create(callerOf(auth), request, targetsOf(raw));
   }
 
-  @Get()
-  @Auth({ scope: 'monitor', rateLimit: 'status' })
+  @Route({
+    method: 'get',
+    summary: 'Monitors of the team (?limit&offset)',
+    tag: 'monitor',
+    auth: { scope: 'monitor', rateLimit: 'status' },
+    query: monitorListQuerySchema,
+    response: monitorListResponseSchema,
+  })
   list(
     @CurrentAuth() auth: AuthContext,
     @Query(new ZodValidationPipe(monitorListQuerySchema)) query: { limit: number; offset: number },
@@ -123,28 +76,55 @@ export class MonitorController {
     return this.monitors.list(callerOf(auth), query.limit, query.offset);
   }
 
-  @Post('email/confirm')
-  @HttpCode(200)
-  @Public()
+  @Route({
+    method: 'post',
+    path: 'email/confirm',
+    summary: 'Confirm an email recipient (token from the confirmation email)',
+    tag: 'monitor',
+    body: monitorEmailTokenSchema,
+    auth: 'public',
+    response: monitorEmailResponseSchema,
+  })
   confirm(@Body(new ZodValidationPipe(monitorEmailTokenSchema)) request: MonitorEmailTokenRequest) {
     return this.monitors.confirmEmail(request.token);
   }
 
-  @Post('email/unsubscribe')
-  @HttpCode(200)
-  @Public()
+  @Route({
+    method: 'post',
+    path: 'email/unsubscribe',
+    summary: 'Unsubscribe an email recipient (token from any monitor email)',
+    tag: 'monitor',
+    body: monitorEmailTokenSchema,
+    auth: 'public',
+    response: monitorEmailResponseSchema,
+  })
   unsubscribe(@Body(new ZodValidationPipe(monitorEmailTokenSchema)) request: MonitorEmailTokenRequest) {
     return this.monitors.unsubscribeEmail(request.token);
   }
 
-  @Get(':monitorId')
-  @Auth({ scope: 'monitor', rateLimit: 'status' })
+  @Route({
+    method: 'get',
+    path: ':monitorId',
+    summary: 'A monitor',
+    tag: 'monitor',
+    statuses: [404],
+    auth: { scope: 'monitor', rateLimit: 'status' },
+    response: monitorResponseSchema,
+  })
   get(@CurrentAuth() auth: AuthContext, @Param('monitorId') monitorId: string) {
     return this.monitors.get(callerOf(auth), monitorId);
   }
 
-  @Patch(':monitorId')
-  @Auth({ scope: 'monitor', rateLimit: 'monitor' })
+  @Route({
+    method: 'patch',
+    path: ':monitorId',
+    summary: 'Update a monitor (any field, status active|paused)',
+    tag: 'monitor',
+    body: updateMonitorSchema,
+    statuses: [404],
+    auth: { scope: 'monitor', rateLimit: 'monitor' },
+    response: monitorResponseSchema,
+  })
   update(
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,
@@ -154,15 +134,29 @@ export class MonitorController {
     return this.monitors.update(callerOf(auth), monitorId, request, targetsOf(raw));
   }
 
-  @Delete(':monitorId')
-  @Auth({ scope: 'monitor', rateLimit: 'monitor' })
+  @Route({
+    method: 'delete',
+    path: ':monitorId',
+    summary: 'Delete a monitor with its checks',
+    tag: 'monitor',
+    statuses: [404],
+    auth: { scope: 'monitor', rateLimit: 'monitor' },
+    response: monitorDeleteResponseSchema,
+  })
   remove(@CurrentAuth() auth: AuthContext, @Param('monitorId') monitorId: string) {
     return this.monitors.delete(callerOf(auth), monitorId);
   }
 
-  @Post(':monitorId/run')
-  @HttpCode(200)
-  @Auth({ scope: 'monitor', rateLimit: 'monitor' })
+  @Route({
+    method: 'post',
+    path: ':monitorId/run',
+    summary: 'Run a check now',
+    tag: 'monitor',
+    body: runMonitorSchema,
+    statuses: [404, 409],
+    auth: { scope: 'monitor', rateLimit: 'monitor' },
+    response: monitorRunResponseSchema,
+  })
   run(
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,
@@ -171,8 +165,16 @@ export class MonitorController {
     return this.monitors.run(callerOf(auth), monitorId);
   }
 
-  @Get(':monitorId/checks')
-  @Auth({ scope: 'monitor', rateLimit: 'status' })
+  @Route({
+    method: 'get',
+    path: ':monitorId/checks',
+    summary: 'Checks of a monitor (?limit&offset&status)',
+    tag: 'monitor',
+    statuses: [404],
+    auth: { scope: 'monitor', rateLimit: 'status' },
+    query: monitorChecksQuerySchema,
+    response: monitorChecksResponseSchema,
+  })
   checks(
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,
@@ -182,8 +184,16 @@ export class MonitorController {
     return this.monitors.checks(callerOf(auth), monitorId, query);
   }
 
-  @Get(':monitorId/checks/:checkId')
-  @Auth({ scope: 'monitor', rateLimit: 'status' })
+  @Route({
+    method: 'get',
+    path: ':monitorId/checks/:checkId',
+    summary: 'A check with its pages and diffs (?limit&skip&status, paged by next)',
+    tag: 'monitor',
+    statuses: [404],
+    auth: { scope: 'monitor', rateLimit: 'status' },
+    query: monitorCheckDetailQuerySchema,
+    response: monitorCheckDetailResponseSchema,
+  })
   check(
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,

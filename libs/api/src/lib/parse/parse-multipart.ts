@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { PlatformRuntime } from '@quarry/platform/http';
+import type { PlatformRuntime } from '@quarry/platform/runtime';
 import type { FastifyInstance } from 'fastify';
 import { registerUploadRoute } from './parse-upload.route';
 

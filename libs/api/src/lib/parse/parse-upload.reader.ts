@@ -7,7 +7,7 @@ import {
   type DocumentKind,
   type ParseRequest,
 } from '@quarry/contracts';
-import { parseOrThrow } from '@quarry/platform/http';
+import { parseOrThrow } from '@quarry/platform/runtime';
 import type { FastifyRequest } from 'fastify';
 
 /** A validated upload: the file and its options (compat §14). */

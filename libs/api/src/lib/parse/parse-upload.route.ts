@@ -1,9 +1,23 @@
-import { AppError } from '@quarry/contracts';
+import { AppError, parseUploadResponseSchema } from '@quarry/contracts';
 import { ParseUploadRepository } from '@quarry/jobs';
 import { BlobStore, blobSigningSecret } from '@quarry/platform/blob';
-import { renderError, type PlatformRuntime } from '@quarry/platform/http';
+import { renderError, type PlatformRuntime } from '@quarry/platform/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DocumentedRoute } from '../openapi/openapi.util';
 import { UploadSigner } from './upload-signer';
+
+/** The route's contract for the OpenAPI document (a Fastify route, so it carries no @Route). */
+export const PARSE_UPLOAD_ROUTE: DocumentedRoute = {
+  path: '/v2/parse/upload/{uploadId}',
+  spec: {
+    method: 'put',
+    summary: 'Upload the raw file of an upload reference (the signed uploadUrl is the credential)',
+    tag: 'parse',
+    auth: 'public',
+    response: parseUploadResponseSchema,
+    statuses: [400, 404, 409, 413],
+  },
+};
 
 /**
  * `PUT /v2/parse/upload/:uploadId?expires&signature`: the raw file of an upload reference. The

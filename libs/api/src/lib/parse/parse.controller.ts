@@ -1,34 +1,57 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { parseUploadUrlRequestSchema, type ParseUploadUrlRequest } from '@quarry/contracts';
+import { Body, Controller, Header, Inject, Req } from '@nestjs/common';
+import {
+  parseFormatCatalogue,
+  type ParseFormatsResponse,
+  parseFormatsResponseSchema,
+  type ParseUploadUrlRequest,
+  parseUploadUrlRequestSchema,
+  parseUploadUrlResponseSchema,
+  scrapeResponseSchema,
+} from '@quarry/contracts';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/http';
+import { ZodValidationPipe } from '@quarry/platform/runtime';
 import type { FastifyRequest } from 'fastify';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
-import { defineOperations } from '../openapi/openapi.registry';
+import { CurrentAuth } from '../auth/auth.decorator';
+import { Route } from '../openapi/route.decorator';
 import { readParseUpload } from './parse-upload.reader';
 import { ParseUploadsService } from './parse-uploads.service';
 import { ParseService } from './parse.service';
 
-defineOperations(
-  {
-    method: 'post',
-    path: '/v2/parse/upload-url',
-    summary: 'Mint an upload reference: PUT the file to uploadUrl, then POST /v2/parse {uploadRef}',
+@Controller('v2/parse')
+export class ParseController {
+  constructor(
+    @Inject(ParseService) private readonly parses: ParseService,
+    @Inject(ParseUploadsService) private readonly uploads: ParseUploadsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** `GET /v2/parse/formats`: what this deployment parses (images need OCR, legacy Office LibreOffice). */
+  @Route({
+    method: 'get',
+    path: 'formats',
+    summary: 'File formats POST /v2/parse accepts ({format, kind, extensions, mimeTypes, available})',
     tag: 'parse',
-    body: parseUploadUrlRequestSchema,
-    statuses: [429],
-  },
-  {
-    method: 'put',
-    path: '/v2/parse/upload/{uploadId}',
-    summary: 'Upload the raw file of an upload reference (the signed uploadUrl is the credential)',
-    tag: 'parse',
-    public: true,
-    statuses: [400, 404, 409, 413],
-  },
-  {
+    auth: { scope: 'scrape' },
+    response: parseFormatsResponseSchema,
+  })
+  @Header('Cache-Control', 'private, max-age=3600')
+  formats(): ParseFormatsResponse {
+    const documents = this.config.documents;
+    return {
+      success: true,
+      data: {
+        formats: parseFormatCatalogue({
+          ocr: documents.ocr.engine !== 'off',
+          legacyOffice: !!documents.sofficePath,
+        }),
+      },
+    };
+  }
+
+  /** `POST /v2/parse` (compat §14): multipart `file` + `options` → the parsed document. */
+  @Route({
     method: 'post',
-    path: '/v2/parse',
     summary:
       'Parse a document (PDF, Office, OpenDocument, RTF, CSV, HTML, EPUB, images) into markdown: multipart upload, or JSON {uploadRef, ...options}',
     tag: 'parse',
@@ -47,28 +70,24 @@ defineOperations(
       },
     ],
     statuses: [402, 408, 422],
-  },
-);
-
-@Controller('v2/parse')
-export class ParseController {
-  constructor(
-    @Inject(ParseService) private readonly parses: ParseService,
-    @Inject(ParseUploadsService) private readonly uploads: ParseUploadsService,
-  ) {}
-
-  /** `POST /v2/parse` (compat §14): multipart `file` + `options` → the parsed document. */
-  @Post()
-  @HttpCode(200)
-  @Auth({ scope: 'scrape', rateLimit: 'scrape' })
+    auth: { scope: 'scrape', rateLimit: 'scrape' },
+    response: scrapeResponseSchema,
+  })
   async parse(@CurrentAuth() auth: AuthContext, @Req() request: FastifyRequest) {
     return this.parses.parse(auth, await readParseUpload(request));
   }
 
   /** `POST /v2/parse/upload-url` (compat §14). */
-  @Post('upload-url')
-  @HttpCode(200)
-  @Auth({ scope: 'scrape', rateLimit: 'scrape' })
+  @Route({
+    method: 'post',
+    path: 'upload-url',
+    summary: 'Mint an upload reference: PUT the file to uploadUrl, then POST /v2/parse {uploadRef}',
+    tag: 'parse',
+    body: parseUploadUrlRequestSchema,
+    statuses: [429],
+    auth: { scope: 'scrape', rateLimit: 'scrape' },
+    response: parseUploadUrlResponseSchema,
+  })
   uploadUrl(
     @CurrentAuth() auth: AuthContext,
     @Body(new ZodValidationPipe(parseUploadUrlRequestSchema)) request: ParseUploadUrlRequest,

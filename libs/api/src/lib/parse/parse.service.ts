@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CreditsService, minimumCredits } from '@quarry/billing';
 import {
   AppError,
-  appErrorOf,
   documentKindOf,
   pdfParseOptionsOf,
   type DocumentParseJobMessage,
@@ -11,11 +10,9 @@ import {
   type ScrapeDocument,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { DocumentRepository, JobOutcomeStore, JobRepository, JobWaiter } from '@quarry/jobs';
+import { JobDispatcher, type NewJob } from '@quarry/jobs';
 import { BlobStore } from '@quarry/platform/blob';
-import { MESSAGE_BUS, publishTimeoutFor, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { PlatformMetrics } from '@quarry/platform/observability';
 import type { ParseReference, ParseUpload } from './parse-upload.reader';
 import { ParseUploadsService } from './parse-uploads.service';
 
@@ -30,13 +27,8 @@ const DEADLINE_GRACE_MS = 3_000;
 export class ParseService {
   constructor(
     @Inject(CreditsService) private readonly credits: CreditsService,
-    @Inject(JobRepository) private readonly jobs: JobRepository,
-    @Inject(DocumentRepository) private readonly documents: DocumentRepository,
-    @Inject(JobOutcomeStore) private readonly outcomes: JobOutcomeStore,
-    @Inject(JobWaiter) private readonly waiter: JobWaiter,
+    @Inject(JobDispatcher) private readonly dispatcher: JobDispatcher,
     @Inject(BlobStore) private readonly blobs: BlobStore,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ParseUploadsService) private readonly uploads: ParseUploadsService,
   ) {}
@@ -84,18 +76,6 @@ export class ParseService {
         sizeBytes: upload.data.length,
       };
     }
-    await this.jobs.create({
-      id: jobId,
-      teamId: auth.teamId,
-      apiKeyId: auth.apiKeyId,
-      kind: 'parse',
-      input: {
-        file: { name: input.filename, kind: input.kind, sizeBytes: input.sizeBytes },
-        options: request,
-      },
-      zeroDataRetention: request.zeroDataRetention,
-      expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
-    });
     const message: DocumentParseJobMessage = {
       parseId: randomUUID(),
       jobId,
@@ -106,32 +86,40 @@ export class ParseService {
       deadline,
       enqueuedAt: now,
     };
-    const completion = this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS);
-    await this.bus.publish('documentParseJobs', message, {
-      key: jobId,
-      timeoutMs: publishTimeoutFor(deadline),
-    });
-    this.metrics.jobsQueued.inc({ kind: 'parse' });
-    const event = await completion;
-    if (!event) {
-      await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+    const job: NewJob = {
+      id: jobId,
+      teamId: auth.teamId,
+      apiKeyId: auth.apiKeyId,
+      kind: 'parse',
+      input: {
+        file: { name: input.filename, kind: input.kind, sizeBytes: input.sizeBytes },
+        options: request,
+      },
+      zeroDataRetention: request.zeroDataRetention,
+      expiresAt: new Date(now + this.config.jobs.retentionHours * 3_600_000),
+    };
+    // A blob this request stored is its own to delete when no doc-parser will read it.
+    const dropInput = async () => {
       if (!uploadId) await this.blobs.delete(input.blobKey).catch(() => undefined);
-      throw new AppError('SCRAPE_TIMEOUT');
+    };
+    let event: JobEvent | undefined;
+    try {
+      event = await this.dispatcher.run(
+        { job, topic: 'documentParseJobs', message, deadline },
+        request.timeout + DEADLINE_GRACE_MS,
+      );
+    } catch (error) {
+      await dropInput();
+      throw error;
     }
-    const data = await this.resultOf(event);
+    if (!event) {
+      const timedOut = await this.dispatcher.timedOut(jobId);
+      await dropInput();
+      throw timedOut;
+    }
+    const data = await this.dispatcher.documentOf(event);
     // The doc-parser consumed the uploaded blob: the reference is spent.
     if (uploadId) await this.uploads.markParsed(uploadId);
     return { success: true, data };
-  }
-
-  private async resultOf(event: JobEvent): Promise<ScrapeDocument> {
-    if (event.status !== 'completed') {
-      throw appErrorOf(event.error);
-    }
-    if (event.inlineResult) return event.inlineResult;
-    const stored = await this.documents.findByJob(event.jobId);
-    if (!stored)
-      throw new AppError('UNKNOWN_ERROR', { message: 'The parse finished but its result is not available' });
-    return stored.document;
   }
 }

@@ -1,20 +1,26 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Inject, type Type } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { apiIdentityResponseSchema, openApiDocumentSchema } from '@quarry/contracts';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { Public } from '@quarry/platform/http';
-import { buildOpenApiDocument, defineOperations } from '../openapi/openapi.registry';
+import { buildOpenApiDocument, documentedRoutes } from '../openapi/openapi.util';
+import { Route } from '../openapi/route.decorator';
+import { PARSE_UPLOAD_ROUTE } from '../parse/parse-upload.route';
 
-defineOperations(
-  { method: 'get', path: '/', summary: 'API identity', tag: 'meta', public: true },
-  { method: 'get', path: '/v2/openapi.json', summary: 'This OpenAPI document', tag: 'meta', public: true },
-);
-
-/** `GET /`: a small identity of the API (compat §1.1), and the OpenAPI document. */
+/** `GET /`: a small identity of the API (compat §1.1), and the OpenAPI document built from the @Route declarations. */
 @Controller()
 export class RootController {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+  ) {}
 
-  @Public()
-  @Get()
+  @Route({
+    method: 'get',
+    summary: 'API identity',
+    tag: 'meta',
+    auth: 'public',
+    response: apiIdentityResponseSchema,
+  })
   identity() {
     return {
       message: 'Quarry API',
@@ -23,9 +29,22 @@ export class RootController {
     };
   }
 
-  @Public()
-  @Get('v2/openapi.json')
+  @Route({
+    method: 'get',
+    path: 'v2/openapi.json',
+    summary: 'This OpenAPI document',
+    tag: 'meta',
+    auth: 'public',
+    response: openApiDocumentSchema,
+  })
   openapi() {
-    return buildOpenApiDocument(this.config.service.publicUrl);
+    const controllers = this.discovery
+      .getControllers()
+      .map((wrapper) => wrapper.metatype)
+      .filter((metatype): metatype is Type<unknown> => typeof metatype === 'function');
+    return buildOpenApiDocument(this.config.service.publicUrl, [
+      ...documentedRoutes(controllers),
+      PARSE_UPLOAD_ROUTE,
+    ]);
   }
 }

@@ -1,29 +1,36 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { scrapeRequestSchema, scrapeResponseSchema, type ScrapeRequest } from '@quarry/contracts';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { type ScrapeRequest, scrapeRequestSchema, scrapeResponseSchema } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/http';
-import { Auth, CurrentAuth } from '../auth/auth.decorator';
-import { defineOperations } from '../openapi/openapi.registry';
+import { CurrentAuth } from '../auth/auth.decorator';
+import { Route } from '../openapi/route.decorator';
+import { ScrapeRequestPipe } from './scrape-request.pipe';
 import { ScrapeService } from './scrape.service';
-
-defineOperations(
-  { method: 'post', path: '/v2/scrape', summary: 'Scrape one URL', tag: 'scrape', body: scrapeRequestSchema, response: scrapeResponseSchema, statuses: [402, 404, 408] },
-  { method: 'get', path: '/v2/scrape/{jobId}', summary: 'A past scrape of the team', tag: 'scrape', uuidParams: ['jobId'], response: scrapeResponseSchema },
-);
 
 @Controller('v2/scrape')
 export class ScrapeController {
   constructor(@Inject(ScrapeService) private readonly scrapes: ScrapeService) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scope: 'scrape', rateLimit: 'scrape' })
-  scrape(@CurrentAuth() auth: AuthContext, @Body(new ZodValidationPipe(scrapeRequestSchema)) request: ScrapeRequest) {
+  @Route({
+    method: 'post',
+    summary: 'Scrape one URL',
+    tag: 'scrape',
+    body: scrapeRequestSchema,
+    statuses: [402, 404, 408],
+    auth: { scope: 'scrape', rateLimit: 'scrape' },
+    response: scrapeResponseSchema,
+  })
+  scrape(@CurrentAuth() auth: AuthContext, @Body(new ScrapeRequestPipe()) request: ScrapeRequest) {
     return this.scrapes.scrape(auth, request);
   }
 
-  @Get(':jobId')
-  @Auth({ scope: 'scrape', rateLimit: 'status', uuidParams: ['jobId'] })
+  @Route({
+    method: 'get',
+    path: ':jobId',
+    summary: 'A past scrape of the team',
+    tag: 'scrape',
+    auth: { scope: 'scrape', rateLimit: 'status', uuidParams: ['jobId'] },
+    response: scrapeResponseSchema,
+  })
   get(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string) {
     return this.scrapes.get(auth, jobId);
   }

@@ -4,7 +4,6 @@ import { CreditsService, documentBilling, minimumCredits, PRICES, scrapeCredits 
 import {
   AppError,
   LIMITS,
-  appErrorOf,
   type JobEvent,
   type ScrapeDocument,
   type ScrapeJobMessage,
@@ -15,12 +14,11 @@ import {
   DocumentRepository,
   isTerminal,
   JobRepository,
-  JobWaiter,
+  JobDispatcher,
   JobOutcomeStore,
   type NewJob,
 } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { MESSAGE_BUS, publishTimeoutFor, type MessageBus } from '@quarry/platform/bus';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
@@ -41,8 +39,7 @@ export class ScrapeService {
     @Inject(JobRepository) private readonly jobs: JobRepository,
     @Inject(DocumentRepository) private readonly documents: DocumentRepository,
     @Inject(JobOutcomeStore) private readonly outcomes: JobOutcomeStore,
-    @Inject(JobWaiter) private readonly waiter: JobWaiter,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(JobDispatcher) private readonly dispatcher: JobDispatcher,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ScrapeCache) private readonly cache: ScrapeCache,
@@ -67,7 +64,14 @@ export class ScrapeService {
   async start(auth: AuthContext, input: ScrapeRequest): Promise<string> {
     const admitted = await this.admit(auth, input);
     if ('cached' in admitted) return admitted.cached.metadata.scrapeId ?? '';
-    const { jobId } = await this.enqueue(auth, admitted.request);
+    const jobId = randomUUID();
+    const saving = admitted.request.profile?.saveChanges ? admitted.request.profile.name : undefined;
+    try {
+      await this.dispatch(auth, admitted.request, jobId);
+    } catch (error) {
+      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
+      throw error;
+    }
     return jobId;
   }
 
@@ -79,21 +83,41 @@ export class ScrapeService {
     if ('cached' in admitted) return { success: true, data: admitted.cached };
     const { request } = admitted;
     const saving = request.profile?.saveChanges ? request.profile.name : undefined;
-    let jobId: string | undefined;
+    const jobId = randomUUID();
     try {
-      const queued = await this.enqueue(auth, request, true);
-      jobId = queued.jobId;
-      const event = await queued.completion;
+      const event = await this.dispatch(auth, request, jobId, request.timeout + DEADLINE_GRACE_MS);
       if (!event) {
-        await this.outcomes.fail(jobId, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
-        throw new AppError('SCRAPE_TIMEOUT');
+        if (await this.continuesInBackground(jobId, request, saving)) {
+          // The SDK's auto-resume repeats the request after retryAfterSeconds; the finished job's document is then a cache hit.
+          const retryAfterSeconds = Math.max(5, Math.ceil(request.timeout / 1000));
+          throw new AppError('SCRAPE_TIMEOUT', {
+            details: { state: 'processing_continues', retryAfterSeconds },
+            retryAfterSeconds,
+          });
+        }
+        throw await this.dispatcher.timedOut(jobId);
       }
-      return { success: true, data: await this.resultOf(event) };
+      return { success: true, data: await this.dispatcher.documentOf(event) };
     } finally {
       // The job has ended: a worker that saved already released the lock; one that never opened the
       // profile (HTTP only, no browser slot, failed early) or timed out must not keep it until its lease runs out.
-      if (saving && jobId) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
+      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
     }
+  }
+
+  /**
+   * Whether a scrape whose caller stopped waiting goes on (408 `processing_continues`): only a job no
+   * worker has started yet (it waited in the queue), whose result the same request can read back
+   * from the cache — not under zero data retention, nor when it saves a browser profile.
+   */
+  private async continuesInBackground(
+    jobId: string,
+    request: ScrapeRequest,
+    savingProfile?: string,
+  ): Promise<boolean> {
+    if (savingProfile || request.zeroDataRetention || !request.storeInCache || !isCacheReadable(request))
+      return false;
+    return this.jobs.continueAfterTimeout(jobId);
   }
 
   /**
@@ -137,50 +161,32 @@ export class ScrapeService {
   }
 
   /**
-   * Records the job and publishes it; with `wait`, the completion event is awaited from before the
-   * publish (so a fast worker's event is not missed). A failed publish closes the job (503).
+   * Hands the scrape to the workers through the job dispatcher (record → publish, and with `waitMs`
+   * wait for its event). A saving profile is locked first: a second saver is told now (409), not
+   * after queueing. A failed publish has closed the job (503).
    */
-  private async enqueue(
+  private async dispatch(
     auth: AuthContext,
     request: ScrapeRequest,
-    wait = false,
-  ): Promise<{ jobId: string; completion?: Promise<JobEvent | undefined> }> {
-    const jobId = randomUUID();
+    jobId: string,
+    waitMs?: number,
+  ): Promise<JobEvent | undefined> {
     const now = Date.now();
     const deadline = now + request.timeout;
     const saving = request.profile?.saveChanges ? request.profile.name : undefined;
-    if (saving) {
-      // One saving session per profile: a second saver is told now (409), not after queueing.
-      await this.profiles.acquireSaveLock(auth.teamId, saving, jobId, new Date(deadline + 30_000));
-    }
-    try {
-      await this.jobs.create(this.newScrapeJob(auth, jobId, request));
-    } catch (error) {
-      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
-      throw error;
-    }
+    if (saving) await this.profiles.acquireSaveLock(auth.teamId, saving, jobId, new Date(deadline + 30_000));
     const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
-    const stopWaiting = new AbortController();
-    const completion = wait
-      ? this.waiter.wait(jobId, request.timeout + DEADLINE_GRACE_MS, stopWaiting.signal)
-      : undefined;
-    try {
-      // A broker failover (leader election takes seconds) is waited out while the job has time left.
-      await this.bus.publish('scrapeJobs', message, {
-        key: jobId,
-        timeoutMs: publishTimeoutFor(deadline),
-      });
-    } catch (error) {
-      // 503 (BusUnavailableError): the job is closed first, so a late delivery of the message is skipped.
-      stopWaiting.abort();
-      await this.outcomes
-        .fail(jobId, { code: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable' })
-        .catch(() => undefined);
-      if (saving) await this.profiles.release(auth.teamId, saving, jobId).catch(() => undefined);
-      throw error;
+    const dispatch = {
+      job: this.newScrapeJob(auth, jobId, request),
+      topic: 'scrapeJobs' as const,
+      message,
+      deadline,
+    };
+    if (waitMs === undefined) {
+      await this.dispatcher.enqueue(dispatch);
+      return undefined;
     }
-    this.metrics.jobsQueued.inc({ kind: 'scrape' });
-    return { jobId, completion };
+    return this.dispatcher.run(dispatch, waitMs);
   }
 
   /** `GET /v2/scrape/:jobId`: a past scrape of the team. */
@@ -192,7 +198,7 @@ export class ScrapeService {
       // its own deadline (the worker reports a timeout by then), then answers as for a finished one.
       const timeout = (job.input as Partial<ScrapeRequest> | null)?.timeout ?? LIMITS.timeoutMs.default;
       const remaining = job.createdAt.getTime() + timeout + DEADLINE_GRACE_MS - Date.now();
-      if (remaining > 0) await this.waiter.wait(jobId, remaining);
+      if (remaining > 0) await this.dispatcher.wait(jobId, remaining);
       job = (await this.jobs.findForTeam(jobId, auth.teamId, 'scrape')) ?? job;
       if (!isTerminal(job.status)) throw new AppError('SCRAPE_TIMEOUT');
     }
@@ -227,6 +233,7 @@ export class ScrapeService {
       zeroDataRetention: request.zeroDataRetention,
       redactPII: request.redactPII,
       lockdown: request.lockdown,
+      checkPromptInjection: request.checkPromptInjection,
       cacheHit: true,
       ...documentBilling(hit.document),
     });
@@ -290,16 +297,5 @@ export class ScrapeService {
       zeroDataRetention: request.zeroDataRetention,
       expiresAt: new Date(Date.now() + this.config.jobs.retentionHours * 3_600_000),
     };
-  }
-
-  private async resultOf(event: JobEvent): Promise<ScrapeDocument> {
-    if (event.status !== 'completed') {
-      throw appErrorOf(event.error);
-    }
-    if (event.inlineResult) return event.inlineResult;
-    const stored = await this.documents.findByJob(event.jobId);
-    if (!stored)
-      throw new AppError('UNKNOWN_ERROR', { message: 'The scrape finished but its result is not available' });
-    return stored.document;
   }
 }

@@ -7,6 +7,8 @@ import type { WebSocket } from 'ws';
 const WATCH_ROUTES: Record<string, CollectionKind> = {
   '/v2/crawl/:jobId': 'crawl',
   '/v2/batch/scrape/:jobId': 'batch_scrape',
+  // firecrawl-py's v1 crawl_url_and_watch (the frames are v2's, docs/v1.md).
+  '/v1/crawl/:jobId': 'crawl',
 };
 
 export type WatchHandler = (socket: WebSocket, request: FastifyRequest, kind: CollectionKind) => void;

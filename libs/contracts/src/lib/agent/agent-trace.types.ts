@@ -1,4 +1,5 @@
 /** Response shapes of the agent routes and its trace events (compat §13). Plain types: responses are not validated. */
+import type { WebhookDeliverySummary } from '../crawl/webhook.schema';
 import type { AgentModel } from './agent-request.schema';
 
 export type AgentRunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
@@ -87,6 +88,10 @@ export interface AgentStatusResponse {
   mode?: 'extract' | 'chat';
   /** The text reply of a completed chat-mode run (such runs answer here rather than in `data`). */
   message?: string;
+  /** Set when the result came from an offline fallback (no language model configured or reachable). */
+  warning?: string;
+  /** With a webhook: how its deliveries fared. */
+  webhookDelivery?: WebhookDeliverySummary;
 }
 
 /** Status of one run as a thread lists it: `processing`, or the run's outcome. */

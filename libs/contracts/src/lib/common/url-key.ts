@@ -11,7 +11,9 @@ export function urlKey(raw: string): string {
     return raw.trim();
   }
   url.hash = '';
-  const params = [...url.searchParams.entries()].sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
+  const params = [...url.searchParams.entries()].sort(([a, av], [b, bv]) =>
+    a === b ? av.localeCompare(bv) : a.localeCompare(b),
+  );
   url.search = '';
   for (const [key, value] of params) url.searchParams.append(key, value);
   let path = url.pathname.replace(/\/{2,}/g, '/');

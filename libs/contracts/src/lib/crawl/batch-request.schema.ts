@@ -9,7 +9,10 @@ import { webhookSchema } from './webhook.schema';
  */
 export const batchScrapeRequestSchema = z
   .strictObject({
-    urls: z.array(z.string().max(8_192)).min(1, { error: 'urls must contain at least one URL' }).max(LIMITS.batch.maxUrls),
+    urls: z
+      .array(z.string().max(8_192))
+      .min(1, { error: 'urls must contain at least one URL' })
+      .max(LIMITS.batch.maxUrls),
     ...scrapeOptionsShape,
     webhook: webhookSchema.optional(),
     appendToId: z.uuid().optional(),

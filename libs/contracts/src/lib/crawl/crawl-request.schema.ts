@@ -97,3 +97,24 @@ export const crawlParamsPreviewSchema = z.object({
   integration: z.string().max(256).optional(),
 });
 export type CrawlParamsPreviewRequest = z.output<typeof crawlParamsPreviewSchema>;
+
+const previewedOptions = z.object(crawlerOptionsShape).pick({
+  includePaths: true,
+  excludePaths: true,
+  maxDiscoveryDepth: true,
+  crawlEntireDomain: true,
+  allowExternalLinks: true,
+  allowSubdomains: true,
+  sitemap: true,
+  ignoreQueryParameters: true,
+  deduplicateSimilarURLs: true,
+  delay: true,
+  limit: true,
+});
+
+/** Answer of `POST /v2/crawl/params-preview`: the crawler options the prompt sets, and the URL. */
+export const crawlParamsPreviewResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ ...previewedOptions.partial().shape, url: z.string() }),
+  warning: z.string().optional(),
+});

@@ -63,3 +63,30 @@ export interface WebhookBody<T = unknown> {
   error?: string;
   metadata: Record<string, unknown>;
 }
+
+/**
+ * How a job's webhook events have fared so far, in the status bodies of crawls, batches, extract
+ * and agent jobs and monitor checks (`webhookDelivery`, present when the job has a webhook): a
+ * refused or failing receiver shows here instead of failing silently.
+ */
+export const webhookDeliverySummarySchema = z.object({
+  /** Events the receiver accepted (2xx). */
+  delivered: z.int(),
+  /** Events waiting for their first attempt or a retry. */
+  pending: z.int(),
+  /** Events given up: every attempt failed, or the outbound policy refused the target. */
+  failed: z.int(),
+  /** The latest event (in event order) whose last attempt failed; it may still be retried at `nextAttemptAt`. */
+  lastError: z
+    .object({
+      event: z.string(),
+      error: z.string(),
+      /** HTTP status of the receiver's answer; null when there was none (refused, timeout, connection error). */
+      statusCode: z.int().nullable(),
+      attempts: z.int(),
+      /** When it is tried again; null once given up. */
+      nextAttemptAt: z.string().nullable(),
+    })
+    .optional(),
+});
+export type WebhookDeliverySummary = z.infer<typeof webhookDeliverySummarySchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PageBlocks, PageMarkdown } from '../scrape/document.schema';
 import { jobErrorSchema, type JobError } from '../messaging/job-messages.schema';
 import { DOCUMENT_KINDS } from './document-kinds';
-import type { PdfParser } from '../scrape/parsers.schema';
+import type { Parser, PdfParser } from '../scrape/parsers.schema';
 import { parseRequestSchema } from './parse-request.schema';
 
 /** How a PDF is parsed: the `pdf` parser's options (spec §2.1.2) without its `type`. */
@@ -26,9 +26,9 @@ export const DEFAULT_PDF_PARSE_OPTIONS: PdfParseOptions = {
  * The PDF parsing a request asks for (spec §2.1.2): absent `parsers` means the default `pdf` parser;
  * `parsers: []` means none (null: the PDF is returned base64-encoded for a flat credit).
  */
-export function pdfParseOptionsOf(parsers: readonly PdfParser[] | undefined): PdfParseOptions | null {
+export function pdfParseOptionsOf(parsers: readonly Parser[] | undefined): PdfParseOptions | null {
   if (parsers === undefined) return DEFAULT_PDF_PARSE_OPTIONS;
-  const parser = parsers.find((entry) => entry.type === 'pdf');
+  const parser = parsers.find((entry): entry is PdfParser => entry.type === 'pdf');
   if (!parser) return null;
   return {
     mode: parser.mode,

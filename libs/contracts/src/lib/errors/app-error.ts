@@ -19,7 +19,10 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     options: AppErrorOptions = {},
   ) {
-    super(options.message ?? ERROR_CATALOG[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options.message ?? ERROR_CATALOG[code].message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'AppError';
     this.status = ERROR_CATALOG[code].status;
     this.details = options.details;

@@ -59,21 +59,23 @@ export type InteractRequestInput = z.input<typeof interactRequestSchema>;
 export type InteractRequest = z.output<typeof interactRequestSchema>;
 
 /** Answer of an interact call (compat §7.3); `result` is the JSON text of the code's return value. */
-export interface InteractResponse {
-  success: true;
-  output?: string;
-  stdout?: string;
-  result?: string;
-  stderr?: string;
-  exitCode?: number;
-  killed?: boolean;
-  truncated?: boolean;
-}
+export const interactResponseSchema = z.object({
+  success: z.literal(true),
+  output: z.string().optional(),
+  stdout: z.string().optional(),
+  result: z.string().optional(),
+  stderr: z.string().optional(),
+  exitCode: z.int().optional(),
+  killed: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+});
+export type InteractResponse = z.infer<typeof interactResponseSchema>;
 
 /** Answer of `DELETE /v2/scrape/:jobId/interact`. */
-export interface InteractStopResponse {
-  success: true;
-  status: 'stopped';
-  sessionDurationMs: number;
-  creditsBilled: number;
-}
+export const interactStopResponseSchema = z.object({
+  success: z.literal(true),
+  status: z.literal('stopped'),
+  sessionDurationMs: z.number(),
+  creditsBilled: z.number(),
+});
+export type InteractStopResponse = z.infer<typeof interactStopResponseSchema>;

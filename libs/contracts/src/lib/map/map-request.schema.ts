@@ -43,15 +43,17 @@ export const mapRequestSchema = z.strictObject({
 
 export type MapRequest = z.output<typeof mapRequestSchema>;
 
-export interface MapLink {
-  url: string;
-  title?: string;
-  description?: string;
-}
+export const mapLinkSchema = z.object({
+  url: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+export type MapLink = z.infer<typeof mapLinkSchema>;
 
-export interface MapResponse {
-  success: true;
-  id: string;
-  links: MapLink[];
-  warning?: string;
-}
+export const mapResponseSchema = z.object({
+  success: z.literal(true),
+  id: z.string(),
+  links: z.array(mapLinkSchema),
+  warning: z.string().optional(),
+});
+export type MapResponse = z.infer<typeof mapResponseSchema>;

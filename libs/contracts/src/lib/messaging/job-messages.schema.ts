@@ -4,7 +4,17 @@ import { AppError } from '../errors/app-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { scrapeRequestSchema } from '../scrape/scrape-request.schema';
 
-export const JOB_KINDS = ['scrape', 'batch_scrape', 'crawl', 'map', 'search', 'parse', 'extract', 'agent', 'interact'] as const;
+export const JOB_KINDS = [
+  'scrape',
+  'batch_scrape',
+  'crawl',
+  'map',
+  'search',
+  'parse',
+  'extract',
+  'agent',
+  'interact',
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATUSES = ['queued', 'active', 'completed', 'failed', 'cancelled'] as const;

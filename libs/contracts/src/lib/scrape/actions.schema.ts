@@ -24,7 +24,15 @@ export const clickActionSchema = z.strictObject({
   all: z.boolean().default(false),
 });
 
-export const writeActionSchema = z.strictObject({ type: z.literal('write'), text: z.string() });
+/**
+ * Types `text` into the focused element; with `selector` (sent by the reference MCP server, accepted
+ * by the reference service) that element is focused first.
+ */
+export const writeActionSchema = z.strictObject({
+  type: z.literal('write'),
+  text: z.string(),
+  selector: z.string().min(1).optional(),
+});
 export const pressActionSchema = z.strictObject({ type: z.literal('press'), key: z.string().min(1) });
 
 export const scrollActionSchema = z.strictObject({
@@ -40,7 +48,19 @@ export const executeJavascriptActionSchema = z.strictObject({
   script: z.string().min(1),
 });
 
-export const PDF_PAGE_FORMATS = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'] as const;
+export const PDF_PAGE_FORMATS = [
+  'A0',
+  'A1',
+  'A2',
+  'A3',
+  'A4',
+  'A5',
+  'A6',
+  'Letter',
+  'Legal',
+  'Tabloid',
+  'Ledger',
+] as const;
 
 export const pdfActionSchema = z.strictObject({
   type: z.literal('pdf'),

@@ -20,13 +20,27 @@ export const SIMPLE_FORMATS = [
 ] as const;
 
 /** Formats that need options and therefore only exist in object form. */
-export const OBJECT_ONLY_FORMATS = ['json', 'deterministicJson', 'attributes', 'question', 'highlights', 'query'] as const;
+export const OBJECT_ONLY_FORMATS = [
+  'json',
+  'deterministicJson',
+  'attributes',
+  'question',
+  'highlights',
+  'query',
+] as const;
 
 export const FORMAT_TYPES = [...SIMPLE_FORMATS, ...OBJECT_ONLY_FORMATS] as const;
 export type FormatType = (typeof FORMAT_TYPES)[number];
 
 /** Formats answered by a language model (or its offline fallback). */
-export const LLM_FORMATS: readonly FormatType[] = ['summary', 'json', 'deterministicJson', 'question', 'highlights', 'query'];
+export const LLM_FORMATS: readonly FormatType[] = [
+  'summary',
+  'json',
+  'deterministicJson',
+  'question',
+  'highlights',
+  'query',
+];
 
 const jsonSchemaObject = z.record(z.string(), z.unknown());
 
@@ -60,26 +74,42 @@ export const changeTrackingFormatSchema = z.strictObject({
 
 /** An object schema that names no properties yet allows any: structured-output models cannot use it. */
 export function isOpenObjectWithoutProperties(schema: Record<string, unknown> | undefined): boolean {
-  return !!schema && schema['type'] === 'object' && !schema['properties'] && schema['additionalProperties'] === true;
+  return (
+    !!schema &&
+    schema['type'] === 'object' &&
+    !schema['properties'] &&
+    schema['additionalProperties'] === true
+  );
 }
-export const OPEN_SCHEMA_MESSAGE = 'The json schema must define properties when it is an object that allows additional properties';
+export const OPEN_SCHEMA_MESSAGE =
+  'The json schema must define properties when it is an object that allows additional properties';
 
 /** A json format says what to extract: with neither a schema nor a prompt there is nothing to ask for. */
-const hasSchemaOrPrompt = (format: { schema?: unknown; prompt?: string }) => format.schema !== undefined || (format.prompt ?? '').trim() !== '';
+const hasSchemaOrPrompt = (format: { schema?: unknown; prompt?: string }) =>
+  format.schema !== undefined || (format.prompt ?? '').trim() !== '';
 const needsSchemaOrPrompt = (type: string) => `The ${type} format needs a schema or a prompt`;
 
 export const jsonFormatSchema = z
   .strictObject({ type: z.literal('json'), ...jsonOptions })
-  .refine((format) => !isOpenObjectWithoutProperties(format.schema), { error: OPEN_SCHEMA_MESSAGE, path: ['schema'] })
+  .refine((format) => !isOpenObjectWithoutProperties(format.schema), {
+    error: OPEN_SCHEMA_MESSAGE,
+    path: ['schema'],
+  })
   .refine(hasSchemaOrPrompt, { error: needsSchemaOrPrompt('json') });
 export const deterministicJsonFormatSchema = z
   .strictObject({ type: z.literal('deterministicJson'), ...jsonOptions })
-  .refine((format) => !isOpenObjectWithoutProperties(format.schema), { error: OPEN_SCHEMA_MESSAGE, path: ['schema'] })
+  .refine((format) => !isOpenObjectWithoutProperties(format.schema), {
+    error: OPEN_SCHEMA_MESSAGE,
+    path: ['schema'],
+  })
   .refine(hasSchemaOrPrompt, { error: needsSchemaOrPrompt('deterministicJson') });
 
 export const attributesFormatSchema = z.strictObject({
   type: z.literal('attributes'),
-  selectors: z.array(z.strictObject({ selector: z.string().min(1), attribute: z.string().min(1) })).min(1).max(100),
+  selectors: z
+    .array(z.strictObject({ selector: z.string().min(1), attribute: z.string().min(1) }))
+    .min(1)
+    .max(100),
 });
 
 export const questionFormatSchema = z.strictObject({
@@ -129,12 +159,18 @@ export const formatEntrySchema = z.union([
   z.enum(SIMPLE_FORMATS).transform((type) => formatObjectSchema.parse({ type })),
   formatObjectSchema,
   z.enum(OBJECT_ONLY_FORMATS).transform((type, ctx) => {
-    ctx.addIssue({ code: 'custom', message: `The ${type} format needs options: send it as an object, e.g. {"type":"${type}", ...}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `The ${type} format needs options: send it as an object, e.g. {"type":"${type}", ...}`,
+    });
     return z.NEVER;
   }),
 ]);
 
-export function findFormat<T extends FormatType>(formats: readonly FormatObject[], type: T): FormatOf<T> | undefined {
+export function findFormat<T extends FormatType>(
+  formats: readonly FormatObject[],
+  type: T,
+): FormatOf<T> | undefined {
   return formats.find((format): format is FormatOf<T> => format.type === type);
 }
 

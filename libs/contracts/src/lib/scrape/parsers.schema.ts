@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 
 /**
- * A parser entry (spec §2.1.2: "Each item is an object with no additional properties allowed").
- * The bare string `"pdf"` some clients send is refused with 400 like any other non-object item
- * (compat §21 #7: the product spec replaces the reference's string shorthand).
+ * The `pdf` parser (spec §2.1.2): an object with no additional properties. The bare string `"pdf"`
+ * is its shorthand with every option at its default: the reference service and its SDKs send it
+ * (e.g. the JS SDK's "scrape with all options"), so it is accepted (docs/compatibility.md).
  */
 export const pdfParserSchema = z.strictObject({
   type: z.literal('pdf'),
@@ -15,6 +15,27 @@ export const pdfParserSchema = z.strictObject({
   pageMarkers: z.boolean().default(false),
 });
 
-export const parserSchema = pdfParserSchema;
+/** The `image` parser: a scraped raster image is OCR'd as a one-page document (no options). */
+export const imageParserSchema = z.strictObject({ type: z.literal('image') });
 
+export const PARSER_TYPES = ['pdf', 'image'] as const;
+export type ParserType = (typeof PARSER_TYPES)[number];
+
+/** A parser entry: an object, or the name of a parser as shorthand for it with its defaults. */
+export const parserSchema = z.union([
+  z.literal('pdf').transform(() => pdfParserSchema.parse({ type: 'pdf' })),
+  z.literal('image').transform(() => ({ type: 'image' as const })),
+  pdfParserSchema,
+  imageParserSchema,
+]);
+
+export type Parser = z.output<typeof parserSchema>;
 export type PdfParser = z.infer<typeof pdfParserSchema>;
+
+/**
+ * Whether scraped raster images are OCR'd: absent `parsers` means the default list (`pdf` and
+ * `image`), otherwise only when the list names the `image` parser.
+ */
+export function wantsImageParsing(parsers: readonly Parser[] | undefined): boolean {
+  return parsers === undefined || parsers.some((parser) => parser.type === 'image');
+}

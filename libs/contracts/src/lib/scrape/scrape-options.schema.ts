@@ -4,10 +4,19 @@ import { actionSchema, actionsWaitMs } from './actions.schema';
 import { formatEntrySchema, hasFormat, type FormatObject } from './formats.schema';
 import { parserSchema } from './parsers.schema';
 
+/**
+ * `location.country` is an ISO 3166-1 alpha-2 code. Lower case ("us", "de") is normalised to upper
+ * case, as the reference service does and its clients rely on (docs/compatibility.md).
+ */
 export const locationSchema = z.strictObject({
   country: z
     .string()
-    .regex(/^[A-Z]{2}$/, { error: 'location.country must be an ISO 3166-1 alpha-2 code in upper case, e.g. "US"' })
+    .transform((country) => country.trim().toUpperCase())
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Z]{2}$/, { error: 'location.country must be an ISO 3166-1 alpha-2 code, e.g. "US"' }),
+    )
     .default('US'),
   languages: z.array(z.string().min(1).max(35)).max(20).optional(),
 });
@@ -60,26 +69,52 @@ export const scrapeOptionsShape = {
   redactPII: redactPiiSchema.default(false),
   profile: profileSchema.optional(),
   fastMode: z.boolean().default(false),
+  /** Scan the page for prompt injection before any language-model format runs (403 on a hit; +4 credits). */
+  checkPromptInjection: z.boolean().default(false),
   threatProtection: z.record(z.string(), z.unknown()).optional(),
   auditMetadata: z.record(z.string(), z.unknown()).optional(),
 };
 
 type ScrapeOptionsInput = z.output<z.ZodObject<typeof scrapeOptionsShape>>;
 
+/** RFC 9110 §5.1: a field name is a token. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
 /** Cross-field rules of spec §2.1 and compat §3/§4, shared by every schema built from the shape. */
-export function checkScrapeOptions(options: ScrapeOptionsInput, ctx: z.RefinementCtx, path: PropertyKey[] = []): void {
-  const issue = (message: string, at: PropertyKey[]) => ctx.addIssue({ code: 'custom', message, path: [...path, ...at] });
+export function checkScrapeOptions(
+  options: ScrapeOptionsInput,
+  ctx: z.RefinementCtx,
+  path: PropertyKey[] = [],
+): void {
+  const issue = (message: string, at: PropertyKey[]) =>
+    ctx.addIssue({ code: 'custom', message, path: [...path, ...at] });
   if (options.waitFor > options.timeout / 2) issue('waitFor must not exceed half of timeout', ['waitFor']);
   const actions = options.actions ?? [];
   if (options.waitFor + actionsWaitMs(actions) > LIMITS.totalWaitMs) {
-    issue(`Total wait time (waitFor + wait actions) must not exceed ${LIMITS.totalWaitMs / 1000} seconds`, ['actions']);
+    issue(`Total wait time (waitFor + wait actions) must not exceed ${LIMITS.totalWaitMs / 1000} seconds`, [
+      'actions',
+    ]);
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!HEADER_NAME.test(name))
+      issue(
+        `Invalid header name "${name.slice(0, 100)}": a header name is a token (letters, digits and !#$%&'*+-.^_\`|~)`,
+        ['headers', name],
+      );
+    else if (/[\r\n\0]/.test(value))
+      issue(`Invalid value of header "${name}": line breaks and NUL characters are not allowed`, [
+        'headers',
+        name,
+      ]);
   }
   const formats = options.formats;
-  if (hasFormat(formats, 'rawBase64') && formats.length > 1) issue('rawBase64 must be the only requested format', ['formats']);
+  if (hasFormat(formats, 'rawBase64') && formats.length > 1)
+    issue('rawBase64 must be the only requested format', ['formats']);
   if (hasFormat(formats, 'changeTracking') && !hasFormat(formats, 'markdown')) {
     issue('The changeTracking format requires the markdown format', ['formats']);
   }
-  if (formats.filter((format) => format.type === 'screenshot').length > 1) issue('Only one screenshot format may be requested', ['formats']);
+  if (formats.filter((format) => format.type === 'screenshot').length > 1)
+    issue('Only one screenshot format may be requested', ['formats']);
   if (hasFormat(formats, 'json') && hasFormat(formats, 'deterministicJson')) {
     issue('The json and deterministicJson formats cannot be combined', ['formats']);
   }
@@ -89,7 +124,9 @@ export function checkScrapeOptions(options: ScrapeOptionsInput, ctx: z.Refinemen
  * Applies the rules that derive one option from others (spec §2.1): lockdown's default maxAge,
  * storeInCache forced off by sensitive parameters, lockdown as zero data retention.
  */
-export function resolveScrapeOptions<T extends ScrapeOptionsInput & { zeroDataRetention?: boolean }>(options: T) {
+export function resolveScrapeOptions<T extends ScrapeOptionsInput & { zeroDataRetention?: boolean }>(
+  options: T,
+) {
   const sensitive = (options.actions?.length ?? 0) > 0 || Object.keys(options.headers ?? {}).length > 0;
   return {
     ...options,

@@ -46,19 +46,28 @@ describe('scrape request contract (spec §2.1)', () => {
     expect(ok({}).url).toBe(URL);
   });
 
-  it.each([undefined, '', 'example.com', 'ftp://example.com/a', 'http://', 'https://intranet/x', 'javascript:alert(1)', 42])(
-    'rejects url %p with "Invalid URL"',
-    (url) => {
-      const described = failure({ url });
-      expect(described.message).toBe('Invalid URL');
-      expect(described.isInvalidUrl).toBe(true);
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    'example.com',
+    'ftp://example.com/a',
+    'http://',
+    'https://intranet/x',
+    'javascript:alert(1)',
+    42,
+  ])('rejects url %p with "Invalid URL"', (url) => {
+    const described = failure({ url });
+    expect(described.message).toBe('Invalid URL');
+    expect(described.isInvalidUrl).toBe(true);
+  });
 
-  it.each(['http://127.0.0.1:8080/', 'https://[::1]/', 'http://localhost:3000/a', 'https://sub.example.co.uk/a?b=c#d', 'HTTPS://EXAMPLE.COM'])(
-    'accepts url %s',
-    (url) => expect(sut.safeParse({ url }).success).toBe(true),
-  );
+  it.each([
+    'http://127.0.0.1:8080/',
+    'https://[::1]/',
+    'http://localhost:3000/a',
+    'https://sub.example.co.uk/a?b=c#d',
+    'HTTPS://EXAMPLE.COM',
+  ])('accepts url %s', (url) => expect(sut.safeParse({ url }).success).toBe(true));
 
   it('rejects unknown keys with the documented message and details', () => {
     const described = failure({ url: URL, notAField: true });
@@ -69,12 +78,16 @@ describe('scrape request contract (spec §2.1)', () => {
   it.each([
     [{ location: { country: 'US', foo: 1 } }, ['location']],
     [{ actions: [{ type: 'wait', milliseconds: 10, extra: 1 }] }, ['actions', 0]],
-    [{ actions: [{ type: 'screenshot', viewport: { width: 10, height: 10, depth: 1 } }] }, ['actions', 0, 'viewport']],
+    [
+      { actions: [{ type: 'screenshot', viewport: { width: 10, height: 10, depth: 1 } }] },
+      ['actions', 0, 'viewport'],
+    ],
     [{ formats: [{ type: 'screenshot', fullPage: true, zoom: 2 }] }, ['formats', 0]],
     [{ formats: [{ type: 'json', prompt: 'x', bogus: 1 }] }, ['formats', 0]],
     [{ profile: { name: 'p', foo: 1 } }, ['profile']],
     [{ redactPII: { mode: 'fast', foo: 1 } }, ['redactPII']],
     [{ parsers: [{ type: 'pdf', extra: true }] }, ['parsers', 0]],
+    [{ parsers: [{ type: 'image', mode: 'ocr' }] }, ['parsers', 0]],
   ])('rejects an unknown nested key %j with the same message', (body, path) => {
     const described = failure({ url: URL, ...body });
     expect(described.message).toBe(UNRECOGNIZED_KEY_MESSAGE);
@@ -86,14 +99,22 @@ describe('scrape request contract (spec §2.1)', () => {
   });
 
   it('accepts origin, integration and the SDK extras', () => {
-    expect(ok({ origin: 'js-sdk@4.42.0', integration: '_custom', domainTools: true, toolDetail: { a: 1 } })).not.toHaveProperty('domainTools');
+    expect(
+      ok({ origin: 'js-sdk@4.42.0', integration: '_custom', domainTools: true, toolDetail: { a: 1 } }),
+    ).not.toHaveProperty('domainTools');
   });
 
   describe('timeout and waitFor', () => {
-    it.each([999, 300_001, 1.5, '60000'])('rejects timeout %p', (timeout) => expect(sut.safeParse({ url: URL, timeout }).success).toBe(false));
-    it.each([1_000, 300_000])('accepts timeout %p', (timeout) => expect(ok({ timeout }).timeout).toBe(timeout));
+    it.each([999, 300_001, 1.5, '60000'])('rejects timeout %p', (timeout) =>
+      expect(sut.safeParse({ url: URL, timeout }).success).toBe(false),
+    );
+    it.each([1_000, 300_000])('accepts timeout %p', (timeout) =>
+      expect(ok({ timeout }).timeout).toBe(timeout),
+    );
     it('requires waitFor to be at most half of timeout', () => {
-      expect(failure({ url: URL, timeout: 10_000, waitFor: 5_001 }).message).toBe('waitFor must not exceed half of timeout');
+      expect(failure({ url: URL, timeout: 10_000, waitFor: 5_001 }).message).toBe(
+        'waitFor must not exceed half of timeout',
+      );
       expect(ok({ timeout: 10_000, waitFor: 5_000 }).waitFor).toBe(5_000);
     });
     it('caps waitFor at 60 s and forbids negatives', () => {
@@ -104,39 +125,82 @@ describe('scrape request contract (spec §2.1)', () => {
 
   describe('formats', () => {
     it('normalises string and object forms to the same shape', () => {
-      expect(ok({ formats: ['markdown', 'html', 'links'] }).formats).toEqual(ok({ formats: [{ type: 'markdown' }, { type: 'html' }, { type: 'links' }] }).formats);
+      expect(ok({ formats: ['markdown', 'html', 'links'] }).formats).toEqual(
+        ok({ formats: [{ type: 'markdown' }, { type: 'html' }, { type: 'links' }] }).formats,
+      );
     });
-    it('rejects an unknown format type', () => expect(sut.safeParse({ url: URL, formats: ['pdfText'] }).success).toBe(false));
+    it('rejects an unknown format type', () =>
+      expect(sut.safeParse({ url: URL, formats: ['pdfText'] }).success).toBe(false));
     it('requires rawBase64 to be the only format', () => {
-      expect(failure({ url: URL, formats: ['rawBase64', 'markdown'] }).message).toMatch(/rawBase64 must be the only/);
+      expect(failure({ url: URL, formats: ['rawBase64', 'markdown'] }).message).toMatch(
+        /rawBase64 must be the only/,
+      );
       expect(ok({ formats: ['rawBase64'] }).formats).toEqual([{ type: 'rawBase64' }]);
     });
     it('requires markdown with changeTracking and fills its defaults', () => {
-      expect(failure({ url: URL, formats: ['changeTracking'] }).message).toMatch(/requires the markdown format/);
-      expect(ok({ formats: ['markdown', 'changeTracking'] }).formats[1]).toEqual({ type: 'changeTracking', modes: [], tag: null });
+      expect(failure({ url: URL, formats: ['changeTracking'] }).message).toMatch(
+        /requires the markdown format/,
+      );
+      expect(ok({ formats: ['markdown', 'changeTracking'] }).formats[1]).toEqual({
+        type: 'changeTracking',
+        modes: [],
+        tag: null,
+      });
     });
     it('allows one screenshot with bounded viewport and quality', () => {
-      expect(failure({ url: URL, formats: ['screenshot', { type: 'screenshot', fullPage: true }] }).message).toMatch(/one screenshot/);
-      expect(sut.safeParse({ url: URL, formats: [{ type: 'screenshot', viewport: { width: 7_681, height: 100 } }] }).success).toBe(false);
-      expect(sut.safeParse({ url: URL, formats: [{ type: 'screenshot', viewport: { width: 100, height: 4_321 } }] }).success).toBe(false);
+      expect(
+        failure({ url: URL, formats: ['screenshot', { type: 'screenshot', fullPage: true }] }).message,
+      ).toMatch(/one screenshot/);
+      expect(
+        sut.safeParse({
+          url: URL,
+          formats: [{ type: 'screenshot', viewport: { width: 7_681, height: 100 } }],
+        }).success,
+      ).toBe(false);
+      expect(
+        sut.safeParse({
+          url: URL,
+          formats: [{ type: 'screenshot', viewport: { width: 100, height: 4_321 } }],
+        }).success,
+      ).toBe(false);
       expect(sut.safeParse({ url: URL, formats: [{ type: 'screenshot', quality: 0 }] }).success).toBe(false);
-      expect(ok({ formats: [{ type: 'screenshot', quality: 100, viewport: { width: 7_680, height: 4_320 } }] }).formats[0]).toMatchObject({ fullPage: false });
+      expect(
+        ok({ formats: [{ type: 'screenshot', quality: 100, viewport: { width: 7_680, height: 4_320 } }] })
+          .formats[0],
+      ).toMatchObject({ fullPage: false });
     });
     it('needs the object form for json and bounds prompts', () => {
       expect(failure({ url: URL, formats: ['json'] }).message).toMatch(/json format needs options/);
-      expect(ok({ formats: [{ type: 'json', schema: { type: 'object', properties: { a: { type: 'string' } } } }] }).formats[0].type).toBe('json');
-      expect(sut.safeParse({ url: URL, formats: [{ type: 'json', prompt: 'x'.repeat(10_001) }] }).success).toBe(false);
-      expect(sut.safeParse({ url: URL, formats: [{ type: 'json', schema: { type: 'object', additionalProperties: true } }] }).success).toBe(false);
+      expect(
+        ok({ formats: [{ type: 'json', schema: { type: 'object', properties: { a: { type: 'string' } } } }] })
+          .formats[0].type,
+      ).toBe('json');
+      expect(
+        sut.safeParse({ url: URL, formats: [{ type: 'json', prompt: 'x'.repeat(10_001) }] }).success,
+      ).toBe(false);
+      expect(
+        sut.safeParse({
+          url: URL,
+          formats: [{ type: 'json', schema: { type: 'object', additionalProperties: true } }],
+        }).success,
+      ).toBe(false);
     });
 
     it('needs a schema or a prompt for json and deterministicJson', () => {
       for (const type of ['json', 'deterministicJson']) {
         const described = failure({ url: URL, formats: [{ type }] });
         expect(described.message).toBe(`The ${type} format needs a schema or a prompt`);
-        expect(described.details).toEqual([expect.objectContaining({ code: 'custom', path: ['formats', 0] })]);
-        expect(failure({ url: URL, formats: [{ type, prompt: '  ' }] }).message).toBe(`The ${type} format needs a schema or a prompt`);
+        expect(described.details).toEqual([
+          expect.objectContaining({ code: 'custom', path: ['formats', 0] }),
+        ]);
+        expect(failure({ url: URL, formats: [{ type, prompt: '  ' }] }).message).toBe(
+          `The ${type} format needs a schema or a prompt`,
+        );
         expect(ok({ formats: [{ type, prompt: 'the price' }] }).formats[0].type).toBe(type);
-        expect(ok({ formats: [{ type, schema: { type: 'object', properties: { a: { type: 'string' } } } }] }).formats[0].type).toBe(type);
+        expect(
+          ok({ formats: [{ type, schema: { type: 'object', properties: { a: { type: 'string' } } } }] })
+            .formats[0].type,
+        ).toBe(type);
       }
     });
     it('bounds question and highlights to 1..10000 characters', () => {
@@ -148,10 +212,25 @@ describe('scrape request contract (spec §2.1)', () => {
       ]) {
         expect(sut.safeParse({ url: URL, formats: [format] }).success).toBe(false);
       }
-      expect(ok({ formats: [{ type: 'question', question: 'Who?' }, { type: 'highlights', query: 'pricing' }] }).formats).toHaveLength(2);
+      expect(
+        ok({
+          formats: [
+            { type: 'question', question: 'Who?' },
+            { type: 'highlights', query: 'pricing' },
+          ],
+        }).formats,
+      ).toHaveLength(2);
     });
     it('forbids combining json and deterministicJson', () => {
-      expect(sut.safeParse({ url: URL, formats: [{ type: 'json', prompt: 'a' }, { type: 'deterministicJson', prompt: 'b' }] }).success).toBe(false);
+      expect(
+        sut.safeParse({
+          url: URL,
+          formats: [
+            { type: 'json', prompt: 'a' },
+            { type: 'deterministicJson', prompt: 'b' },
+          ],
+        }).success,
+      ).toBe(false);
     });
   });
 
@@ -176,6 +255,14 @@ describe('scrape request contract (spec §2.1)', () => {
       expect(actions?.[6]).toEqual({ type: 'scroll', direction: 'down' });
       expect(actions?.[9]).toEqual({ type: 'pdf', format: 'Letter', landscape: false, scale: 1 });
     });
+    it('accepts the selector of a write action (the reference MCP server sends it; the element is focused first)', () => {
+      expect(ok({ actions: [{ type: 'write', selector: '#q', text: 'hi' }] }).actions).toEqual([
+        { type: 'write', selector: '#q', text: 'hi' },
+      ]);
+      expect(
+        sut.safeParse({ url: URL, actions: [{ type: 'write', selector: '', text: 'hi' }] }).success,
+      ).toBe(false);
+    });
     it.each([
       [{ type: 'wait' }],
       [{ type: 'wait', milliseconds: 0 }],
@@ -183,6 +270,7 @@ describe('scrape request contract (spec §2.1)', () => {
       [{ type: 'wait', milliseconds: 10, extra: 1 }],
       [{ type: 'click' }],
       [{ type: 'write' }],
+      [{ type: 'write', text: 'x', target: '#q' }],
       [{ type: 'press' }],
       [{ type: 'scroll', direction: 'left' }],
       [{ type: 'screenshot', quality: 101 }],
@@ -192,24 +280,45 @@ describe('scrape request contract (spec §2.1)', () => {
       [{ type: 'hover', selector: 'a' }],
     ])('rejects %j', (action) => expect(sut.safeParse({ url: URL, actions: [action] }).success).toBe(false));
     it('allows at most 50 actions and 60 s of total waiting', () => {
-      expect(sut.safeParse({ url: URL, actions: Array.from({ length: 51 }, () => ({ type: 'scrape' })) }).success).toBe(false);
-      expect(failure({ url: URL, waitFor: 10_000, actions: [{ type: 'wait', milliseconds: 50_001 }] }).message).toMatch(/Total wait/);
-      expect(ok({ actions: [{ type: 'wait', milliseconds: 59_000 }, { type: 'wait', selector: 'a' }] }).actions).toHaveLength(2);
+      expect(
+        sut.safeParse({ url: URL, actions: Array.from({ length: 51 }, () => ({ type: 'scrape' })) }).success,
+      ).toBe(false);
+      expect(
+        failure({ url: URL, waitFor: 10_000, actions: [{ type: 'wait', milliseconds: 50_001 }] }).message,
+      ).toMatch(/Total wait/);
+      expect(
+        ok({
+          actions: [
+            { type: 'wait', milliseconds: 59_000 },
+            { type: 'wait', selector: 'a' },
+          ],
+        }).actions,
+      ).toHaveLength(2);
     });
   });
 
   describe('parsers (§2.1.2)', () => {
     it('accepts the object form with defaults', () => {
-      expect(ok({ parsers: [{ type: 'pdf' }] }).parsers).toEqual([{ type: 'pdf', mode: 'auto', pages: false, blocks: false, pageMarkers: false }]);
-      expect(ok({ parsers: [{ type: 'pdf', mode: 'fast', maxPages: 10_000, pages: true }] }).parsers?.[0]).toMatchObject({ mode: 'fast', maxPages: 10_000 });
+      expect(ok({ parsers: [{ type: 'pdf' }] }).parsers).toEqual([
+        { type: 'pdf', mode: 'auto', pages: false, blocks: false, pageMarkers: false },
+      ]);
+      expect(
+        ok({ parsers: [{ type: 'pdf', mode: 'fast', maxPages: 10_000, pages: true }] }).parsers?.[0],
+      ).toMatchObject({ mode: 'fast', maxPages: 10_000 });
       expect(ok({ parsers: [] }).parsers).toEqual([]);
     });
+    it('accepts the string shorthand and the image parser the reference clients send', () => {
+      // docs/compatibility.md: the reference service accepts them, and the JS SDK's own tests send "pdf".
+      expect(ok({ parsers: ['pdf', 'image'] }).parsers).toEqual([
+        { type: 'pdf', mode: 'auto', pages: false, blocks: false, pageMarkers: false },
+        { type: 'image' },
+      ]);
+      expect(ok({ parsers: [{ type: 'image' }] }).parsers).toEqual([{ type: 'image' }]);
+    });
     it.each([
-      // Items are objects (spec §2.1.2; compat §21 #7 replaces the reference's string shorthand).
-      ['pdf'],
       ['pdf:fast'],
-      ['image'],
-      [{ type: 'image' }],
+      ['PDF'],
+      ['docx'],
       [{ type: 'pdf', mode: 'turbo' }],
       [{ type: 'pdf', maxPages: 0 }],
       [{ type: 'pdf', maxPages: 10_001 }],
@@ -225,10 +334,17 @@ describe('scrape request contract (spec §2.1)', () => {
   });
 
   describe('location, profile, proxy, redactPII', () => {
-    it('validates the country pattern and defaults it to US', () => {
+    it('validates the country pattern, normalises lower case and defaults it to US', () => {
       expect(ok({ location: {} }).location).toEqual({ country: 'US' });
-      expect(ok({ location: { country: 'DE', languages: ['de-DE', 'en'] } }).location?.languages).toEqual(['de-DE', 'en']);
-      for (const country of ['us', 'USA', 'us-generic', '12']) expect(sut.safeParse({ url: URL, location: { country } }).success).toBe(false);
+      expect(ok({ location: { country: 'DE', languages: ['de-DE', 'en'] } }).location?.languages).toEqual([
+        'de-DE',
+        'en',
+      ]);
+      // The reference upper-cases the code, and its clients send "us", "de" (docs/compatibility.md).
+      expect(ok({ location: { country: 'us' } }).location?.country).toBe('US');
+      expect(ok({ location: { country: 'de' } }).location?.country).toBe('DE');
+      for (const country of ['USA', 'us-generic', '12', ''])
+        expect(sut.safeParse({ url: URL, location: { country } }).success).toBe(false);
     });
     it('bounds the profile name to 1..128 and defaults saveChanges', () => {
       expect(ok({ profile: { name: 'a' } }).profile).toEqual({ name: 'a', saveChanges: true });
@@ -242,10 +358,40 @@ describe('scrape request contract (spec §2.1)', () => {
     });
     it('accepts redactPII as boolean or options object', () => {
       expect(ok({ redactPII: true }).redactPII).toBe(true);
-      expect(ok({ redactPII: { entities: ['EMAIL'] } }).redactPII).toEqual({ mode: 'accurate', entities: ['EMAIL'], replaceStyle: 'tag' });
+      expect(ok({ redactPII: { entities: ['EMAIL'] } }).redactPII).toEqual({
+        mode: 'accurate',
+        entities: ['EMAIL'],
+        replaceStyle: 'tag',
+      });
       for (const redactPII of ['yes', 1, { entities: ['SSN'] }, { replaceStyle: 'blur' }]) {
         expect(sut.safeParse({ url: URL, redactPII }).success).toBe(false);
       }
+    });
+  });
+
+  describe('headers', () => {
+    it('refuses a header that cannot be sent, naming it', () => {
+      expect(failure({ url: URL, headers: { 'X Bad': 'v' } })).toMatchObject({
+        message:
+          'Invalid header name "X Bad": a header name is a token (letters, digits and !#$%&\'*+-.^_`|~)',
+        details: [{ path: ['headers', 'X Bad'] }],
+      });
+      expect(failure({ url: URL, headers: { ':authority': 'example.com' } }).message).toContain(
+        '":authority"',
+      );
+      expect(failure({ url: URL, headers: { 'X-Split': 'a\r\nInjected: yes' } }).message).toBe(
+        'Invalid value of header "X-Split": line breaks and NUL characters are not allowed',
+      );
+    });
+    it('accepts connection headers (the engines drop them) and ordinary ones', () => {
+      expect(
+        ok({ headers: { Host: 'a.example', 'Content-Length': '1', Cookie: 'a=b', 'X-Empty': '' } }).headers,
+      ).toEqual({
+        Host: 'a.example',
+        'Content-Length': '1',
+        Cookie: 'a=b',
+        'X-Empty': '',
+      });
     });
   });
 
@@ -262,8 +408,15 @@ describe('scrape request contract (spec §2.1)', () => {
       expect(ok({ lockdown: true, maxAge: 5 }).maxAge).toBe(5);
     });
     it('accepts minAge and changeTracking with lockdown (cache only, zero data retention)', () => {
-      expect(ok({ lockdown: true, minAge: 60_000 })).toMatchObject({ lockdown: true, minAge: 60_000, zeroDataRetention: true });
-      const tracked = ok({ lockdown: true, formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'] }] });
+      expect(ok({ lockdown: true, minAge: 60_000 })).toMatchObject({
+        lockdown: true,
+        minAge: 60_000,
+        zeroDataRetention: true,
+      });
+      const tracked = ok({
+        lockdown: true,
+        formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'] }],
+      });
       expect(tracked).toMatchObject({ lockdown: true, zeroDataRetention: true, storeInCache: false });
     });
     it('accepts minAge and maxAge as non-negative integers', () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 import type { FormatType } from '../scrape/formats.schema';
 import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
-import type { ScrapeDocument } from '../scrape/document.schema';
+import { scrapeDocumentSchema } from '../scrape/document.schema';
 
 export const SEARCH_SOURCES = ['web', 'images', 'news'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
@@ -45,11 +45,24 @@ const webSourceSchema = z.strictObject({
   location: z.string().max(256).optional(),
 });
 
+/**
+ * The reference service's catalogue of data providers (`alexandria`, formerly `exchange`): a hosted
+ * feature. Asking for it is answered 403 "Exchange is not enabled for this team." as the reference
+ * answers a team without it, which its MCP server takes as the cue to retry with `web` alone.
+ */
+export const HOSTED_SEARCH_SOURCES = ['alexandria', 'exchange'] as const;
+
+const hostedSourceSchema = z.union([
+  z.enum(HOSTED_SEARCH_SOURCES),
+  z.looseObject({ type: z.enum(HOSTED_SEARCH_SOURCES) }),
+]);
+
 const sourceSchema = z.union([
   z.enum(SEARCH_SOURCES).transform((type) => ({ type })),
   webSourceSchema,
   z.strictObject({ type: z.literal('images') }),
   z.strictObject({ type: z.literal('news') }),
+  hostedSourceSchema.transform(() => ({ type: 'alexandria' as const })),
 ]);
 
 const categorySchema = z.union([z.string(), z.strictObject({ type: z.string() })]).transform((value, ctx) => {
@@ -138,38 +151,52 @@ export const searchRequestSchema = z
 export type SearchRequest = z.output<typeof searchRequestSchema>;
 export const SEARCH_VALIDATION_MESSAGE = 'Invalid request body';
 
-export type SearchWebResult = {
-  url: string;
-  title: string;
-  description: string;
-  position: number;
-  category?: string;
-} & Partial<Omit<ScrapeDocument, 'metadata'>> & { metadata?: ScrapeDocument['metadata'] };
+export const searchWebResultSchema = scrapeDocumentSchema.partial().extend({
+  url: z.string(),
+  title: z.string(),
+  description: z.string(),
+  position: z.int(),
+  category: z.string().optional(),
+});
+export type SearchWebResult = z.infer<typeof searchWebResultSchema>;
 
-export interface SearchImageResult {
-  title: string;
-  imageUrl: string;
-  imageWidth?: number;
-  imageHeight?: number;
-  url: string;
-  position: number;
-}
+export const searchImageResultSchema = z.object({
+  title: z.string(),
+  imageUrl: z.string(),
+  imageWidth: z.number().optional(),
+  imageHeight: z.number().optional(),
+  url: z.string(),
+  position: z.int(),
+});
+export type SearchImageResult = z.infer<typeof searchImageResultSchema>;
 
-export interface SearchNewsResult {
-  title: string;
-  url: string;
-  snippet: string;
-  date?: string;
-  imageUrl?: string;
-  position: number;
-}
+export const searchNewsResultSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  date: z.string().optional(),
+  imageUrl: z.string().optional(),
+  position: z.int(),
+});
+export type SearchNewsResult = z.infer<typeof searchNewsResultSchema>;
 
-export interface SearchResponse {
-  success: true;
-  data: { web?: SearchWebResult[]; images?: SearchImageResult[]; news?: SearchNewsResult[] };
-  creditsUsed: number;
-  id: string;
+export const searchResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    web: z.array(searchWebResultSchema).optional(),
+    images: z.array(searchImageResultSchema).optional(),
+    news: z.array(searchNewsResultSchema).optional(),
+  }),
+  creditsUsed: z.number(),
+  id: z.string(),
   /** With `asyncScraping`: the started scrape jobs, read with `GET /v2/scrape/:jobId`. */
-  scrapeIds?: { web?: string[]; news?: string[]; images?: string[] };
-  warning?: string;
-}
+  scrapeIds: z
+    .object({
+      web: z.array(z.string()).optional(),
+      news: z.array(z.string()).optional(),
+      images: z.array(z.string()).optional(),
+    })
+    .optional(),
+  warning: z.string().optional(),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -1,36 +1,31 @@
 import { Global, Module } from '@nestjs/common';
 import { CreditsService } from '@quarry/billing';
-import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import { JobRepository } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
+import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
-import { AccountUsageService } from './account/account-usage.service';
+import { WebhookOutboxRepository, WebhooksModule } from '@quarry/webhooks';
 import { CollectionRepository } from './collection/collection.repository';
 import { CollectionService } from './collection/collection.service';
 import { CrawlPromptInterpreter } from './collection/crawl-prompt.interpreter';
+import { SiteOutlineReader } from './collection/site-outline.reader';
 import { Dispatcher } from './frontier/dispatcher';
+import { DispatchQueueRepository } from './frontier/dispatch-queue.repository';
 import { FrontierRepository } from './frontier/frontier.repository';
-import { MapService } from './map/map.service';
 import { RobotsFetcher } from './robots/robots-fetcher';
-import { DocumentIndexRepository } from './search/document-index.repository';
-import { SearchService } from './search/search.service';
-import { SearxngProvider, type SearchProvider } from './search/search-provider';
-import { SitemapFetcher } from './sitemap/sitemap-fetcher';
+import { DEFAULT_SITEMAP_LIMITS, SitemapFetcher } from './sitemap/sitemap-fetcher';
 import { CollectionEvents } from './webhooks/collection-events';
-import { WebhookOutboxRepository } from './webhooks/webhook-outbox.repository';
 
-/** Outbound client of crawls, maps and webhooks (the guard applies: private targets need ALLOW_PRIVATE_NETWORKS or the allowlist). */
+/** Outbound client of crawls and maps (the guard applies: private targets need ALLOW_PRIVATE_NETWORKS or the allowlist). */
 export const CRAWL_HTTP_CLIENT = Symbol('CRAWL_HTTP_CLIENT');
-/** The configured web search provider, or null. */
-export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
 
-/** Crawl, batch, map, search and account services shared by gateways and workers. */
+/** Crawl and batch services shared by gateways and workers (the outbox their webhook events go to: WebhooksModule). */
 @Global()
 @Module({
-  imports: [LlmModule],
+  imports: [LlmModule, WebhooksModule],
   providers: [
     {
       provide: CRAWL_HTTP_CLIENT,
@@ -42,33 +37,65 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
       inject: [APP_CONFIG],
     },
     {
-      provide: SEARCH_PROVIDER,
-      useFactory: (config: AppConfig): SearchProvider | null => {
-        if (!config.search.providerUrl) return null;
-        // The provider is the operator's own endpoint: it may live on a private network.
-        const client = new GuardedHttpClient(new AddressPolicy(true, []), { userAgent: config.net.userAgent, maxBytes: 5 * 1024 * 1024 });
-        return new SearxngProvider(config.search.providerUrl, client);
-      },
-      inject: [APP_CONFIG],
+      provide: FrontierRepository,
+      useFactory: (db: Database, outbox: WebhookOutboxRepository) => new FrontierRepository(db, outbox),
+      inject: [Database, WebhookOutboxRepository],
     },
-    { provide: WebhookOutboxRepository, useFactory: (db: Database) => new WebhookOutboxRepository(db), inject: [Database] },
-    { provide: FrontierRepository, useFactory: (db: Database, outbox: WebhookOutboxRepository) => new FrontierRepository(db, outbox), inject: [Database, WebhookOutboxRepository] },
     {
       provide: CollectionRepository,
-      useFactory: (db: Database, frontier: FrontierRepository, outbox: WebhookOutboxRepository) => new CollectionRepository(db, frontier, outbox),
+      useFactory: (db: Database, frontier: FrontierRepository, outbox: WebhookOutboxRepository) =>
+        new CollectionRepository(db, frontier, outbox),
       inject: [Database, FrontierRepository, WebhookOutboxRepository],
     },
-    { provide: DocumentIndexRepository, useFactory: (db: Database) => new DocumentIndexRepository(db), inject: [Database] },
+    {
+      provide: DispatchQueueRepository,
+      useFactory: (db: Database) => new DispatchQueueRepository(db),
+      inject: [Database],
+    },
     { provide: CollectionEvents, useValue: new CollectionEvents() },
     {
       provide: Dispatcher,
-      useFactory: (frontier: FrontierRepository, events: CollectionEvents, bus: MessageBus, logger: Logger, config: AppConfig, metrics: PlatformMetrics) =>
-        new Dispatcher(frontier, events, bus, logger.child({ component: 'crawl-dispatcher' }), { defaultTeamConcurrency: config.limits.teamConcurrency, metrics }),
-      inject: [FrontierRepository, CollectionEvents, MESSAGE_BUS, LOGGER, APP_CONFIG, PlatformMetrics],
+      useFactory: (
+        frontier: FrontierRepository,
+        queue: DispatchQueueRepository,
+        events: CollectionEvents,
+        bus: MessageBus,
+        logger: Logger,
+        config: AppConfig,
+        metrics: PlatformMetrics,
+      ) =>
+        new Dispatcher(frontier, queue, events, bus, logger.child({ component: 'crawl-dispatcher' }), {
+          defaultTeamConcurrency: config.limits.teamConcurrency,
+          metrics,
+        }),
+      inject: [
+        FrontierRepository,
+        DispatchQueueRepository,
+        CollectionEvents,
+        MESSAGE_BUS,
+        LOGGER,
+        APP_CONFIG,
+        PlatformMetrics,
+      ],
     },
-    { provide: SitemapFetcher, useFactory: (client: GuardedHttpClient) => new SitemapFetcher(client), inject: [CRAWL_HTTP_CLIENT] },
-    { provide: RobotsFetcher, useFactory: (client: GuardedHttpClient) => new RobotsFetcher(client), inject: [CRAWL_HTTP_CLIENT] },
-    { provide: CrawlPromptInterpreter, useFactory: (llm: LlmProvider) => new CrawlPromptInterpreter(llm), inject: [LLM_PROVIDER] },
+    {
+      provide: SitemapFetcher,
+      useFactory: (client: GuardedHttpClient, config: AppConfig) =>
+        new SitemapFetcher(client, { ...DEFAULT_SITEMAP_LIMITS, maxBytes: config.limits.maxResponseBytes }),
+      inject: [CRAWL_HTTP_CLIENT, APP_CONFIG],
+    },
+    {
+      provide: RobotsFetcher,
+      useFactory: (client: GuardedHttpClient) => new RobotsFetcher(client),
+      inject: [CRAWL_HTTP_CLIENT],
+    },
+    {
+      provide: CrawlPromptInterpreter,
+      // Offline, prompts are read against the site's own sections (start page links and sitemap).
+      useFactory: (llm: LlmProvider, client: GuardedHttpClient, sitemaps: SitemapFetcher) =>
+        new CrawlPromptInterpreter(llm, 30_000, new SiteOutlineReader(client, sitemaps)),
+      inject: [LLM_PROVIDER, CRAWL_HTTP_CLIENT, SitemapFetcher],
+    },
     {
       provide: CollectionService,
       useFactory: (
@@ -82,6 +109,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
         config: AppConfig,
         metrics: PlatformMetrics,
         prompts: CrawlPromptInterpreter,
+        webhookTargets: WebhookTargetPolicy,
       ) =>
         new CollectionService({
           collections,
@@ -93,6 +121,7 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
           bus,
           metrics,
           prompts,
+          webhookTargets,
           settings: {
             publicUrl: config.service.publicUrl,
             retentionHours: config.jobs.retentionHours,
@@ -100,85 +129,31 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
             addressPolicy: new AddressPolicy(config.net.allowPrivateNetworks, config.net.allowlist),
           },
         }),
-      inject: [CollectionRepository, FrontierRepository, JobRepository, CreditsService, Dispatcher, CollectionEvents, MESSAGE_BUS, APP_CONFIG, PlatformMetrics, CrawlPromptInterpreter],
-    },
-    {
-      provide: MapService,
-      useFactory: (
-        client: GuardedHttpClient,
-        sitemaps: SitemapFetcher,
-        robots: RobotsFetcher,
-        index: DocumentIndexRepository,
-        provider: SearchProvider | null,
-        jobs: JobRepository,
-        outcomes: JobOutcomeStore,
-        credits: CreditsService,
-        logger: Logger,
-        config: AppConfig,
-        metrics: PlatformMetrics,
-      ) =>
-        new MapService({
-          client,
-          sitemaps,
-          robots,
-          index,
-          provider: provider ?? undefined,
-          jobs,
-          outcomes,
-          credits,
-          logger: logger.child({ component: 'map' }),
-          metrics,
-          crawlPages: config.map.crawlPages,
-          retentionHours: config.jobs.retentionHours,
-        }),
-      inject: [CRAWL_HTTP_CLIENT, SitemapFetcher, RobotsFetcher, DocumentIndexRepository, SEARCH_PROVIDER, JobRepository, JobOutcomeStore, CreditsService, LOGGER, APP_CONFIG, PlatformMetrics],
-    },
-    {
-      provide: SearchService,
-      useFactory: (
-        index: DocumentIndexRepository,
-        provider: SearchProvider | null,
-        jobs: JobRepository,
-        outcomes: JobOutcomeStore,
-        credits: CreditsService,
-        logger: Logger,
-        config: AppConfig,
-        metrics: PlatformMetrics,
-      ) =>
-        new SearchService({
-          index,
-          provider: provider ?? undefined,
-          jobs,
-          outcomes,
-          credits,
-          logger: logger.child({ component: 'search' }),
-          metrics,
-          providerTimeoutMs: config.search.timeoutMs,
-          retentionHours: config.jobs.retentionHours,
-        }),
-      inject: [DocumentIndexRepository, SEARCH_PROVIDER, JobRepository, JobOutcomeStore, CreditsService, LOGGER, APP_CONFIG, PlatformMetrics],
-    },
-    {
-      provide: AccountUsageService,
-      useFactory: (db: Database, config: AppConfig) => new AccountUsageService(db, config.limits.teamConcurrency),
-      inject: [Database, APP_CONFIG],
+      inject: [
+        CollectionRepository,
+        FrontierRepository,
+        JobRepository,
+        CreditsService,
+        Dispatcher,
+        CollectionEvents,
+        MESSAGE_BUS,
+        APP_CONFIG,
+        PlatformMetrics,
+        CrawlPromptInterpreter,
+        WebhookTargetPolicy,
+      ],
     },
   ],
   exports: [
     CRAWL_HTTP_CLIENT,
-    SEARCH_PROVIDER,
-    WebhookOutboxRepository,
     FrontierRepository,
+    DispatchQueueRepository,
     CollectionRepository,
-    DocumentIndexRepository,
     CollectionEvents,
     Dispatcher,
     SitemapFetcher,
     RobotsFetcher,
     CollectionService,
-    MapService,
-    SearchService,
-    AccountUsageService,
   ],
 })
 export class CrawlModule {}

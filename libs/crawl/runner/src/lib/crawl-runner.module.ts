@@ -1,67 +1,35 @@
-import { Inject, Module, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import {
   CollectionEvents,
   CollectionPlans,
   CrawlModule,
-  CRAWL_HTTP_CLIENT,
   CrawlSweeper,
   CrawlTaskHandler,
   Dispatcher,
+  DispatchQueueRepository,
   FrontierRepository,
   PageOutcomeWriter,
   RobotsFetcher,
   RobotsService,
   SitemapFetcher,
-  WebhookOutboxRepository,
-  WebhookSender,
 } from '@quarry/crawl';
-import { CONSUMER_GROUPS, crawlTaskMessageSchema } from '@quarry/contracts';
+import { SuspectGate } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import type { GuardedHttpClient } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { ScrapePipeline } from '@quarry/scrape/engine';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
+import { CrawlTasksConsumer } from './crawl-tasks.consumer';
+import { CrawlWorkerLifecycle } from './crawl-worker.lifecycle';
+import { WebhooksModule } from '@quarry/webhooks';
 
 /**
- * Consumes `crawl.tasks` and runs the recovery sweep and the webhook sender: what a worker process
- * contributes to crawls and batches. Any worker continues any crawl.
+ * What a worker process contributes to crawls and batches: the `crawl.tasks` consumer
+ * (crawl-tasks.consumer.ts), the recovery sweep and the webhook sender (crawl-worker.lifecycle.ts).
  */
-class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(
-    @Inject(CrawlTaskHandler) private readonly handler: CrawlTaskHandler,
-    @Inject(CrawlSweeper) private readonly sweeper: CrawlSweeper,
-    @Inject(WebhookSender) private readonly webhooks: WebhookSender,
-    @Inject(Dispatcher) private readonly dispatcher: Dispatcher,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe(
-      'crawlTasks',
-      {
-        group: CONSUMER_GROUPS.crawlWorkers,
-        concurrency: this.config.crawl.workerConcurrency,
-        schema: crawlTaskMessageSchema,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid crawl task skipped'),
-      },
-      (message) => this.handler.handle(message.value),
-    );
-    this.sweeper.start();
-    this.webhooks.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.dispatcher.stop();
-    await Promise.allSettled([this.sweeper.stop(), this.webhooks.stop()]);
-  }
-}
-
 @Module({
-  imports: [CrawlModule, ScrapeRunnerModule],
+  imports: [CrawlModule, WebhooksModule, ScrapeRunnerModule],
   providers: [
     {
       provide: CollectionPlans,
@@ -99,6 +67,7 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
         metrics: PlatformMetrics,
         logger: Logger,
         config: AppConfig,
+        gate: SuspectGate,
       ) =>
         new CrawlTaskHandler({
           frontier,
@@ -112,6 +81,8 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
           metrics,
           logger: logger.child({ component: 'crawl-worker' }),
           sitemapTimeoutMs: config.crawl.sitemapTimeoutMs,
+          maxAttempts: config.jobs.maxAttempts,
+          gate,
         }),
       inject: [
         FrontierRepository,
@@ -125,12 +96,14 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
         PlatformMetrics,
         LOGGER,
         APP_CONFIG,
+        SuspectGate,
       ],
     },
     {
       provide: CrawlSweeper,
       useFactory: (
         frontier: FrontierRepository,
+        queue: DispatchQueueRepository,
         dispatcher: Dispatcher,
         bus: MessageBus,
         config: AppConfig,
@@ -138,6 +111,7 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
       ) =>
         new CrawlSweeper(
           frontier,
+          queue,
           dispatcher,
           bus,
           {
@@ -148,32 +122,9 @@ class CrawlWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationS
           },
           logger.child({ component: 'crawl-sweeper' }),
         ),
-      inject: [FrontierRepository, Dispatcher, MESSAGE_BUS, APP_CONFIG, LOGGER],
+      inject: [FrontierRepository, DispatchQueueRepository, Dispatcher, MESSAGE_BUS, APP_CONFIG, LOGGER],
     },
-    {
-      provide: WebhookSender,
-      useFactory: (
-        outbox: WebhookOutboxRepository,
-        client: GuardedHttpClient,
-        config: AppConfig,
-        logger: Logger,
-      ) =>
-        new WebhookSender(
-          outbox,
-          client,
-          {
-            secret: config.webhooks.secret,
-            timeoutMs: config.webhooks.timeoutMs,
-            maxAttempts: config.webhooks.maxAttempts,
-            retryBaseMs: config.webhooks.retryBaseMs,
-            pollIntervalMs: 250,
-            pageParallelism: 8,
-            streams: 16,
-          },
-          logger.child({ component: 'webhooks' }),
-        ),
-      inject: [WebhookOutboxRepository, CRAWL_HTTP_CLIENT, APP_CONFIG, LOGGER],
-    },
+    CrawlTasksConsumer,
     CrawlWorkerLifecycle,
   ],
 })

@@ -1,4 +1,6 @@
+import { DisabledOcrEngine } from './ocr/disabled-ocr.engine';
 import type { OcrEngine } from './ocr/ocr-engine';
+import type { DocumentLimits } from './office/office-output.types';
 import { TesseractCliEngine } from './ocr/tesseract-cli.engine';
 import { TesseractJsEngine } from './ocr/tesseract-js.engine';
 import { runProcess } from './process/run-process';
@@ -14,6 +16,8 @@ export interface DocumentParsingSettings {
   /** Pages of one document rendered and recognised at the same time. */
   ocrConcurrency: number;
   maxRenderPixels: number;
+  /** How far a non-PDF document may expand while converted (archive entries, output). */
+  limits: DocumentLimits;
 }
 
 /** The engines a parse uses: worker threads, an OCR engine, a page renderer, and their limits. */
@@ -33,7 +37,7 @@ export interface ToolkitOptions {
   workers: number;
   workerMemoryMb: number;
   settings: DocumentParsingSettings;
-  ocrEngine: 'auto' | 'tesseract' | 'tesseract-js';
+  ocrEngine: 'auto' | 'tesseract' | 'tesseract-js' | 'off';
   ocrLanguages: string;
   tesseractCommand: string;
   renderer: 'auto' | 'pdftoppm' | 'pdfjs';
@@ -58,9 +62,12 @@ export async function createDocumentToolkit(
     options.ocrEngine === 'tesseract' ||
     (options.ocrEngine === 'auto' &&
       (await TesseractCliEngine.available(options.tesseractCommand, options.ocrLanguages)));
-  const ocr: OcrEngine = useCli
-    ? new TesseractCliEngine(options.tesseractCommand, options.ocrLanguages)
-    : new TesseractJsEngine(options.ocrLanguages);
+  const ocr: OcrEngine =
+    options.ocrEngine === 'off'
+      ? new DisabledOcrEngine()
+      : useCli
+        ? new TesseractCliEngine(options.tesseractCommand, options.ocrLanguages)
+        : new TesseractJsEngine(options.ocrLanguages);
   const usePdftoppm =
     options.renderer === 'pdftoppm' ||
     (options.renderer === 'auto' && (await PdftoppmRenderer.available(options.pdftoppmCommand)));

@@ -11,6 +11,7 @@ import {
 } from '@quarry/contracts';
 import type { DocumentToolkit } from './document-toolkit';
 import { layoutDocument } from './layout/document-layout';
+import { OcrDisabledError } from './ocr/disabled-ocr.engine';
 import { ocrToContent } from './ocr/ocr-content';
 import type { OfficeConvertOptions, OfficeOutput } from './office/office-output.types';
 import { parsePdf, type ParseBudget } from './pdf/pdf-document.parser';
@@ -106,6 +107,10 @@ async function parseImage(
       throw new AppError('SCRAPE_PDF_INSUFFICIENT_TIME_ERROR', {
         message: 'OCR of the image did not finish within its time budget',
       });
+    if (error instanceof OcrDisabledError)
+      throw new AppError('PARSE_UNSUPPORTED_FILE_TYPE', {
+        message: 'Images are parsed by OCR, which is turned off on this deployment (OCR_ENGINE=off)',
+      });
     throw new AppError('DOCUMENT_INVALID', {
       message: 'The image could not be read (unsupported or damaged image file)',
     });
@@ -145,10 +150,13 @@ async function convertInWorker(
         data,
         filename: request.filename,
         options: request.content,
+        limits: toolkit.settings.limits,
       },
       timeoutMs,
     );
   } catch (error) {
+    if (error instanceof WorkerTaskError && error.reason === 'too_large')
+      throw new AppError('DOCUMENT_TOO_LARGE', { message: error.message });
     if (error instanceof WorkerTaskError)
       throw new AppError('DOCUMENT_INVALID', {
         message: `The ${request.kind.toUpperCase()} file could not be converted: ${error.message}`,

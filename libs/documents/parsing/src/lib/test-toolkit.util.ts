@@ -1,4 +1,5 @@
 import { createDocumentToolkit, type DocumentToolkit, type ToolkitOptions } from './document-toolkit';
+import { DEFAULT_DOCUMENT_LIMITS } from './office/office-output.types';
 import type { DocumentParseRequest } from './parse-document';
 
 /** A toolkit for integration tests: one warm thread, Debian tesseract and pdftoppm unless overridden. */
@@ -22,6 +23,7 @@ export async function testToolkit(
       ocrDpi: 200,
       ocrConcurrency: 2,
       maxRenderPixels: 12_000_000,
+      limits: DEFAULT_DOCUMENT_LIMITS,
       ...overrides.settings,
     },
   });

@@ -26,6 +26,7 @@ export async function startDocumentToolkit(
       ocrDpi: documents.ocr.dpi,
       ocrConcurrency: documents.ocr.concurrency,
       maxRenderPixels: MAX_RENDER_PIXELS,
+      limits: documents.limits,
     },
     ocrEngine: documents.ocr.engine,
     ocrLanguages: documents.ocr.languages,

@@ -1,5 +1,10 @@
+import { PlatformMetrics } from '@quarry/platform/observability';
 import { createMonitorSchema, updateMonitorSchema, type CreateMonitorRequest } from '@quarry/contracts';
-import { WebhookOutboxRepository } from '@quarry/crawl';
+import type { CollectionService } from '@quarry/crawl';
+import type { SearchService } from '@quarry/search';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+import { JobRepository } from '@quarry/jobs';
+import { OfflineProvider } from '@quarry/llm';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
 import {
@@ -10,6 +15,8 @@ import {
   type TestDatabase,
 } from '@quarry/testing';
 import pino from 'pino';
+import { ChangeJudge } from './check/change-judge';
+import { CheckRunner } from './check/check-runner';
 import { SmtpMailer } from './email/smtp-mailer';
 import type { MonitorCaller } from './monitor.types';
 import { MONITOR_MESSAGES, MonitorService } from './monitor.service';
@@ -17,6 +24,15 @@ import { CheckNotifier } from './notify/check-notifier';
 import { EmailSubscriptionRepository } from './persistence/email-subscription.repository';
 import { MonitorRepository } from './persistence/monitor.repository';
 import { MonitorScheduler } from './scheduler/monitor-scheduler';
+import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
+
+/** The webhook check with DNS at the boundary: every name resolves to a public address (there is no resolver to ask here). */
+const publicWebhookTargets = () =>
+  new WebhookTargetPolicy(
+    new GuardedHttpClient(new AddressPolicy(true), { userAgent: 'test', maxBytes: 1_000 }, async () => [
+      { address: '93.184.216.34', family: 4 },
+    ]),
+  );
 
 jest.setTimeout(120_000);
 
@@ -61,6 +77,7 @@ describe('monitors on PostgreSQL: scheduling across replicas, API service, email
       bus,
       publicUrl: 'http://quarry.test',
       logger,
+      webhookTargets: publicWebhookTargets(),
     });
     const replica = { db, monitors, scheduler, service };
     replicas.push(replica);
@@ -354,6 +371,61 @@ describe('monitors on PostgreSQL: scheduling across replicas, API service, email
     expect(
       (await replicas[0].service.get(caller, monitor.id)).data.emailRecipientSubscriptions?.[0].status,
     ).toBe('unsubscribed');
+  });
+
+  it('quarantines a check whose runners died WORK_MAX_ATTEMPTS times: failed with the reason, the monitor keeps its schedule', async () => {
+    const caller = await newTeam();
+    const monitor = await create(caller);
+    await makeDue([monitor.id]);
+    published.length = 0;
+    await replicas[0].scheduler.tick();
+    const [checkId] = published;
+    expect(checkId).toEqual(expect.any(String));
+    const { monitors } = replicas[0];
+    // Two runners took the check and died with it (their leases lapse without a result).
+    for (const owner of ['dead-runner-1', 'dead-runner-2']) {
+      expect(await monitors.claimCheck(checkId, owner, 200)).toMatchObject({ id: checkId });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const untouchable = () => {
+      throw new Error('a quarantined check must not start any work');
+    };
+    const sut = new CheckRunner({
+      monitors,
+      collections: new Proxy({}, { get: untouchable }) as CollectionService,
+      search: new Proxy({}, { get: untouchable }) as SearchService,
+      jobs: new JobRepository(replicas[0].db),
+      judge: new ChangeJudge(new OfflineProvider(4_096, 100_000), logger),
+      notifier: new CheckNotifier({
+        subscriptions: new EmailSubscriptionRepository(replicas[0].db),
+        mailer: new SmtpMailer({ url: smtp.url, from: 'Monitors <monitors@quarry.example>' }),
+        publicUrl: 'http://quarry.test',
+        logger,
+      }),
+      settings: { leaseMs: 30_000, timeoutMs: 60_000, pollMs: 100, maxAttempts: 2 },
+      metrics: new PlatformMetrics({ service: 'test', defaultMetrics: false }),
+      logger,
+    });
+    const before = (await replicas[0].service.get(caller, monitor.id)).data;
+    await sut.run(checkId);
+    const check = (await replicas[0].service.check(caller, monitor.id, checkId, { limit: 10, skip: 0 })).data;
+    expect(check).toMatchObject({ status: 'failed', billingStatus: 'released' });
+    expect(check.error).toBe(
+      'The check was quarantined: it was attempted 2 times and no attempt finished (each failed or ended its orchestrator process), so it is not retried. Its unfinished crawls and batches were cancelled.',
+    );
+    const after = (await replicas[0].service.get(caller, monitor.id)).data;
+    expect(after).toMatchObject({ status: 'active', nextRunAt: before.nextRunAt, currentCheckId: null });
+    expect(new Date(after.nextRunAt as string).getTime()).toBeGreaterThan(Date.now());
+    // Finished: never re-published, and a late delivery does nothing.
+    await replicas[0].db.sql.query(
+      `UPDATE monitor_checks SET updated_at = now() - interval '1 hour' WHERE id = $1`,
+      [checkId],
+    );
+    published.length = 0;
+    await replicas[0].scheduler.tick();
+    expect(published).not.toContain(checkId);
+    await sut.run(checkId);
+    expect((await monitors.findCheck(checkId))?.attempts).toBe(3);
   });
 
   it('prunes finished checks past the monitor retention', async () => {

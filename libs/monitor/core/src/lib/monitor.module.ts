@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { CrawlModule, WebhookOutboxRepository } from '@quarry/crawl';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
+import { WebhookTargetPolicy } from '@quarry/platform/net';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
+import { WebhookOutboxRepository, WebhooksModule } from '@quarry/webhooks';
 import { SmtpMailer, type Mailer } from './email/smtp-mailer';
 import { MonitorService } from './monitor.service';
 import { CheckNotifier } from './notify/check-notifier';
@@ -15,7 +16,7 @@ export const MONITOR_MAILER = Symbol('MONITOR_MAILER');
 
 /** Monitor storage, notifications and the monitor API's service (gateways, orchestrators, one-process mode). */
 @Module({
-  imports: [CrawlModule],
+  imports: [WebhooksModule],
   providers: [
     {
       provide: MonitorRepository,
@@ -58,6 +59,7 @@ export const MONITOR_MAILER = Symbol('MONITOR_MAILER');
         bus: MessageBus,
         config: AppConfig,
         logger: Logger,
+        webhookTargets: WebhookTargetPolicy,
       ) =>
         new MonitorService({
           monitors,
@@ -66,6 +68,7 @@ export const MONITOR_MAILER = Symbol('MONITOR_MAILER');
           bus,
           publicUrl: config.service.publicUrl,
           logger: logger.child({ component: 'monitor-api' }),
+          webhookTargets,
         }),
       inject: [
         MonitorRepository,
@@ -74,6 +77,7 @@ export const MONITOR_MAILER = Symbol('MONITOR_MAILER');
         MESSAGE_BUS,
         APP_CONFIG,
         LOGGER,
+        WebhookTargetPolicy,
       ],
     },
   ],

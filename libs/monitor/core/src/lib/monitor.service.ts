@@ -13,6 +13,7 @@ import {
   type UpdateMonitorRequest,
 } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
+import type { WebhookTargetPolicy } from '@quarry/platform/net';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import { creditNeeds, newCheck } from './check/check-factory.util';
@@ -52,6 +53,8 @@ export interface MonitorServiceDeps {
   bus: MessageBus;
   publicUrl: string;
   logger: Logger;
+  /** Refuses webhooks the outbound policy would never deliver to. */
+  webhookTargets: WebhookTargetPolicy;
 }
 
 /** The monitor API (compat §15): CRUD, manual runs, checks with their pages, email opt-in. */
@@ -64,6 +67,7 @@ export class MonitorService {
     rawTargets: unknown,
   ): Promise<{ success: true; data: MonitorView }> {
     this.assertAllowed(caller);
+    if (request.webhook) await this.deps.webhookTargets.assertAllowed(request.webhook.url);
     const schedule = this.schedule(request.schedule);
     const id = randomUUID();
     const targets = assignTargetIds(request.targets, rawTargets, []);
@@ -115,6 +119,7 @@ export class MonitorService {
     rawTargets: unknown,
   ): Promise<{ success: true; data: MonitorView }> {
     const current = await this.find(caller, id);
+    if (request.webhook) await this.deps.webhookTargets.assertAllowed(request.webhook.url);
     const changes: MonitorChanges = {};
     if (request.name !== undefined) changes.name = request.name;
     if (request.webhook !== undefined) changes.webhook = request.webhook;
@@ -249,8 +254,10 @@ export class MonitorService {
       pages.length > 0 && returnedUpTo < total
         ? `${this.deps.publicUrl}/v2/monitor/${monitor.id}/checks/${check.id}?skip=${returnedUpTo}&limit=${query.limit}${query.status ? `&status=${query.status}` : ''}`
         : null;
+    const webhookDelivery = await this.deps.monitors.webhookDelivery(check.id);
     const data: MonitorCheckDetailView = {
       ...checkView(check),
+      ...(webhookDelivery ? { webhookDelivery } : {}),
       pages: pages.map(({ urlKey: _urlKey, ...page }) => page),
       next,
     };

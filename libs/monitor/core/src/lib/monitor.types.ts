@@ -96,6 +96,8 @@ export interface CheckRecord {
   targetResults: MonitorTargetResult[];
   notificationStatus: MonitorNotificationStatus | null;
   error: string | null;
+  /** Runners that took the check so far (this one included once claimed); WORK_MAX_ATTEMPTS. */
+  attempts: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CollectionService, CrawlModule, SearchService } from '@quarry/crawl';
+import { CollectionService, CrawlModule } from '@quarry/crawl';
 import { JobRepository } from '@quarry/jobs';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
 import {
@@ -13,7 +13,8 @@ import {
 } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { LOGGER, type Logger } from '@quarry/platform/observability';
+import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { SearchModule, SearchService } from '@quarry/search';
 import { MonitorCheckConsumer } from './monitor-check.consumer';
 
 /** How often a running check reads the status of its crawls and batches. */
@@ -24,7 +25,7 @@ const COLLECTION_POLL_MS = 1_000;
  * the `monitor.checks` consumer that runs checks through the crawl and batch machinery.
  */
 @Module({
-  imports: [MonitorModule, CrawlModule, LlmModule],
+  imports: [MonitorModule, CrawlModule, SearchModule, LlmModule],
   providers: [
     {
       provide: ChangeJudge,
@@ -43,6 +44,7 @@ const COLLECTION_POLL_MS = 1_000;
         notifier: CheckNotifier,
         config: AppConfig,
         logger: Logger,
+        metrics: PlatformMetrics,
       ) =>
         new CheckRunner({
           monitors,
@@ -55,7 +57,9 @@ const COLLECTION_POLL_MS = 1_000;
             leaseMs: config.monitor.checkLeaseMs,
             timeoutMs: config.monitor.checkTimeoutMs,
             pollMs: COLLECTION_POLL_MS,
+            maxAttempts: config.monitor.checkMaxAttempts,
           },
+          metrics,
           logger: logger.child({ component: 'monitor-checks' }),
         }),
       inject: [
@@ -67,6 +71,7 @@ const COLLECTION_POLL_MS = 1_000;
         CheckNotifier,
         APP_CONFIG,
         LOGGER,
+        PlatformMetrics,
       ],
     },
     {

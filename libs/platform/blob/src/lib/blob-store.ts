@@ -30,7 +30,13 @@ const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]{0,255}$/i;
 export class BlobStore {
   constructor(private readonly options: BlobStoreOptions) {}
 
-  async put(prefix: string, data: Buffer, contentType: string, ttlMs: number, extension = ''): Promise<StoredBlob> {
+  async put(
+    prefix: string,
+    data: Buffer,
+    contentType: string,
+    ttlMs: number,
+    extension = '',
+  ): Promise<StoredBlob> {
     const key = `${prefix}/${randomUUID()}${extension}`;
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
@@ -46,7 +52,11 @@ export class BlobStore {
   }
 
   /** The blob when the signature is valid and not expired; undefined otherwise (answered 404). */
-  async getSigned(key: string, expires: string | undefined, signature: string | undefined): Promise<BlobContent | undefined> {
+  async getSigned(
+    key: string,
+    expires: string | undefined,
+    signature: string | undefined,
+  ): Promise<BlobContent | undefined> {
     if (!KEY_PATTERN.test(key) || key.includes('..') || !expires || !signature) return undefined;
     const expiresAt = Number(expires);
     if (!Number.isInteger(expiresAt) || expiresAt * 1000 < Date.now()) return undefined;
@@ -59,7 +69,10 @@ export class BlobStore {
   async get(key: string): Promise<BlobContent | undefined> {
     const path = this.pathOf(key);
     try {
-      const meta = JSON.parse(await readFile(`${path}.meta.json`, 'utf8')) as { contentType: string; expiresAt: string };
+      const meta = JSON.parse(await readFile(`${path}.meta.json`, 'utf8')) as {
+        contentType: string;
+        expiresAt: string;
+      };
       if (Date.parse(meta.expiresAt) < Date.now()) return undefined;
       return { data: await readFile(path), contentType: meta.contentType };
     } catch {

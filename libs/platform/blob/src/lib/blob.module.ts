@@ -21,7 +21,12 @@ export function blobSigningSecret(config: AppConfig): string {
   providers: [
     {
       provide: BlobStore,
-      useFactory: (config: AppConfig) => new BlobStore({ dir: config.blob.dir, publicUrl: config.service.publicUrl, signingSecret: blobSigningSecret(config) }),
+      useFactory: (config: AppConfig) =>
+        new BlobStore({
+          dir: config.blob.dir,
+          publicUrl: config.service.publicUrl,
+          signingSecret: blobSigningSecret(config),
+        }),
       inject: [APP_CONFIG],
     },
   ],

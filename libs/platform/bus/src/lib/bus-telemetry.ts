@@ -1,5 +1,11 @@
 import type { TopicKey } from '@quarry/contracts';
-import { extractTraceContext, injectTraceContext, SpanKind, withSpan, type PlatformMetrics } from '@quarry/platform/observability';
+import {
+  extractTraceContext,
+  injectTraceContext,
+  SpanKind,
+  withSpan,
+  type PlatformMetrics,
+} from '@quarry/platform/observability';
 
 /** What a bus adapter needs to trace and count its messages. */
 export interface BusTelemetry {
@@ -71,6 +77,9 @@ export async function tracedHandle<T>(
     telemetry.metrics?.busConsumed.inc({ topic: message.topic, outcome: 'error' });
     throw error;
   } finally {
-    telemetry.metrics?.busHandlerDuration.observe({ topic: message.topic }, Number(process.hrtime.bigint() - startedAt) / 1e9);
+    telemetry.metrics?.busHandlerDuration.observe(
+      { topic: message.topic },
+      Number(process.hrtime.bigint() - startedAt) / 1e9,
+    );
   }
 }

@@ -1,5 +1,11 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { PlatformMetrics, SpanKind, SpanStatusCode, startTracing, type TracingHandle } from '@quarry/platform/observability';
+import {
+  PlatformMetrics,
+  SpanKind,
+  SpanStatusCode,
+  startTracing,
+  type TracingHandle,
+} from '@quarry/platform/observability';
 import pino from 'pino';
 import { parentOf, runTraceChain, sample } from './fixtures/trace-chain';
 import { MemoryBus } from './memory-bus';
@@ -8,7 +14,11 @@ describe('MemoryBus tracing and metrics', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: TracingHandle;
   beforeAll(() => {
-    tracing = startTracing({ serviceName: 'bus-test', sampleRatio: 1, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    tracing = startTracing({
+      serviceName: 'bus-test',
+      sampleRatio: 1,
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
   });
   afterAll(() => tracing.shutdown());
 
@@ -28,7 +38,10 @@ describe('MemoryBus tracing and metrics', () => {
     expect(chain.processJob).toHaveLength(2);
     expect(chain.processJob.map((span) => span.attributes['quarry.delivery.attempt']).sort()).toEqual([1, 2]);
     for (const span of chain.processJob) expect(parentOf(span)).toBe(chain.sendJob.spanContext().spanId);
-    const [failed, succeeded] = [...chain.processJob].sort((a, b) => Number(a.attributes['quarry.delivery.attempt']) - Number(b.attributes['quarry.delivery.attempt']));
+    const [failed, succeeded] = [...chain.processJob].sort(
+      (a, b) =>
+        Number(a.attributes['quarry.delivery.attempt']) - Number(b.attributes['quarry.delivery.attempt']),
+    );
     expect(failed.status.code).toBe(SpanStatusCode.ERROR);
     expect(succeeded.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(parentOf(chain.work)).toBe(succeeded.spanContext().spanId);
@@ -39,7 +52,13 @@ describe('MemoryBus tracing and metrics', () => {
     expect(await sample(metrics.busPublished, { topic: 'jobEvents' })).toBe(1);
     expect(await sample(metrics.busConsumed, { topic: 'scrapeJobs', outcome: 'error' })).toBe(1);
     expect(await sample(metrics.busConsumed, { topic: 'scrapeJobs', outcome: 'ok' })).toBe(1);
-    expect(await sample(metrics.busHandlerDuration, { topic: 'scrapeJobs' }, 'quarry_bus_handler_duration_seconds_count')).toBe(2);
+    expect(
+      await sample(
+        metrics.busHandlerDuration,
+        { topic: 'scrapeJobs' },
+        'quarry_bus_handler_duration_seconds_count',
+      ),
+    ).toBe(2);
   });
 
   it('reports the messages waiting for a busy subscription as consumer lag', async () => {

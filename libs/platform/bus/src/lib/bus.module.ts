@@ -6,6 +6,10 @@ import { MESSAGE_BUS, type MessageBus } from './message-bus';
 @Module({})
 export class BusModule {
   static forRoot(bus: MessageBus): DynamicModule {
-    return { module: BusModule, providers: [{ provide: MESSAGE_BUS, useValue: bus }], exports: [MESSAGE_BUS] };
+    return {
+      module: BusModule,
+      providers: [{ provide: MESSAGE_BUS, useValue: bus }],
+      exports: [MESSAGE_BUS],
+    };
   }
 }

@@ -1,11 +1,21 @@
 import type { AppConfig } from '@quarry/platform/config';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
+import { ContractBus } from './contract-bus';
 import { KafkaBus } from './kafka-bus';
 import { MemoryBus } from './memory-bus';
-import type { MessageBus } from './message-bus';
+import type { MessageBus, MessageTransport } from './message-bus';
 
+/** The process's bus: the configured transport behind the topics' contracts. */
 export function createBus(config: AppConfig['bus'], logger: Logger, metrics?: PlatformMetrics): MessageBus {
+  return new ContractBus(createTransport(config, logger, metrics));
+}
+
+function createTransport(
+  config: AppConfig['bus'],
+  logger: Logger,
+  metrics?: PlatformMetrics,
+): MessageTransport {
   const busLogger = logger.child({ component: 'bus' });
   if (config.driver === 'kafka') {
     return new KafkaBus(

@@ -31,11 +31,17 @@ export async function runWithRetry<T>(
     } catch (error) {
       if (!options.isRunning()) return 'stopped';
       if (attempt >= maxAttempts) {
-        options.logger.error({ err: error, topic: message.topic, key: message.key, attempt }, 'message handler gave up');
+        options.logger.error(
+          { err: error, topic: message.topic, key: message.key, attempt },
+          'message handler gave up',
+        );
         return 'gave-up';
       }
       const delay = retryDelayMs(attempt);
-      options.logger.warn({ err: error, topic: message.topic, key: message.key, attempt, retryInMs: delay }, 'message handler failed; retrying');
+      options.logger.warn(
+        { err: error, topic: message.topic, key: message.key, attempt, retryInMs: delay },
+        'message handler failed; retrying',
+      );
       await sleep(delay);
       if (!options.isRunning()) return 'stopped';
     }

@@ -5,7 +5,12 @@ import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
 import { ConfigResourceTypes, Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { HealthRegistry, PlatformMetrics, startTracing, type TracingHandle } from '@quarry/platform/observability';
+import {
+  HealthRegistry,
+  PlatformMetrics,
+  startTracing,
+  type TracingHandle,
+} from '@quarry/platform/observability';
 import pino from 'pino';
 import { parentOf, runTraceChain, sample } from './fixtures/trace-chain';
 import { KafkaBus } from './kafka-bus';
@@ -22,7 +27,11 @@ const until = async (predicate: () => boolean, timeoutMs = 60_000) => {
   }
 };
 
-const bus = (prefix: string) => new KafkaBus({ brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: prefix, replicationFactor: 1 }, logger);
+const bus = (prefix: string) =>
+  new KafkaBus(
+    { brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: prefix, replicationFactor: 1 },
+    logger,
+  );
 
 describe('KafkaBus against a real broker', () => {
   it('creates its topics and delivers to every group, once per group', async () => {
@@ -31,10 +40,19 @@ describe('KafkaBus against a real broker', () => {
     await sut.start();
     const workers: unknown[] = [];
     const followers: unknown[] = [];
-    await sut.subscribe('scrapeJobs', { group: 'workers', concurrency: 4 }, async (message) => void workers.push(message.value));
-    await sut.subscribe('scrapeJobs', { group: 'followers', concurrency: 4 }, async (message) => void followers.push(message.value));
+    await sut.subscribe(
+      'scrapeJobs',
+      { group: 'workers', concurrency: 4 },
+      async (message) => void workers.push(message.value),
+    );
+    await sut.subscribe(
+      'scrapeJobs',
+      { group: 'followers', concurrency: 4 },
+      async (message) => void followers.push(message.value),
+    );
     await sut.subscriptionsReady();
-    for (let i = 0; i < 20; i += 1) await sut.publish('scrapeJobs', { i }, { key: `k${i}`, headers: { traceparent: `t${i}` } });
+    for (let i = 0; i < 20; i += 1)
+      await sut.publish('scrapeJobs', { i }, { key: `k${i}`, headers: { traceparent: `t${i}` } });
     await until(() => workers.length === 20 && followers.length === 20);
     expect(new Set(workers.map((value) => (value as { i: number }).i)).size).toBe(20);
     await sut.stop();
@@ -42,25 +60,50 @@ describe('KafkaBus against a real broker', () => {
 
   it('gives the transient topics a short retention, also on topics created before it existed', async () => {
     const prefix = `${uniqueName('t')}.`;
-    const kafka = new Kafka({ clientId: 'retention-test', brokers: TEST_KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({
+      clientId: 'retention-test',
+      brokers: TEST_KAFKA_BROKERS,
+      logLevel: logLevel.NOTHING,
+    });
     const admin = kafka.admin();
     await admin.connect();
     try {
       // An older release created job.events with the broker defaults.
-      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: `${prefix}job.events`, numPartitions: 3, replicationFactor: 1 }] });
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic: `${prefix}job.events`, numPartitions: 3, replicationFactor: 1 }],
+      });
       const sut = bus(prefix);
       await sut.start();
       await sut.stop();
-      const names = ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results', 'crawl.tasks', 'agent.work', 'monitor.checks'];
+      const names = [
+        'scrape.jobs',
+        'job.events',
+        'job.events.dead-letter',
+        'document.parse.jobs',
+        'document.parse.results',
+        'crawl.tasks',
+        'agent.work',
+        'monitor.checks',
+      ];
       const describe = async () => {
         const described = await admin.describeConfigs({
           includeSynonyms: false,
-          resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name: `${prefix}${name}`, configNames: ['retention.ms', 'segment.ms'] })),
+          resources: names.map((name) => ({
+            type: ConfigResourceTypes.TOPIC,
+            name: `${prefix}${name}`,
+            configNames: ['retention.ms', 'segment.ms'],
+          })),
         });
         return Object.fromEntries(
           described.resources.map((resource) => [
             resource.resourceName.slice(prefix.length),
-            Object.fromEntries(resource.configEntries.map((entry) => [entry.configName, { value: entry.configValue, isDefault: entry.isDefault }])),
+            Object.fromEntries(
+              resource.configEntries.map((entry) => [
+                entry.configName,
+                { value: entry.configValue, isDefault: entry.isDefault },
+              ]),
+            ),
           ]),
         );
       };
@@ -70,7 +113,13 @@ describe('KafkaBus against a real broker', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         config = await describe();
       }
-      for (const name of ['scrape.jobs', 'job.events', 'job.events.dead-letter', 'document.parse.jobs', 'document.parse.results']) {
+      for (const name of [
+        'scrape.jobs',
+        'job.events',
+        'job.events.dead-letter',
+        'document.parse.jobs',
+        'document.parse.results',
+      ]) {
         expect({ name, ...config[name] }).toEqual({
           name,
           'retention.ms': { value: String(TRANSIENT_TOPIC_RETENTION_MS), isDefault: false },
@@ -94,13 +143,22 @@ describe('KafkaBus against a real broker', () => {
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const socketFactory: ISocketFactory = ({ host, port, onConnect }) => {
-      const socket = network.cut ? connect({ host: '127.0.0.1', port: closedPort }, onConnect) : connect({ host, port }, onConnect);
+      const socket = network.cut
+        ? connect({ host: '127.0.0.1', port: closedPort }, onConnect)
+        : connect({ host, port }, onConnect);
       network.sockets.add(socket);
       socket.on('close', () => network.sockets.delete(socket));
       return socket;
     };
     const sut = new KafkaBus(
-      { brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: `${uniqueName('t')}.`, replicationFactor: 1, publishTimeoutMs: 3_000, socketFactory },
+      {
+        brokers: TEST_KAFKA_BROKERS,
+        clientId: 'test',
+        topicPrefix: `${uniqueName('t')}.`,
+        replicationFactor: 1,
+        publishTimeoutMs: 3_000,
+        socketFactory,
+      },
       logger,
     );
     const health = new HealthRegistry();
@@ -151,10 +209,20 @@ describe('KafkaBus against a real broker', () => {
 
   it('redelivers a message whose worker was killed before committing', async () => {
     const prefix = `${uniqueName('t')}.`;
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'fixtures/stuck-consumer.ts'), TEST_KAFKA_BROKERS.join(','), prefix], {
-      env: { ...process.env, SWC_NODE_PROJECT: join(__dirname, '../../../../../tsconfig.base.json') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '-r',
+        '@swc-node/register',
+        join(__dirname, 'fixtures/stuck-consumer.ts'),
+        TEST_KAFKA_BROKERS.join(','),
+        prefix,
+      ],
+      {
+        env: { ...process.env, SWC_NODE_PROJECT: join(__dirname, '../../../../../tsconfig.base.json') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
@@ -169,7 +237,11 @@ describe('KafkaBus against a real broker', () => {
       const second = bus(prefix);
       await second.start();
       const seen: unknown[] = [];
-      await second.subscribe('scrapeJobs', { group: 'workers', concurrency: 1 }, async (message) => void seen.push(message.value));
+      await second.subscribe(
+        'scrapeJobs',
+        { group: 'workers', concurrency: 1 },
+        async (message) => void seen.push(message.value),
+      );
       await until(() => seen.length === 1, 90_000);
       expect(seen).toEqual([{ job: 'a' }]);
       await second.stop();
@@ -195,7 +267,11 @@ describe('KafkaBus against a real broker', () => {
     const again = bus(prefix);
     await again.start();
     const replayed: unknown[] = [];
-    await again.subscribe('scrapeJobs', { group: 'workers', concurrency: 2 }, async (message) => void replayed.push(message.value));
+    await again.subscribe(
+      'scrapeJobs',
+      { group: 'workers', concurrency: 2 },
+      async (message) => void replayed.push(message.value),
+    );
     await again.subscriptionsReady();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(replayed).toEqual([]);
@@ -207,13 +283,26 @@ describe('KafkaBus tracing and metrics against a real broker', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: TracingHandle;
   beforeAll(() => {
-    tracing = startTracing({ serviceName: 'bus-test', sampleRatio: 1, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    tracing = startTracing({
+      serviceName: 'bus-test',
+      sampleRatio: 1,
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
   });
   afterAll(() => tracing.shutdown());
 
   it('carries the trace context in Kafka headers: request → job → retry → completion event', async () => {
     const metrics = new PlatformMetrics({ service: 'bus-test', defaultMetrics: false });
-    const sut = new KafkaBus({ brokers: TEST_KAFKA_BROKERS, clientId: 'test', topicPrefix: `${uniqueName('t')}.`, replicationFactor: 1 }, logger, metrics);
+    const sut = new KafkaBus(
+      {
+        brokers: TEST_KAFKA_BROKERS,
+        clientId: 'test',
+        topicPrefix: `${uniqueName('t')}.`,
+        replicationFactor: 1,
+      },
+      logger,
+      metrics,
+    );
     await sut.start();
     const chain = await runTraceChain(sut, () => exporter.getFinishedSpans());
     await sut.stop();
@@ -240,17 +329,25 @@ describe('KafkaBus tracing and metrics against a real broker', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const handled = new Set<number>();
-    await sut.subscribe<{ i: number }>('scrapeJobs', { group: 'workers', concurrency: 4 }, async (message) => {
-      await gate;
-      handled.add(message.value.i);
-    });
+    await sut.subscribe<{ i: number }>(
+      'scrapeJobs',
+      { group: 'workers', concurrency: 4 },
+      async (message) => {
+        await gate;
+        handled.add(message.value.i);
+      },
+    );
     await sut.subscriptionsReady();
     const [before] = await sut.consumerLag();
     expect(before).toEqual({ topic: `${prefix}scrape.jobs`, group: 'workers', lag: 30 });
     release();
     await until(() => handled.size === 30);
     let lag = -1;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline && lag !== 0; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    for (
+      const deadline = Date.now() + 30_000;
+      Date.now() < deadline && lag !== 0;
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    ) {
       lag = (await sut.consumerLag())[0].lag;
     }
     expect(lag).toBe(0);

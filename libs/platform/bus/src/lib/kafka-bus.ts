@@ -20,7 +20,7 @@ import {
   BusUnavailableError,
   decodePayload,
   sleep,
-  type MessageBus,
+  type MessageTransport,
   type MessageHandler,
   type PublishOptions,
   type SubscribeOptions,
@@ -63,7 +63,7 @@ export function topicConfigEntries(spec: TopicSpec): { name: string; value: stri
  * subscription's concurrency) and its offset is committed only up to the first message whose
  * handler has not finished — so a crash redelivers everything not yet durably handled.
  */
-export class KafkaBus implements MessageBus {
+export class KafkaBus implements MessageTransport {
   readonly driver = 'kafka' as const;
   private readonly kafka: Kafka;
   private readonly producer: Producer;

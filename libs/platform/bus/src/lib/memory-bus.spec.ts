@@ -19,9 +19,21 @@ describe('MemoryBus', () => {
     const a: unknown[] = [];
     const b1: unknown[] = [];
     const b2: unknown[] = [];
-    await sut.subscribe('jobEvents', { group: 'a', concurrency: 1 }, async (message) => void a.push(message.value));
-    await sut.subscribe('jobEvents', { group: 'b', concurrency: 1 }, async (message) => void b1.push(message.value));
-    await sut.subscribe('jobEvents', { group: 'b', concurrency: 1 }, async (message) => void b2.push(message.value));
+    await sut.subscribe(
+      'jobEvents',
+      { group: 'a', concurrency: 1 },
+      async (message) => void a.push(message.value),
+    );
+    await sut.subscribe(
+      'jobEvents',
+      { group: 'b', concurrency: 1 },
+      async (message) => void b1.push(message.value),
+    );
+    await sut.subscribe(
+      'jobEvents',
+      { group: 'b', concurrency: 1 },
+      async (message) => void b2.push(message.value),
+    );
     for (let i = 0; i < 10; i += 1) await sut.publish('jobEvents', { i });
     await until(() => a.length === 10 && b1.length + b2.length === 10);
     expect(b1.length).toBe(5);
@@ -68,7 +80,11 @@ describe('MemoryBus', () => {
     await sut.start();
     await sut.publish('scrapeJobs', { early: true });
     const seen: unknown[] = [];
-    await sut.subscribe('scrapeJobs', { group: 'w', concurrency: 1 }, async (message) => void seen.push(message.value));
+    await sut.subscribe(
+      'scrapeJobs',
+      { group: 'w', concurrency: 1 },
+      async (message) => void seen.push(message.value),
+    );
     await until(() => seen.length === 1);
     expect(seen).toEqual([{ early: true }]);
     await sut.stop();

@@ -6,7 +6,7 @@ import { runWithRetry, Semaphore } from './handler-runner';
 import {
   decodePayload,
   type BusMessage,
-  type MessageBus,
+  type MessageTransport,
   type MessageHandler,
   type PublishOptions,
   type SubscribeOptions,
@@ -30,7 +30,7 @@ const MAX_BACKLOG = 100_000;
  * The bus for one-process mode: same at-least-once semantics as Kafka (retry with backoff until the
  * handler succeeds), messages serialised to JSON so handlers see exactly what Kafka would deliver.
  */
-export class MemoryBus implements MessageBus {
+export class MemoryBus implements MessageTransport {
   readonly driver = 'memory' as const;
   private readonly groups = new Map<TopicKey, Map<string, Subscription[]>>();
   private readonly backlog = new Map<TopicKey, Envelope[]>();

@@ -1,4 +1,4 @@
-import type { TopicKey } from '@quarry/contracts';
+import type { TopicKey, TopicMessage, TopicPayload } from '@quarry/contracts';
 import type { ConsumerLag } from '@quarry/platform/observability';
 
 export interface BusMessage<T = unknown> {
@@ -51,15 +51,41 @@ export function publishTimeoutFor(deadline: number, now = Date.now()): number {
 }
 
 /**
- * The platform's message bus. Delivery is at least once: a message counts as handled only when its
- * handler resolves, and a handler that throws sees the message again (with backoff) — so handlers
- * record their outcome durably before returning and are idempotent by job id.
+ * A transport of the bus (Kafka, in-memory): moves JSON payloads, knows nothing of their contracts.
+ * Delivery is at least once: a message counts as handled only when its handler resolves, and a
+ * handler that throws sees the message again (with backoff) — so handlers record their outcome
+ * durably before returning and are idempotent by job id.
  */
-export interface MessageBus {
+export interface MessageTransport {
   readonly driver: 'kafka' | 'memory';
   start(): Promise<void>;
   publish(topic: TopicKey, value: unknown, options?: PublishOptions): Promise<void>;
   subscribe<T>(topic: TopicKey, options: SubscribeOptions<T>, handler: MessageHandler<T>): Promise<void>;
+  /** Resolves when every subscription has been assigned its share of the topic. */
+  subscriptionsReady(): Promise<void>;
+  healthy(): Promise<void>;
+  /** Messages not yet handled by the consumer groups of this process, per topic and group. */
+  consumerLag(): Promise<ConsumerLag[]>;
+  stop(): Promise<void>;
+}
+
+/** Subscription options of a typed topic: its schema is the topic's own unless a narrower one is given. */
+export type TopicSubscribeOptions<K extends TopicKey> = SubscribeOptions<TopicMessage<K>>;
+
+/**
+ * The platform's message bus, typed by topic (`TOPICS` in @quarry/contracts): a publisher can only
+ * hand a topic its payload, checked against the topic's schema before it is sent, and a consumer
+ * receives the schema's output. Delivery semantics are the transport's (see MessageTransport).
+ */
+export interface MessageBus {
+  readonly driver: 'kafka' | 'memory';
+  start(): Promise<void>;
+  publish<K extends TopicKey>(topic: K, value: TopicPayload<K>, options?: PublishOptions): Promise<void>;
+  subscribe<K extends TopicKey>(
+    topic: K,
+    options: TopicSubscribeOptions<K>,
+    handler: MessageHandler<TopicMessage<K>>,
+  ): Promise<void>;
   /** Resolves when every subscription has been assigned its share of the topic. */
   subscriptionsReady(): Promise<void>;
   healthy(): Promise<void>;

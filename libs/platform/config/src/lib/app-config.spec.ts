@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig as sut } from './app-config';
@@ -17,12 +18,18 @@ describe('loadConfig', () => {
 
   it('switches to Kafka when brokers are configured and strips a trailing slash of PUBLIC_URL', () => {
     const config = sut({ KAFKA_BROKERS: 'a:9092, b:9092', PUBLIC_URL: 'https://api.example.com/' });
-    expect(config.bus).toMatchObject({ driver: 'kafka', brokers: ['a:9092', 'b:9092'], replicationFactor: 2 });
+    expect(config.bus).toMatchObject({
+      driver: 'kafka',
+      brokers: ['a:9092', 'b:9092'],
+      replicationFactor: 2,
+    });
     expect(config.service.publicUrl).toBe('https://api.example.com');
   });
 
   it('refuses to start with a clear message listing every bad variable', () => {
-    expect(() => sut({ PORT: 'eighty', ALLOW_PRIVATE_NETWORKS: 'maybe', DATABASE_URL: 'localhost/db' })).toThrow(ConfigError);
+    expect(() =>
+      sut({ PORT: 'eighty', ALLOW_PRIVATE_NETWORKS: 'maybe', DATABASE_URL: 'localhost/db' }),
+    ).toThrow(ConfigError);
     try {
       sut({ PORT: 'eighty', ALLOW_PRIVATE_NETWORKS: 'maybe', DATABASE_URL: 'localhost/db' });
     } catch (error) {
@@ -51,11 +58,34 @@ describe('loadConfig', () => {
 
   it('accepts a BOOTSTRAP_API_KEY only in the form a bearer token can carry (8 to 512 characters, no spaces)', () => {
     for (const key of ['short', 'fc-abc', 'has a space', 'x'.repeat(513)]) {
-      expect(() => sut({ BOOTSTRAP_API_KEY: key })).toThrow(/BOOTSTRAP_API_KEY: must be 8 to 512 characters without spaces/);
+      expect(() => sut({ BOOTSTRAP_API_KEY: key })).toThrow(
+        /BOOTSTRAP_API_KEY: must be 8 to 512 characters without spaces/,
+      );
     }
     expect(sut({ BOOTSTRAP_API_KEY: 'fc-12345' }).auth.bootstrapApiKey).toBe('fc-12345');
     expect(sut({ BOOTSTRAP_API_KEY: ` ${'k'.repeat(512)} ` }).auth.bootstrapApiKey).toBe('k'.repeat(512));
     expect(sut({ BOOTSTRAP_API_KEY: '' }).auth.bootstrapApiKey).toBeUndefined();
+  });
+
+  it('keeps only the SHA-256 of ADMIN_API_KEY and reads the operator view settings', () => {
+    const key = 'a'.repeat(40);
+    const config = sut({
+      ADMIN_API_KEY: key,
+      ADMIN_HEALTH_URLS: 'scrape-worker=http://worker:3002/, doc-parser=http://parser:3002',
+      GRAFANA_URL: 'https://grafana.example.com/',
+    });
+    expect(config.admin).toEqual({
+      apiKeySha256: createHash('sha256').update(key).digest('hex'),
+      healthUrls: { 'scrape-worker': 'http://worker:3002', 'doc-parser': 'http://parser:3002' },
+      grafanaUrl: 'https://grafana.example.com',
+    });
+    expect(JSON.stringify(config)).not.toContain(key);
+    expect(sut({}).admin).toEqual({ apiKeySha256: undefined, healthUrls: {}, grafanaUrl: undefined });
+    expect(sut({}).console.enabled).toBe(true);
+    expect(sut({ CONSOLE_ENABLED: 'false' }).console.enabled).toBe(false);
+    expect(() => sut({ ADMIN_API_KEY: 'too-short' })).toThrow(/ADMIN_API_KEY: must be 32 to 512 characters/);
+    expect(() => sut({ ADMIN_HEALTH_URLS: 'worker=ftp://x' })).toThrow(/ADMIN_HEALTH_URLS/);
+    expect(() => sut({ ADMIN_HEALTH_URLS: 'http://worker:3002' })).toThrow(/ADMIN_HEALTH_URLS/);
   });
 
   it('allows at most 5 language-model attempts (spec §7.4)', () => {

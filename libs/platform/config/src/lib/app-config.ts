@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { envSchema } from './env.schema';
@@ -7,7 +8,18 @@ export type BusDriver = 'kafka' | 'memory';
 /** The typed configuration of every service, built once from the environment at boot. */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
-  service: { name: string; host: string; port: number; publicUrl: string; logLevel: string };
+  /**
+   * `publicUrl` is PUBLIC_URL, else `http://localhost:$PORT`; `publicUrlConfigured` says which, so
+   * the API may name the host a request came through instead of the fallback.
+   */
+  service: {
+    name: string;
+    host: string;
+    port: number;
+    publicUrl: string;
+    publicUrlConfigured: boolean;
+    logLevel: string;
+  };
   dataDir: string;
   database: { url?: string; poolSize: number; migrateOnStart: boolean; embeddedDir: string };
   bus: {
@@ -22,6 +34,14 @@ export interface AppConfig {
     sasl?: KafkaSasl;
   };
   auth: { enabled: boolean; bootstrapApiKey?: string; bootstrapCredits: number };
+  /**
+   * The operator view (admin API under /admin/v1 and the console's operator pages): enabled by
+   * ADMIN_API_KEY, of which only the SHA-256 (hex) is kept; readiness URLs of the other services and
+   * the Grafana base URL it links to.
+   */
+  admin: { apiKeySha256?: string; healthUrls: Record<string, string>; grafanaUrl?: string };
+  /** The web console under /console (docs/console.md). */
+  console: { enabled: boolean };
   limits: {
     rateLimitPerMinute: number;
     teamConcurrency: number;
@@ -33,9 +53,11 @@ export interface AppConfig {
     concurrency: number;
     browserConcurrency: number;
     chromiumPath?: string;
-    /** Threads turning pages into formats (0: on the event loop), and the heap limit of each. */
-    contentThreads: number;
-    contentThreadMemoryMb: number;
+    /** Worker processes turning pages into formats (0: on the event loop), and the heap limit of each. */
+    contentWorkers: number;
+    contentWorkerMemoryMb: number;
+    /** Pages with more start tags or links are refused before any DOM is built. */
+    pageLimits: { maxElements: number; maxLinks: number };
   };
   browser: {
     /** User agent of browser pages; default: the browser's own, without "Headless". */
@@ -51,7 +73,8 @@ export interface AppConfig {
    */
   proxies: { basic: string[]; enhanced: string[]; countries: Record<string, string[]> };
   blob: { dir: string; signingSecret?: string };
-  jobs: { retentionHours: number };
+  /** Retention of job results; starts without an outcome after which work is quarantined (poison). */
+  jobs: { retentionHours: number; maxAttempts: number };
   /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set. */
   tracing: { endpoint?: string; headers: Record<string, string>; sampleRatio: number };
   crawl: {
@@ -83,6 +106,10 @@ export interface AppConfig {
     leaseMs: number;
     sweepIntervalMs: number;
     scrapeTimeoutMs: number;
+    /** Attempts at one step or sub-agent task before it is quarantined (the run or page fails with the reason). */
+    maxAttempts: number;
+    /** A run still unfinished this long after it was accepted fails (not billed). */
+    runTimeoutMs: number;
   };
   /** Monitors: the scheduler tick, checks per orchestrator, lease and time limit of one check (docs/monitor.md). */
   monitor: {
@@ -90,6 +117,8 @@ export interface AppConfig {
     checkConcurrency: number;
     checkLeaseMs: number;
     checkTimeoutMs: number;
+    /** Runners a check may have before it is quarantined (fails with the reason; the monitor keeps its schedule). */
+    checkMaxAttempts: number;
   };
   /** Outgoing email (monitor notifications); absent `url` = no email is sent. */
   smtp: { url?: string; from: string };
@@ -104,8 +133,10 @@ export interface DocumentsConfig {
   pageTimeoutMs: number;
   convertTimeoutMs: number;
   maxUploadBytes: number;
+  /** How far an upload may expand: one archive entry, all entries, the converted output (counted, never declared). */
+  limits: { maxEntryBytes: number; maxInflatedBytes: number; maxOutputBytes: number };
   ocr: {
-    engine: 'auto' | 'tesseract' | 'tesseract-js';
+    engine: 'auto' | 'tesseract' | 'tesseract-js' | 'off';
     languages: string;
     dpi: number;
     concurrency: number;
@@ -169,6 +200,7 @@ export function loadConfig(
       host: env.HOST,
       port: env.PORT,
       publicUrl,
+      publicUrlConfigured: env.PUBLIC_URL !== undefined,
       logLevel: env.LOG_LEVEL,
     },
     dataDir,
@@ -192,6 +224,16 @@ export function loadConfig(
       bootstrapApiKey: env.BOOTSTRAP_API_KEY,
       bootstrapCredits: env.BOOTSTRAP_CREDITS,
     },
+    admin: {
+      apiKeySha256: env.ADMIN_API_KEY
+        ? createHash('sha256').update(env.ADMIN_API_KEY).digest('hex')
+        : undefined,
+      healthUrls: Object.fromEntries(
+        Object.entries(env.ADMIN_HEALTH_URLS).map(([name, value]) => [name, value.replace(/\/+$/, '')]),
+      ),
+      grafanaUrl: env.GRAFANA_URL?.replace(/\/+$/, ''),
+    },
+    console: { enabled: env.CONSOLE_ENABLED },
     limits: {
       rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
       teamConcurrency: env.TEAM_CONCURRENCY_LIMIT,
@@ -207,8 +249,9 @@ export function loadConfig(
       concurrency: env.WORKER_CONCURRENCY,
       browserConcurrency: env.BROWSER_CONCURRENCY,
       chromiumPath: env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATHS.find((path) => existsSync(path)),
-      contentThreads: env.CONTENT_WORKER_THREADS,
-      contentThreadMemoryMb: env.CONTENT_WORKER_MEMORY_MB,
+      contentWorkers: env.CONTENT_WORKERS,
+      contentWorkerMemoryMb: env.CONTENT_WORKER_MEMORY_MB,
+      pageLimits: { maxElements: env.MAX_PAGE_ELEMENTS, maxLinks: env.MAX_PAGE_LINKS },
     },
     browser: {
       userAgent: env.BROWSER_USER_AGENT,
@@ -221,13 +264,18 @@ export function loadConfig(
       countries: env.PROXY_COUNTRY_URLS,
     },
     blob: { dir: blobDir, signingSecret: env.BLOB_SIGNING_SECRET },
-    jobs: { retentionHours: env.JOB_RETENTION_HOURS },
+    jobs: { retentionHours: env.JOB_RETENTION_HOURS, maxAttempts: env.WORK_MAX_ATTEMPTS },
     documents: {
       concurrency: env.DOC_PARSER_CONCURRENCY,
       workerMemoryMb: env.DOC_WORKER_MEMORY_MB,
       pageTimeoutMs: env.DOC_PAGE_TIMEOUT_MS,
       convertTimeoutMs: env.DOC_CONVERT_TIMEOUT_MS,
       maxUploadBytes: env.PARSE_MAX_FILE_BYTES,
+      limits: {
+        maxEntryBytes: env.DOC_MAX_ENTRY_BYTES,
+        maxInflatedBytes: env.DOC_MAX_INFLATED_BYTES,
+        maxOutputBytes: env.DOC_MAX_OUTPUT_BYTES,
+      },
       ocr: {
         engine: env.OCR_ENGINE,
         languages: env.OCR_LANGUAGES,
@@ -281,12 +329,15 @@ export function loadConfig(
       leaseMs: env.AGENT_LEASE_MS,
       sweepIntervalMs: env.AGENT_SWEEP_INTERVAL_MS,
       scrapeTimeoutMs: env.AGENT_SCRAPE_TIMEOUT_MS,
+      maxAttempts: env.WORK_MAX_ATTEMPTS,
+      runTimeoutMs: env.AGENT_RUN_TIMEOUT_MS,
     },
     monitor: {
       schedulerIntervalMs: env.MONITOR_SCHEDULER_INTERVAL_MS,
       checkConcurrency: env.MONITOR_CHECK_CONCURRENCY,
       checkLeaseMs: env.MONITOR_CHECK_LEASE_MS,
       checkTimeoutMs: env.MONITOR_CHECK_TIMEOUT_MS,
+      checkMaxAttempts: env.WORK_MAX_ATTEMPTS,
     },
     smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
   };

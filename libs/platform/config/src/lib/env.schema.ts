@@ -98,9 +98,15 @@ const countryProxyList = (name: string) =>
       return pools;
     });
 
+/** `name=url,name2=url2`: named absolute http(s) URLs. */
+const namedUrls = (name: string) =>
+  keyValues.refine((entries) => Object.values(entries).every((value) => /^https?:\/\/[^\s/]+/i.test(value)), {
+    message: `${name} must be a comma-separated list of name=http(s)://host[:port] entries, e.g. scrape-worker=http://scrape-worker:3002`,
+  });
+
 /**
- * Every environment variable the platform reads, with its default. The table in README.md
- * ("Configuration") documents the same list; a test keeps the two in sync.
+ * Every environment variable the platform reads, with its default. ENV_DOCS (env.docs.ts) documents
+ * each one; the README configuration table and the Helm values are generated from both.
  */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -138,6 +144,12 @@ export const envSchema = z.object({
     },
   ),
   BOOTSTRAP_CREDITS: int(1_000_000, 0),
+  ADMIN_API_KEY: optionalString.refine((key) => key === undefined || /^\S{32,512}$/.test(key), {
+    message: 'must be 32 to 512 characters without spaces (e.g. `openssl rand -hex 32`)',
+  }),
+  ADMIN_HEALTH_URLS: namedUrls('ADMIN_HEALTH_URLS'),
+  GRAFANA_URL: url('GRAFANA_URL'),
+  CONSOLE_ENABLED: bool(true),
   RATE_LIMIT_PER_MINUTE: int(1_000, 0),
   TEAM_CONCURRENCY_LIMIT: int(2, 1, 10_000),
   MAX_BODY_BYTES: int(10 * 1024 * 1024, 1_024),
@@ -149,8 +161,10 @@ export const envSchema = z.object({
     .string()
     .default('Mozilla/5.0 (compatible; QuarryBot/0.1; +https://github.com/quarry)'),
   WORKER_CONCURRENCY: int(16, 1, 1_000),
-  CONTENT_WORKER_THREADS: int(Math.min(4, availableParallelism()), 0, 64),
+  CONTENT_WORKERS: int(Math.min(4, availableParallelism()), 0, 64),
   CONTENT_WORKER_MEMORY_MB: int(512, 64, 65_536),
+  MAX_PAGE_ELEMENTS: int(200_000, 1_000, 10_000_000),
+  MAX_PAGE_LINKS: int(100_000, 100, 10_000_000),
   CHROMIUM_PATH: optionalString,
   BROWSER_CONCURRENCY: int(2, 0, 64),
   BROWSER_USER_AGENT: optionalString,
@@ -165,7 +179,10 @@ export const envSchema = z.object({
   DOC_PAGE_TIMEOUT_MS: int(30_000, 1_000, 600_000),
   DOC_CONVERT_TIMEOUT_MS: int(60_000, 1_000, 600_000),
   PARSE_MAX_FILE_BYTES: int(50 * 1024 * 1024, 1_024),
-  OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract-js']).default('auto'),
+  DOC_MAX_ENTRY_BYTES: int(64 * 1024 * 1024, 1_024),
+  DOC_MAX_INFLATED_BYTES: int(256 * 1024 * 1024, 1_024),
+  DOC_MAX_OUTPUT_BYTES: int(32 * 1024 * 1024, 1_024),
+  OCR_ENGINE: z.enum(['auto', 'tesseract', 'tesseract-js', 'off']).default('auto'),
   OCR_LANGUAGES: z
     .string()
     .regex(/^[a-z_]+(\+[a-z_]+)*$/, {
@@ -183,6 +200,7 @@ export const envSchema = z.object({
   BLOB_DIR: optionalString,
   BLOB_SIGNING_SECRET: optionalString,
   JOB_RETENTION_HOURS: int(24, 1),
+  WORK_MAX_ATTEMPTS: int(2, 1, 20),
 
   OTEL_EXPORTER_OTLP_ENDPOINT: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
   OTEL_EXPORTER_OTLP_HEADERS: keyValues,
@@ -197,8 +215,8 @@ export const envSchema = z.object({
   CRAWL_SITEMAP_TIMEOUT_MS: int(30_000, 1_000),
   WEBHOOK_SECRET: optionalString,
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
-  WEBHOOK_MAX_ATTEMPTS: int(5, 1, 50),
-  WEBHOOK_RETRY_BASE_MS: int(1_000, 10),
+  WEBHOOK_MAX_ATTEMPTS: int(4, 1, 50),
+  WEBHOOK_RETRY_BASE_MS: int(60_000, 10),
   SEARCH_PROVIDER_URL: url('SEARCH_PROVIDER_URL'),
   SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
   MAP_CRAWL_PAGES: int(25, 0, 1_000),
@@ -216,6 +234,7 @@ export const envSchema = z.object({
   AGENT_LEASE_MS: int(30_000, 1_000, 3_600_000),
   AGENT_SWEEP_INTERVAL_MS: int(5_000, 100, 600_000),
   AGENT_SCRAPE_TIMEOUT_MS: int(30_000, 1_000, 300_000),
+  AGENT_RUN_TIMEOUT_MS: int(3_600_000, 10_000, 86_400_000),
 
   MONITOR_SCHEDULER_INTERVAL_MS: int(10_000, 100, 600_000),
   MONITOR_CHECK_CONCURRENCY: int(4, 1, 256),

@@ -6,6 +6,10 @@ import { Database } from './database';
 @Module({})
 export class DatabaseModule {
   static forRoot(database: Database): DynamicModule {
-    return { module: DatabaseModule, providers: [{ provide: Database, useValue: database }], exports: [Database] };
+    return {
+      module: DatabaseModule,
+      providers: [{ provide: Database, useValue: database }],
+      exports: [Database],
+    };
   }
 }

@@ -33,7 +33,10 @@ export function readMigrations(dir: string): MigrationFile[] {
  * Applies pending migrations in order, each in its own transaction, recording them in Prisma's
  * `_prisma_migrations` table layout. Refuses to run when an applied migration was edited.
  */
-export async function applyMigrations(db: SqlExecutor, migrations: MigrationFile[]): Promise<MigrationResult> {
+export async function applyMigrations(
+  db: SqlExecutor,
+  migrations: MigrationFile[],
+): Promise<MigrationResult> {
   await db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum" VARCHAR(64) NOT NULL,
@@ -55,7 +58,9 @@ export async function applyMigrations(db: SqlExecutor, migrations: MigrationFile
       );
       if (rows.length > 0) {
         if (rows[0].checksum !== migration.checksum) {
-          throw new Error(`Migration ${migration.name} was modified after it was applied (checksum mismatch)`);
+          throw new Error(
+            `Migration ${migration.name} was modified after it was applied (checksum mismatch)`,
+          );
         }
         return false;
       }

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { AddressPolicy } from './address-policy';
 import {
@@ -10,6 +10,7 @@ import {
   OutboundTimeoutError,
   ResponseTooLargeError,
   TooManyRedirectsError,
+  UnsupportedContentEncodingError,
 } from './outbound-errors';
 
 export interface OutboundRequest {
@@ -119,7 +120,10 @@ export class GuardedHttpClient {
           if (redirects.length >= maxRedirects) throw new TooManyRedirectsError(input.url);
           redirects.push(url);
           url = new URL(location, url).toString();
-          if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
+          if (
+            response.statusCode === 303 ||
+            ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+          ) {
             method = 'GET';
             body = undefined;
           }
@@ -127,7 +131,14 @@ export class GuardedHttpClient {
         }
         const headers = flattenHeaders(response.headers);
         const buffer = method === 'HEAD' ? Buffer.alloc(0) : await readBody(response, maxBytes);
-        return { status: response.statusCode, headers, body: buffer, url, redirects, contentType: headers['content-type'] };
+        return {
+          status: response.statusCode,
+          headers,
+          body: buffer,
+          url,
+          redirects,
+          contentType: headers['content-type'],
+        };
       }
     } catch (error) {
       if (deadline.aborted && !input.signal?.aborted) throw new OutboundTimeoutError(input.timeoutMs);
@@ -136,7 +147,11 @@ export class GuardedHttpClient {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.strictAgent.close(), this.lenientAgent.close(), ...[...this.proxies.values()].map((proxy) => proxy.close())]);
+    await Promise.allSettled([
+      this.strictAgent.close(),
+      this.lenientAgent.close(),
+      ...[...this.proxies.values()].map((proxy) => proxy.close()),
+    ]);
   }
 
   private dispatcherFor(input: OutboundRequest): Dispatcher {
@@ -161,7 +176,8 @@ export class GuardedHttpClient {
           const refused = candidates.find((entry) => !this.policy.allows(entry.address));
           if (refused) return callback(new BlockedAddressError(`//${hostname}`, refused.address), '', 0);
           if (candidates.length === 0) return callback(new DnsResolutionError(hostname), '', 0);
-          if (typeof options === 'object' && options?.all) return callback(null, candidates as unknown as string, 0);
+          if (typeof options === 'object' && options?.all)
+            return callback(null, candidates as unknown as string, 0);
           return callback(null, candidates[0].address, candidates[0].family);
         },
         (error: unknown) => callback(new DnsResolutionError(hostname, error), '', 0),
@@ -187,32 +203,93 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
+/** Content codings this client offers (`Accept-Encoding`) and decodes, each as a bounded stream. */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
+};
+/** Codings that are compression this client does not decode: refused rather than passed on as if they were the page. */
+const UNDECODED = new Set(['zstd', 'compress', 'x-compress', 'exi', 'pack200-gzip', 'aes128gcm']);
+
+/**
+ * Reads a response body of at most `maxBytes`: refuses a larger declared length and codings it does
+ * not decode, then reads it through `readBounded`.
+ */
 async function readBody(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
   const declared = Number(headerValue(response.headers['content-length']));
-  const encoding = headerValue(response.headers['content-encoding'])?.trim().toLowerCase();
-  if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy();
+  const codings = (headerValue(response.headers['content-encoding']) ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding && coding !== 'identity');
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    discard(response.body);
     throw new ResponseTooLargeError(maxBytes);
   }
-  let stream: Readable = response.body;
-  if (encoding === 'gzip' || encoding === 'x-gzip') stream = response.body.pipe(createGunzip());
-  else if (encoding === 'br') stream = response.body.pipe(createBrotliDecompress());
-  else if (encoding === 'deflate') stream = response.body.pipe(createInflate());
+  const refused = codings.find((coding) => UNDECODED.has(coding));
+  if (refused) {
+    discard(response.body);
+    throw new UnsupportedContentEncodingError(refused);
+  }
+  // An unknown token (servers send `utf-8`, `none`…) is no compression we know of: the body as sent.
+  return readBounded(response.body, codings.every((coding) => coding in DECODERS) ? codings : [], maxBytes);
+}
+
+/**
+ * Reads `source` undoing `codings` (as listed in Content-Encoding: applied in that order, so undone in
+ * reverse), at most `maxBytes`: counted after decoding, while decoding (a declared size is never
+ * trusted), and before it too (so a stream of empty gzip members cannot run until the timeout). Every
+ * stage is a stream, so memory stays near the limit whatever the body expands to. A corrupt
+ * compressed body keeps what decoded before the damage.
+ */
+export async function readBounded(
+  source: Readable,
+  codings: readonly string[],
+  maxBytes: number,
+): Promise<Buffer> {
+  const decoders = [...codings].reverse().map((coding) => {
+    const decoder = DECODERS[coding];
+    if (!decoder) throw new UnsupportedContentEncodingError(coding);
+    return decoder();
+  });
+  let encoded = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      encoded += chunk.length;
+      if (encoded > maxBytes) done(new ResponseTooLargeError(maxBytes));
+      else done(null, chunk);
+    },
+  });
+  const stages: Readable[] = [source, counter, ...decoders];
+  for (let index = 1; index < stages.length; index += 1) {
+    const stage = stages[index] as Transform;
+    stages[index - 1].pipe(stage);
+    // An error of any stage ends the read (the iteration below sees it on the last stage).
+    stages[index - 1].on('error', (error: Error) => stage.destroy(error));
+  }
   const chunks: Buffer[] = [];
   let total = 0;
   try {
-    for await (const chunk of stream) {
+    for await (const chunk of stages[stages.length - 1]) {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
       total += buffer.length;
-      if (total > maxBytes) throw new ResponseTooLargeError(maxBytes);
+      if (total > maxBytes)
+        throw new ResponseTooLargeError(maxBytes, decoders.length ? codings.join(', ') : undefined);
       chunks.push(buffer);
     }
   } catch (error) {
-    response.body.destroy();
     if (error instanceof ResponseTooLargeError) throw error;
-    // A corrupt compressed body: keep what arrived rather than failing the page.
-    if (encoding && chunks.length > 0) return Buffer.concat(chunks);
+    if (decoders.length && chunks.length > 0) return Buffer.concat(chunks);
     throw error;
+  } finally {
+    for (const stage of stages) if (!stage.destroyed) discard(stage);
   }
   return Buffer.concat(chunks);
+}
+
+/** Drops a body unread (its abort error has nowhere to go). */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }

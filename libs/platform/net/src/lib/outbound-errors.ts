@@ -1,3 +1,6 @@
+/** How every refusal of a target by the outbound guard begins (compat §7.1: `metadata.error` of the 403 answer). */
+export const BLOCKED_TARGET_ERROR = 'Blocked insecure target URL';
+
 /** The target resolves to (or is) an address outbound requests may not reach. */
 export class BlockedAddressError extends Error {
   readonly code = 'BLOCKED_ADDRESS';
@@ -5,14 +8,17 @@ export class BlockedAddressError extends Error {
     readonly url: string,
     readonly address?: string,
   ) {
-    super(`Blocked insecure target URL: ${url} resolves to a private, loopback, link-local or metadata address`);
+    super(`${BLOCKED_TARGET_ERROR}: ${url} resolves to a private, loopback, link-local or metadata address`);
     this.name = 'BlockedAddressError';
   }
 }
 
 export class DnsResolutionError extends Error {
   readonly code = 'DNS_RESOLUTION';
-  constructor(readonly hostname: string, cause?: unknown) {
+  constructor(
+    readonly hostname: string,
+    cause?: unknown,
+  ) {
     super(`DNS resolution failed for ${hostname}`, { cause });
     this.name = 'DnsResolutionError';
   }
@@ -20,9 +26,26 @@ export class DnsResolutionError extends Error {
 
 export class ResponseTooLargeError extends Error {
   readonly code = 'RESPONSE_TOO_LARGE';
-  constructor(readonly limitBytes: number) {
-    super(`The response body exceeds the limit of ${limitBytes} bytes`);
+  /** `encoding`: the Content-Encoding whose decoding passed the limit (decoding was stopped there). */
+  constructor(
+    readonly limitBytes: number,
+    readonly encoding?: string,
+  ) {
+    super(
+      `The response body exceeds the limit of ${limitBytes} bytes${encoding ? ` once decoded (Content-Encoding: ${encoding}); decoding was stopped at the limit` : ''}`,
+    );
     this.name = 'ResponseTooLargeError';
+  }
+}
+
+/** The target answered with a content coding the client did not offer and cannot decode (e.g. zstd). */
+export class UnsupportedContentEncodingError extends Error {
+  readonly code = 'UNSUPPORTED_CONTENT_ENCODING';
+  constructor(readonly encoding: string) {
+    super(
+      `The target answered with Content-Encoding ${encoding}, which was not offered (Accept-Encoding: gzip, deflate, br) and is not decoded`,
+    );
+    this.name = 'UnsupportedContentEncodingError';
   }
 }
 

@@ -28,7 +28,14 @@ export class HealthRegistry {
           await withTimeout(check(), timeoutMs);
           return [name, { ok: true, ms: Date.now() - startedAt }] as const;
         } catch (error) {
-          return [name, { ok: false, error: error instanceof Error ? error.message : String(error), ms: Date.now() - startedAt }] as const;
+          return [
+            name,
+            {
+              ok: false,
+              error: error instanceof Error ? error.message : String(error),
+              ms: Date.now() - startedAt,
+            },
+          ] as const;
         }
       }),
     );

@@ -14,7 +14,10 @@ export function createLogger(options: { service: string; level: string }): Logge
     timestamp: pino.stdTimeFunctions.isoTime,
     // Log lines written while a sampled span is active carry its ids, so logs and traces join up.
     mixin: () => activeTraceIds() ?? {},
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', 'apiKey'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', 'apiKey'],
+      censor: '[redacted]',
+    },
   });
 }
 

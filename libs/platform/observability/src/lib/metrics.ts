@@ -82,6 +82,12 @@ export class PlatformMetrics {
     registers: [this.registry],
     collect: () => this.collectPending(),
   });
+  readonly workQuarantined: JobKindCounter = new Counter({
+    name: 'quarry_work_quarantined_total',
+    help: 'Poison work quarantined by this process (every allowed attempt ended with its process dying), by job kind.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
   readonly jobsRunning: JobKindGauge = new Gauge({
     name: 'quarry_jobs_running',
     help: 'Jobs being executed by this process, by job kind.',
@@ -105,6 +111,18 @@ export class PlatformMetrics {
     name: 'quarry_credits_consumed_total',
     help: 'Credits charged, by job kind.',
     labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly authKeyLookups = new Counter({
+    name: 'quarry_auth_key_lookups_total',
+    help: 'API keys looked up to authenticate a request, by where the answer came from (cache, database) and result (valid, unknown).',
+    labelNames: ['source', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookDeliveries = new Counter({
+    name: 'quarry_webhook_deliveries_total',
+    help: 'Webhook delivery attempts, by outcome: delivered, retry (failed, tried again later), failed (given up after the last attempt), refused (the outbound policy refused the target).',
+    labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
   readonly cacheLookups = new Counter({
@@ -213,7 +231,7 @@ export class PlatformMetrics {
   });
   readonly contentWorkerEvents = new Counter({
     name: 'quarry_content_worker_events_total',
-    help: 'Content worker thread events (pages turned into formats): spawned, timeout, crashed, out_of_memory.',
+    help: 'Content worker process events (pages turned into formats): spawned, timeout, crashed, out_of_memory, recycled.',
     labelNames: ['event'] as const,
     registers: [this.registry],
   });

@@ -8,7 +8,11 @@ import { PlatformMetrics } from './metrics';
 @Global()
 @Module({})
 export class ObservabilityModule {
-  static forRoot(options: { logger: Logger; metrics: PlatformMetrics; health: HealthRegistry }): DynamicModule {
+  static forRoot(options: {
+    logger: Logger;
+    metrics: PlatformMetrics;
+    health: HealthRegistry;
+  }): DynamicModule {
     return {
       module: ObservabilityModule,
       providers: [

@@ -2,7 +2,12 @@ import { hostname } from 'node:os';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 
 export interface TracingOptions {
@@ -32,16 +37,19 @@ let active: NodeSDK | undefined;
  * and the order of imports does not matter.
  */
 export function startTracing(options: TracingOptions): TracingHandle {
-  if (!options.endpoint && !options.spanProcessors?.length) return { enabled: false, shutdown: async () => undefined };
+  if (!options.endpoint && !options.spanProcessors?.length)
+    return { enabled: false, shutdown: async () => undefined };
   if (active) throw new Error('tracing is already started in this process');
-  const processors =
-    options.spanProcessors ??
-    [
-      new BatchSpanProcessor(
-        new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces`, headers: options.headers, timeoutMillis: 5_000 }),
-        { scheduledDelayMillis: 1_000, maxQueueSize: 4_096, maxExportBatchSize: 512 },
-      ),
-    ];
+  const processors = options.spanProcessors ?? [
+    new BatchSpanProcessor(
+      new OTLPTraceExporter({
+        url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces`,
+        headers: options.headers,
+        timeoutMillis: 5_000,
+      }),
+      { scheduledDelayMillis: 1_000, maxQueueSize: 4_096, maxExportBatchSize: 512 },
+    ),
+  ];
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: options.serviceName,

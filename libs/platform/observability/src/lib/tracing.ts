@@ -34,11 +34,16 @@ export async function withSpan<T>(
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, parent);
+  const span = tracer().startSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+    parent,
+  );
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (error) {
-    if (options.sensitive) span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+    if (options.sensitive)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
     else recordSpanError(span, error);
     throw error;
   } finally {
@@ -48,11 +53,17 @@ export async function withSpan<T>(
 
 export function recordSpanError(span: Span, error: unknown): void {
   if (error instanceof Error) span.recordException(error);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: error instanceof Error ? error.message : String(error),
+  });
 }
 
 /** Writes the W3C trace context of `ctx` (default: the active one) into message or request headers. */
-export function injectTraceContext(headers: Record<string, string>, ctx: Context = context.active()): Record<string, string> {
+export function injectTraceContext(
+  headers: Record<string, string>,
+  ctx: Context = context.active(),
+): Record<string, string> {
   propagation.inject(ctx, headers);
   return headers;
 }

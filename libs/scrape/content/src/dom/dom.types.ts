@@ -1,7 +1,6 @@
 /**
- * The slice of the DOM this library uses, typed structurally so that the library needs neither the
- * browser `lib.dom` typings nor linkedom's (which are declared against them). linkedom implements all
- * of it.
+ * The slice of the DOM this library uses, typed structurally so that the library needs no browser
+ * `lib.dom` typings. `HtmlNode` (html-node.ts) implements all of it.
  */
 export interface DomNode {
   readonly nodeType: number;
@@ -35,6 +34,8 @@ export interface DomElement extends DomParent {
   readonly parentElement: DomElement | null;
   readonly firstElementChild: DomElement | null;
   readonly nextElementSibling: DomElement | null;
+  readonly previousElementSibling: DomElement | null;
+  readonly lastElementChild: DomElement | null;
   innerHTML: string;
   readonly outerHTML: string;
   getAttribute(name: string): string | null;
@@ -65,7 +66,7 @@ export function isText(node: DomNode | null | undefined): node is DomText {
   return node?.nodeType === TEXT_NODE;
 }
 
-/** Lower-case tag name of an element (linkedom keeps HTML tag names upper-case in `tagName`). */
+/** Lower-case tag name of an element (the parser and `createElement` store it lower case). */
 export function tagOf(element: DomElement): string {
-  return element.localName.toLowerCase();
+  return element.localName;
 }

@@ -1,6 +1,7 @@
-import { parseHTML } from 'linkedom';
 import type { DomDocument } from './dom.types';
 import { limitDepth } from './limit-depth.util';
+import { parseHtml } from './parse-html.util';
+import { stripRawText } from './raw-text.util';
 
 const HEAD_ONLY_TAG = /^<(?:!doctype|!--|\/?html|\/?head|title|meta|link|base|style|script)\b/i;
 const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
@@ -45,50 +46,22 @@ function implicitBodyStart(html: string): number {
   return i;
 }
 
-const SCRIPT_OPEN = /<script\b/gi;
-const SCRIPT_CLOSE = /<\/script/gi;
-
-/** Offset of the last match of `re` that starts before `index`, or -1. */
-function lastMatchBefore(html: string, re: RegExp, index: number): number {
-  let last = -1;
-  re.lastIndex = 0;
-  for (let m = re.exec(html); m && m.index < index; m = re.exec(html)) last = m.index;
-  return last;
-}
-
-function insideScript(html: string, index: number): boolean {
-  return lastMatchBefore(html, SCRIPT_OPEN, index) > lastMatchBefore(html, SCRIPT_CLOSE, index);
-}
-
-/** First match of a global regex at or after `from` that is not inside a `<script>` element. */
-function findOutsideScripts(html: string, re: RegExp, from: number): RegExpExecArray | null {
+/** First match of a global regex at or after `from`. */
+function findFrom(html: string, re: RegExp, from: number): RegExpExecArray | null {
   re.lastIndex = from;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    if (!insideScript(html, m.index)) return m;
-  }
-  return null;
-}
-
-const CDATA_OR_RAW_TEXT = /<(script|style)\b[\s\S]*?<\/\1\s*>|<!\[CDATA\[[^>]*>/gi;
-
-/**
- * In HTML (not XML) `<![CDATA[` opens a bogus comment that ends at the next `>`; htmlparser2 instead
- * swallows the rest of the document. Drops those sections the way a browser does, leaving scripts alone.
- */
-function dropHtmlCdata(html: string): string {
-  if (!html.includes('<![CDATA[')) return html;
-  return html.replace(CDATA_OR_RAW_TEXT, (match: string, rawTag?: string) => (rawTag ? match : ''));
+  return re.exec(html);
 }
 
 /**
  * Rebuilds the `<html><head>…</head><body>…</body></html>` skeleton that an HTML5 parser would infer:
- * linkedom only understands documents that spell it out, and returns an empty body for fragments,
- * missing `<body>` tags, or content after `</body>`.
+ * the parser (htmlparser2, as linkedom used) only builds what the markup spells out, and returns an empty body for fragments,
+ * missing `<body>` tags, or content after `</body>`. Script bodies must have been emptied first
+ * (`stripRawText`), so that a `<body>` in a script's text is not taken for the tag.
  */
 export function normalizeDocumentShell(html: string): string {
-  const htmlTag = findOutsideScripts(html, /<html\b[^>]*>/gi, 0);
-  const headEnd = findOutsideScripts(html, /<\/head\s*>/gi, 0);
-  const bodyTag = findOutsideScripts(html, /<body\b[^>]*>/gi, headEnd ? headEnd.index : 0);
+  const htmlTag = findFrom(html, /<html\b[^>]*>/gi, 0);
+  const headEnd = findFrom(html, /<\/head\s*>/gi, 0);
+  const bodyTag = findFrom(html, /<body\b[^>]*>/gi, headEnd ? headEnd.index : 0);
   let head: string;
   let body: string;
   if (bodyTag) {
@@ -110,11 +83,9 @@ export function normalizeDocumentShell(html: string): string {
   return `<!DOCTYPE html><html${attributesOf(htmlTag?.[0])}><head>${head}</head><body${attributesOf(bodyTag?.[0])}>${body}</body></html>`;
 }
 
-/** Parses an HTML string into a linkedom document that always has a head and a body. */
+/** Parses an HTML string into a document that always has a head and a body. */
 export function parseDocument(html: string): DomDocument {
-  const { document: parsed } = parseHTML(normalizeDocumentShell(dropHtmlCdata(html)));
-  // linkedom's typings describe a browser Window; the structural subset in dom.types is what it provides.
-  const document = parsed as unknown as DomDocument;
+  const document = parseHtml(normalizeDocumentShell(stripRawText(html)));
   if (document.body) limitDepth(document.body);
   return document;
 }

@@ -55,7 +55,7 @@ const adapter = {
   existsOne: (test: Test, nodes: DomNode[]): boolean => findOne(test, nodes) !== null,
   getAttributeValue: (element: DomElement, name: string) => element.getAttribute(name) ?? undefined,
   getChildren: childrenOf,
-  getName: (element: DomElement) => element.localName.toLowerCase(),
+  getName: (element: DomElement) => element.localName,
   getParent: (node: DomNode) => node.parentNode,
   getSiblings: (node: DomNode) => (node.parentNode ? childrenOf(node.parentNode) : [node]),
   getText: textOf,

@@ -4,9 +4,10 @@ import { query, queryAll } from '../dom/query.util';
 
 /**
  * Headings that introduce page furniture rather than content: related/recommended items, comment
- * sections, sharing and sign-up blocks, author boxes.
+ * sections, author boxes, tag lists. What follows such a heading, up to the next heading of its rank,
+ * is the furniture.
  */
-const BOILERPLATE_HEADING = new RegExp(
+const SECTION_HEADING = new RegExp(
   [
     String.raw`^(?:related|similar)\b`,
     String.raw`^recommended\b`,
@@ -23,9 +24,9 @@ const BOILERPLATE_HEADING = new RegExp(
     String.raw`^(?:you may|you might) also\b`,
     String.raw`^also (?:read|see|on|in)\b`,
     String.raw`^(?:don'?t|do not) miss\b`,
-    String.raw`^(?:share|follow us|connect with us|stay connected|stay in touch|join our|subscribe|sign up for|get (?:our|the) newsletter|newsletter)\b`,
     String.raw`^(?:leave|post|add|write) a (?:reply|comment|review)\b`,
-    String.raw`^(?:\d+\s+)?(?:comments?|responses?|replies|discussion)(?:\s*\(\d+\))?$`,
+    String.raw`^(?:\d+\s+)?(?:comments?|responses?|replies|discussion)(?:\s*\(\d+\))?(?:\s+(?:add|leave|post|write) a (?:comment|reply|response)|\s*(?:so far|to [^.]{1,80}))?$`,
+    String.raw`^(?:reader|user|public) (?:comments|discussion)\b`,
     String.raw`^about the (?:author|writer)\b`,
     String.raw`^(?:tags|categories|archives)$`,
     String.raw`^(?:ähnliche|das könnte (?:sie|dich) auch)`,
@@ -35,20 +36,32 @@ const BOILERPLATE_HEADING = new RegExp(
   'i',
 );
 
+/** Headings of a widget (a share bar, a sign-up box): the furniture is the widget's own block only. */
+const WIDGET_HEADING =
+  /^(?:share|follow us|connect with us|stay connected|stay in touch|join our|subscribe|sign up for|get (?:our|the) newsletter|newsletter)\b/i;
+
 const HEADING_SELECTOR = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
 const MAX_HEADING_CHARS = 60;
+/** Text before a heading's block, among its siblings, that makes the parent more than the furniture. */
+const CONTENT_BEFORE = 200;
 
 /**
- * Sections introduced by a boilerplate heading: for each such heading, the smallest ancestor that
- * holds more than the heading itself (the heading with its list, carousel or form).
+ * Furniture introduced by a boilerplate heading. From the heading, climb to the smallest ancestor
+ * that holds more than the heading itself (the heading with its list, carousel or form). When that
+ * ancestor also holds the text the heading follows (a "Comments" heading set among an article's
+ * paragraphs), the furniture is the heading's block and, for section headings, the blocks after it up
+ * to the next heading of the same rank.
  */
 export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomElement[] {
   const headings = Array.from(queryAll(root, HEADING_SELECTOR));
-  const rank = (h: DomElement) => /^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2';
+  const rank = (h: DomElement) =>
+    Number(/^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2');
   const sections: DomElement[] = [];
   for (const heading of headings) {
     const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (!text || text.length > MAX_HEADING_CHARS || !BOILERPLATE_HEADING.test(text)) continue;
+    if (!text || text.length > MAX_HEADING_CHARS) continue;
+    const section = SECTION_HEADING.test(text);
+    if (!section && !WIDGET_HEADING.test(text)) continue;
     // A heading that is (or sits in) a link is a teaser's title: "Sign up for …" can be a headline.
     if (isLinkTitle(heading)) continue;
     const headingChars = stats.get(heading)?.text ?? text.length;
@@ -56,17 +69,35 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
     // Climb to the block that holds the heading and its furniture, but never to one that holds a
     // peer heading: that is the enclosing page section, not the furniture block.
     // Teaser titles (headings that are links) inside the section are its items, not peers.
-    const holdsPeer = (el: DomElement) =>
-      headings.some((h) => h !== heading && rank(h) <= level && contains(el, h) && !isLinkTitle(h));
-    let section: DomElement | null = heading.parentElement;
-    while (section && section !== root && (stats.get(section)?.text ?? 0) <= headingChars + 10) {
-      if (holdsPeer(section)) break;
-      section = section.parentElement;
+    const isPeer = (h: DomElement) => h !== heading && rank(h) <= level && !isLinkTitle(h);
+    const holdsPeer = (el: DomElement) => headings.some((h) => isPeer(h) && contains(el, h));
+    let branch: DomElement = heading;
+    let block: DomElement | null = heading.parentElement;
+    while (block && block !== root && (stats.get(block)?.text ?? 0) <= headingChars + 10) {
+      if (holdsPeer(block)) break;
+      branch = block;
+      block = block.parentElement;
     }
-    if (section && section !== root && !holdsPeer(section)) sections.push(section);
+    if (!block) continue;
+    let before = 0;
+    for (let e = branch.previousElementSibling; e; e = e.previousElementSibling)
+      before += stats.get(e)?.text ?? 0;
+    if (before < CONTENT_BEFORE && block !== root && !holdsPeer(block)) {
+      sections.push(block);
+      continue;
+    }
+    if (branch === heading && !section) continue;
+    sections.push(branch);
+    if (!section) continue;
+    for (let e = branch.nextElementSibling; e; e = e.nextElementSibling) {
+      if ((HEADING_TAG.test(e.localName) && isPeer(e)) || holdsPeer(e)) break;
+      sections.push(e);
+    }
   }
   return sections;
 }
+
+const HEADING_TAG = /^h[1-6]$/;
 
 function isLinkTitle(heading: DomElement): boolean {
   return query(heading, 'a[href]') !== null || insideLink(heading);

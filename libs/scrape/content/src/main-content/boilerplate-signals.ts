@@ -1,4 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
+import { query } from '../dom/query.util';
+import { memoizeByString } from '../dom/string-memo.util';
 import { isHeadingAnchorId } from './heading-anchor.util';
 
 /** Why an element looks like page chrome rather than content. */
@@ -16,6 +18,7 @@ export type ChromeKind =
   | 'meta'
   | 'teasers'
   | 'reviews'
+  | 'caption'
   | 'form';
 
 const TAG_KIND: Readonly<Record<string, ChromeKind>> = {
@@ -25,6 +28,7 @@ const TAG_KIND: Readonly<Record<string, ChromeKind>> = {
   aside: 'aside',
   dialog: 'overlay',
   menu: 'navigation',
+  figcaption: 'caption',
 };
 
 const ROLE_KIND: Readonly<Record<string, ChromeKind>> = {
@@ -96,6 +100,11 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
     /^(?:[a-z]+[-_])?reviews(?:[-_](?:section|list|container|wrapper|block|widget|area|carousel|slider|swiper))?$/,
     'reviews',
   ],
+  // The caption and credit lines of a picture: what the picture shows, not the text's own words.
+  [
+    /^(?:(?:wp|image|img|photo|picture|pic|media|figure|fig|video|article|story|slide|gallery|entry|post)[-_]+)?(?:caption|captions|figcaption|credit|credits|photocredit)(?:[-_]+(?:text|credit|container|wrapper|inner))?$/,
+    'caption',
+  ],
   [
     /(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/,
     'related',
@@ -110,21 +119,42 @@ const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
 
 function inSectioningContent(element: DomElement): boolean {
   for (let p = element.parentElement; p; p = p.parentElement) {
-    const tag = p.localName.toLowerCase();
+    const tag = p.localName;
     if (tag === 'article' || tag === 'section' || tag === 'main' || p.getAttribute('role') === 'main')
       return true;
   }
   return false;
 }
 
-function nameTokens(element: DomElement): string[] {
-  const tokens: string[] = [];
-  const id = element.getAttribute('id');
-  if (id) tokens.push(id.toLowerCase());
-  const cls = element.getAttribute('class');
-  if (cls) for (const t of cls.toLowerCase().split(/\s+/)) if (t) tokens.push(t);
-  return tokens;
+/** Ids that say "this is the text". */
+const CONTENT_ID =
+  /^(?:article|content|main|main-content|maincontent|post|entry|story|article-body|story-body|post-body)$/;
+
+/** `postComments` → `post-comments`: camel-case names read like hyphenated ones. */
+function unCamel(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 65 && c <= 90) return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  }
+  return name;
 }
+
+/** Index of the first name pattern a class/id token matches, or -1. */
+const tokenPattern = memoizeByString((token: string): number =>
+  token.length > 60 || TAXONOMY_TOKEN.test(token)
+    ? -1
+    : NAME_PATTERNS.findIndex(([pattern]) => pattern.test(token)),
+);
+
+/** Index of the first name pattern matched by the tokens of a class attribute, in order, or -1. */
+const classPattern = memoizeByString((cls: string): number => {
+  for (const token of unCamel(cls).split(/\s+/)) {
+    if (!token) continue;
+    const index = tokenPattern(token);
+    if (index >= 0) return index;
+  }
+  return -1;
+});
 
 export interface ChromeSignal {
   kind: ChromeKind;
@@ -146,23 +176,31 @@ export function chromeSignalOf(element: DomElement, tag: string): ChromeSignal |
     if (tag === 'header') return undefined;
     return { kind: byTag, semantic: false };
   }
+  if (byTag === 'caption') return { kind: byTag, semantic: false };
   if (byTag) return { kind: byTag, semantic: true };
   if (role && ROLE_KIND[role]) return { kind: ROLE_KIND[role], semantic: true };
   if (element.getAttribute('aria-modal') === 'true') return { kind: 'overlay', semantic: true };
-  const id = element.getAttribute('id')?.toLowerCase();
-  for (const token of nameTokens(element)) {
-    if (token.length > 60 || TAXONOMY_TOKEN.test(token)) continue;
-    const match = NAME_PATTERNS.find(([pattern]) => pattern.test(token));
-    if (!match) continue;
-    // A section's id may just be its heading's anchor: "respond-to-review-comments" names a topic,
-    // and only a heading that starts with the chrome word ("Related products…") says what it is.
-    if (token === id && isHeadingAnchorId(element, token)) {
-      const lead = token.split(/[-_]/).slice(0, 2).join('-');
-      if (!match[0].test(lead)) continue;
+  const rawId = element.getAttribute('id');
+  if (rawId) {
+    const id = unCamel(rawId);
+    // `<div id="article" class="is-paywall">`: the id names the element, its classes a state.
+    if (CONTENT_ID.test(id)) return undefined;
+    const index = tokenPattern(id);
+    if (index >= 0) {
+      const [pattern, kind] = NAME_PATTERNS[index];
+      // A section's id may just be its heading's anchor: "respond-to-review-comments" names a topic,
+      // and only a heading that starts with the chrome word ("Related products…") says what it is.
+      const anchor = isHeadingAnchorId(element, id);
+      if (!anchor || pattern.test(id.split(/[-_]/).slice(0, 2).join('-'))) return { kind, semantic: false };
     }
-    return { kind: match[1], semantic: false };
   }
-  return undefined;
+  const cls = element.getAttribute('class');
+  const index = cls ? classPattern(cls) : -1;
+  if (index < 0) return undefined;
+  const kind = NAME_PATTERNS[index][1];
+  // A caption-named block holding the picture is the figure (`wp-caption`), not its caption line.
+  if (kind === 'caption' && query(element, 'img, picture, video, iframe')) return undefined;
+  return { kind, semantic: false };
 }
 
 /** Elements whose class/id say "this is the content". */

@@ -1,7 +1,8 @@
 import type { DomElement } from '../dom/dom.types';
 import type { ChromeKind } from './boilerplate-signals';
+import { tagOf } from '../dom/dom.types';
 import { findBoilerplateSections } from './boilerplate-headings.util';
-import { refreshGood, type StatsMap } from './content-stats.util';
+import { isLinkDense, refreshGood, type ElementStats, type StatsMap } from './content-stats.util';
 import { findTeaserGroups } from './teaser-groups.util';
 import { query, queryAll } from '../dom/query.util';
 
@@ -58,6 +59,64 @@ function holdsMainContent(element: DomElement, stats: StatsMap, total: number): 
 }
 
 /**
+ * Kinds whose names are not put on layout wrappers: a block named as the menu that holds half of the
+ * page's text is a menu of long descriptions (a mega menu), not the page. (A `#header` left unclosed
+ * can wrap the whole page.)
+ */
+const NOT_WRAPPERS: ReadonlySet<ChromeKind> = new Set<ChromeKind>(['navigation']);
+/** Text outside links beyond which a caption-named block is not a caption. */
+const MAX_CAPTION_CHARS = 300;
+const SIDEBAR_NAME =
+  /(?:^|[-_\s])(?:sidebar|side-bar|sidebars|sideBar|rail|right-rail|left-rail|secondary|widget-area)(?:$|[-_\s])/i;
+/** Names of the block that holds the text beside a sidebar. */
+const CONTENT_COLUMN =
+  /(?:^|[-_\s])(?:content|main|main-content|article|post|entry|story|primary)(?:$|[-_\s])/i;
+/** Text of a sibling named as content that makes a sidebar-named element the column beside it. */
+const CONTENT_BESIDE = 500;
+
+/** Whether `child` is the only child of `parent` holding any text. */
+function onlyTextChild(parent: DomElement, child: DomElement, stats: StatsMap): boolean {
+  for (let c = parent.firstElementChild; c; c = c.nextElementSibling)
+    if (c !== child && (stats.get(c)?.text ?? 0) > 0) return false;
+  return true;
+}
+
+/**
+ * Whether a large sidebar-named element is a sidebar rather than a layout wrapper (`has-sidebar`):
+ * mostly links (archives, link lists), or set beside a block named as the content (`#content`,
+ * `.post`, an `<article>`).
+ */
+function isSidebar(element: DomElement, s: ElementStats, stats: StatsMap): boolean {
+  // A "widget" is any block of some page builders (Blogger's posts are one); a sidebar says so.
+  const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`;
+  if (!SIDEBAR_NAME.test(names)) return false;
+  if (isLinkDense(s)) return true;
+  // The column may be wrapped (`#side > #primary-sidebar`): look beside its only-child wrappers too.
+  for (let e: DomElement | null = element, depth = 0; e && depth < 3; depth++) {
+    const parent: DomElement | null = e.parentElement;
+    for (
+      let sibling: DomElement | null = parent?.firstElementChild ?? null;
+      sibling;
+      sibling = sibling.nextElementSibling
+    ) {
+      if (sibling === e) continue;
+      const t = stats.get(sibling);
+      const names = `${sibling.getAttribute('id') ?? ''} ${sibling.getAttribute('class') ?? ''}`;
+      const tag = tagOf(sibling);
+      if (
+        t &&
+        !t.kind &&
+        t.text >= CONTENT_BESIDE &&
+        (tag === 'article' || tag === 'main' || CONTENT_COLUMN.test(names))
+      )
+        return true;
+    }
+    e = parent && onlyTextChild(parent, e, stats) ? parent : null;
+  }
+  return false;
+}
+
+/**
  * Chrome signals on elements that hold the content are wrong (a `has-sidebar` layout wrapper): an
  * element wrapping a main landmark or a large article is not chrome; nor, for class/id signals, is
  * one holding half of the text outside landmarks, or one that reads like prose (long, few links).
@@ -71,13 +130,19 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     if (!s.kind || element === root) continue;
     const kind = s.kind.kind;
     const weak = !s.kind.semantic && kind !== 'consent' && kind !== 'comments';
-    const proseCanSave = !NOT_SAVED_BY_PROSE.has(kind);
+    // A sidebar (named so, and mostly links or beside the content) is neither a wrapper nor saved
+    // by its prose (the excerpts of recent posts, an author's bio).
+    const sidebar = kind === 'aside' && weak && isSidebar(element, s, stats);
+    const proseCanSave = !NOT_SAVED_BY_PROSE.has(kind) && !sidebar;
     // A visible "modal" with pages of prose is a content section with an unlucky name; real pop-ups
     // are hidden, or short.
     const proseChars = kind === 'overlay' ? LONG_PROSE_CHARS : PROSE_CHARS;
     const prose = s.text - s.link >= proseChars && s.link <= PROSE_LINK_DENSITY * s.text;
+    const wrapper = s.text >= WRAPPER_SHARE * total && !NOT_WRAPPERS.has(kind) && !sidebar;
+    // A caption is a line or two; a "caption" block with paragraphs of text is a slide's text.
+    const notCaption = kind === 'caption' && s.text - s.link >= MAX_CAPTION_CHARS;
     if (
-      (weak && (s.text >= WRAPPER_SHARE * total || (prose && proseCanSave))) ||
+      (weak && (wrapper || notCaption || (prose && proseCanSave))) ||
       holdsMainContent(element, stats, total)
     ) {
       s.kind = undefined;
@@ -85,6 +150,26 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     }
   }
   if (changed) refreshGood(root, stats);
+  keepCaptionsOfGalleries(root, stats);
+}
+
+/** Share of the page's text in captions that makes them the content (a gallery, a photo essay). */
+const GALLERY_CAPTIONS = 0.3;
+
+/** Captions are kept on a page where they are a good part of the text: the slides of a gallery. */
+function keepCaptionsOfGalleries(root: DomElement, stats: StatsMap): void {
+  const captions: ElementStats[] = [];
+  let captionText = 0;
+  for (const s of stats.values()) {
+    if (s.kind?.kind !== 'caption') continue;
+    captions.push(s);
+    captionText += s.text - s.link;
+  }
+  if (captions.length === 0) return;
+  const total = (stats.get(root)?.good ?? 0) + captionText;
+  if (captionText < GALLERY_CAPTIONS * total) return;
+  for (const s of captions) s.kind = undefined;
+  refreshGood(root, stats);
 }
 
 /** Sections under a "Related posts"-style heading, unless they are half of the page. */

@@ -171,3 +171,144 @@ describe('extractMainContent: teaser cards', () => {
     expect(markdown).not.toContain('Learn More');
   });
 });
+
+describe('extractMainContent: what the main landmark holds', () => {
+  it('keeps every paragraph of a main that holds only short lines besides one long one', () => {
+    const markdown = main(
+      '<header><nav><a href="/">Home</a> <a href="/a">About</a> <a href="/b">Blog</a></nav></header>' +
+        '<main><p>UA=Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36</p>' +
+        '<p>Language de-DE</p><p>Width 1440</p></main>',
+    );
+    expect(markdown).toContain('UA=Mozilla/5.0 (X11; Linux x86_64)');
+    expect(markdown).toContain('Language de-DE');
+    expect(markdown).toContain('Width 1440');
+  });
+
+  it('keeps the title and intro of a main dominated by a long list', () => {
+    const items = Array.from(
+      { length: 40 },
+      (_, i) => `<li><a href="/tools/${i}">Tool number ${i}</a> does thing ${i} for you</li>`,
+    ).join('');
+    const markdown = main(
+      '<header><nav><a href="/">Home</a> <a href="/a">About</a> <a href="/b">Blog</a></nav></header>' +
+        `<main><h1>The big list of tools</h1><p>Every tool we use, with a short note on each.</p><ul>${items}</ul></main>` +
+        '<footer><p>© Example Ltd</p></footer>',
+    );
+    expect(markdown.match(/# The big list of tools/g)).toHaveLength(1);
+    expect(markdown).toContain('Every tool we use');
+    expect(markdown).toContain('Tool number 39');
+    expect(markdown).not.toContain('© Example');
+  });
+});
+
+describe('extractMainContent: furniture under a heading among the text', () => {
+  it('drops a comments heading and the comments after it, keeping the article above', () => {
+    const comments = Array.from(
+      { length: 6 },
+      (_, i) => `<p>${sentence(`reader view ${i}`, 1)}</p><p>Posted by: Reader ${i} | Apr 6, 2007</p>`,
+    ).join('');
+    const markdown = main(
+      `<div class="content"><h2>A long day</h2><p>${sentence('day', 3)}</p><p>${sentence('night', 3)}</p>` +
+        `<h3>Comments</h3>${comments}</div>`,
+    );
+    expect(markdown).toContain('The night needs');
+    expect(markdown).not.toContain('Comments');
+    expect(markdown).not.toContain('Reader 5');
+  });
+
+  it('drops only the share widget under a "Share" heading, not the text after it', () => {
+    const markdown = main(
+      `<article><h1>Frittata</h1><p>${sentence('eggs', 3)}</p>` +
+        '<div class="buttons"><h4>Share</h4><a href="https://t.example/share">Tweet</a></div>' +
+        `<p>${sentence('onions', 3)}</p></article>`,
+    );
+    expect(markdown).toContain('The eggs needs');
+    expect(markdown).toContain('The onions needs');
+    expect(markdown).not.toContain('Tweet');
+  });
+});
+
+describe('extractMainContent: captions', () => {
+  it('drops the caption and credit lines of pictures, keeping the pictures', () => {
+    const markdown = main(
+      `<article><h1>Harbour</h1><figure><img src="/a.jpg" alt="boats"><figcaption>Boats at dawn. Photo: J. Doe</figcaption></figure>` +
+        `<p>${sentence('harbour', 3)}</p><div class="wp-caption"><img src="/b.jpg" alt="pier">` +
+        `<p class="wp-caption-text">The old pier.</p></div><p>${sentence('pier', 3)}</p></article>`,
+    );
+    expect(markdown).toContain('![boats]');
+    expect(markdown).toContain('![pier]');
+    expect(markdown).not.toContain('Boats at dawn');
+    expect(markdown).not.toContain('The old pier.');
+  });
+
+  it('keeps captions that are the text of a gallery', () => {
+    const slides = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<figure><img src="/s${i}.jpg" alt=""><figcaption>Costume ${i}: ${sentence(`costume ${i}`, 1)}</figcaption></figure>`,
+    ).join('');
+    const markdown = main(`<article><h1>Costumes</h1><p>Ideas for this year.</p>${slides}</article>`);
+    expect(markdown).toContain('Costume 5:');
+  });
+});
+
+describe('extractMainContent: menus', () => {
+  it('drops a mega menu whose entries carry long descriptions', () => {
+    const entry = (i: number) =>
+      `<li class="menu-item"><a href="/p${i}">Page ${i}<small>${sentence(`menu entry ${i}`, 8)}</small></a></li>`;
+    const markdown = main(
+      `<div id="header"><div id="primary_menu"><ul id="menu-main-menu">${[1, 2, 3].map(entry).join('')}</ul></div></div>` +
+        `<div id="content"><div class="entry"><p>${sentence('keeper', 2)}</p></div></div>`,
+    );
+    expect(markdown).toContain('The keeper needs');
+    expect(markdown).not.toContain('menu entry 2');
+  });
+});
+
+describe('extractMainContent: sidebars and camel-case names', () => {
+  const recent = (i: number) =>
+    `<li><a href="/r${i}">Recent post ${i}</a><p>${sentence(`recent excerpt ${i}`, 2)}</p></li>`;
+
+  it('drops a sidebar of post excerpts beside the content, however much prose it holds', () => {
+    const markdown = main(
+      `<div class="wrapper"><div id="content"><div class="post"><p>${sentence('roundup', 2)}</p></div>` +
+        `<div class="post-comments"><ol class="commentlist">${[1, 2, 3].map((i) => `<li><p>${sentence(`comment ${i}`, 3)}</p></li>`).join('')}</ol></div></div>` +
+        `<div id="sidebar"><div class="widget"><ul>${[1, 2, 3].map(recent).join('')}</ul></div></div></div>`,
+    );
+    expect(markdown).toContain('The roundup needs');
+    expect(markdown).not.toContain('recent excerpt 2');
+    expect(markdown).not.toContain('comment 2');
+  });
+
+  it('reads camel-case names: postComments is a comments block', () => {
+    const markdown = main(
+      `<div id="contentBody"><div class="storyText"><p>${sentence('story', 3)}</p></div>` +
+        `<div id="postComments">${[1, 2, 3, 4].map((i) => `<div><p>${sentence(`reader ${i}`, 3)}</p></div>`).join('')}</div></div>`,
+    );
+    expect(markdown).toContain('The story needs');
+    expect(markdown).not.toContain('reader 3');
+  });
+});
+
+describe('extractMainContent: the page title', () => {
+  const body = `<div class="entry-content"><p>${sentence('title', 4)}</p><p>${sentence('heading', 4)}</p></div>`;
+
+  it('includes the title heading that sits above the text, once', () => {
+    const markdown = main(
+      `<header><a class="logo" href="/"><h1>Example Site</h1></a></header>` +
+        `<div class="wrap"><div class="page-head"><h1>Water in the desert</h1></div>${body}` +
+        '<div class="aside-links"><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div></div>',
+    );
+    expect(markdown.match(/^# Water in the desert$/gm)).toHaveLength(1);
+    expect(markdown).not.toContain('Example Site');
+    expect(markdown).toContain('The heading needs');
+  });
+
+  it('does not repeat a title the text already carries', () => {
+    const markdown = main(
+      `<div class="wrap"><div class="page-head"><h1>Water in the desert</h1></div>` +
+        `<div class="entry-content"><h2>Water in the desert</h2><p>${sentence('title', 4)}</p><p>${sentence('heading', 4)}</p></div></div>`,
+    );
+    expect(markdown.match(/Water in the desert/g)).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { queryAll } from '../dom/query.util';
 import {
   flagBoilerplateSections,
   flagInlinePromos,
@@ -6,11 +7,21 @@ import {
   unflagContentHolders,
 } from './chrome-flags.util';
 import { computeStats, type StatsMap } from './content-stats.util';
+import { removeBoilerplateLines } from './remove-boilerplate-lines.util';
 import { removeDuplicateBlocks } from './remove-duplicates.util';
 import { removeHidden } from './remove-hidden.util';
 import { removeSignupBlocks } from './remove-signups.util';
 import { removeWidgets } from './remove-widgets.util';
 import { prunableElements, selectContainer } from './select-container.util';
+
+const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+const collapse = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Whether the container already has a heading saying what the title says. */
+function holdsHeading(container: DomElement, title: DomElement): boolean {
+  const text = collapse(title.textContent);
+  return queryAll(container, HEADINGS).some((h) => collapse(h.textContent) === text);
+}
 
 /** Less than this is no main content: the caller falls back to the whole cleaned page. */
 const MIN_MAIN_CHARS = 25;
@@ -36,7 +47,7 @@ export function analyzeContent(root: DomElement): StatsMap {
  */
 export function extractMainContent(root: DomElement): DomElement | undefined {
   const stats = analyzeContent(root);
-  const { container, lead } = selectContainer(root, stats);
+  const { container, lead, title } = selectContainer(root, stats);
   const text = stats.get(container)?.text ?? 0;
   const prunable = prunableElements(container, stats);
   const kept = text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
@@ -44,11 +55,14 @@ export function extractMainContent(root: DomElement): DomElement | undefined {
   for (const block of lead) prunable.push(...prunableElements(block, stats));
   for (const element of prunable) element.remove();
   let main = container;
-  if (lead.length > 0 && root.ownerDocument) {
+  if ((lead.length > 0 || title) && root.ownerDocument) {
     main = root.ownerDocument.createElement('div');
+    // The page's own title, once, when the text it heads was found without it.
+    if (title && !holdsHeading(container, title)) main.appendChild(title);
     for (const block of lead) main.appendChild(block);
     main.appendChild(container);
   }
   removeDuplicateBlocks(main);
+  removeBoilerplateLines(main);
   return main;
 }

@@ -1,6 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement } from '../dom/dom.types';
-import { queryAll } from '../dom/query.util';
+import { memoizeByString } from '../dom/string-memo.util';
+import { visibleLength } from '../dom/visible-length.util';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*(?:;|$)/i;
 const HIDDEN_CLASS =
@@ -16,36 +17,53 @@ const SHOWN_AGAIN =
 const DISCLOSURE_PANEL =
   /^(?:tab-pane|tab-panel|tabpanel|tabs-panel|tab-content|tabs-content|faq-answer|answer|accordion-content|panel-collapse)$|(?:^|[-_])(?:accordion|faq|collapsible)[-_]+(?:content|body|panel|answer|collapse|text|inner)$/;
 
-function isDisclosurePanel(element: DomElement, controlled: ReadonlySet<string>): boolean {
+const PANEL = 1;
+const HIDDEN = 2;
+
+/** What a class attribute says: a disclosure panel's class, and hidden (and not shown again at a breakpoint). */
+const classFlags = memoizeByString((cls: string): number => {
+  const tokens = cls.toLowerCase().split(/\s+/);
+  let flags = 0;
+  if (tokens.some((t) => DISCLOSURE_PANEL.test(t))) flags |= PANEL;
+  if (tokens.some((t) => HIDDEN_CLASS.test(t)) && !tokens.some((t) => SHOWN_AGAIN.test(t))) flags |= HIDDEN;
+  return flags;
+});
+
+function isDisclosurePanel(
+  element: DomElement,
+  cls: string | null,
+  controlled: ReadonlySet<string>,
+): boolean {
+  if (cls !== null && classFlags(cls) & PANEL) return true;
   if (element.getAttribute('role') === 'tabpanel') return true;
   const id = element.getAttribute('id');
-  if (id && controlled.has(id)) return true;
-  const cls = element.getAttribute('class');
-  return (
-    cls !== null &&
-    cls
-      .toLowerCase()
-      .split(/\s+/)
-      .some((t) => DISCLOSURE_PANEL.test(t))
-  );
+  return id !== null && controlled.has(id);
 }
 
 function isHidden(element: DomElement, controlled: ReadonlySet<string>): boolean {
+  const cls = element.getAttribute('class');
   // A closed tab or accordion panel (a code sample in another language, a product's specifications,
   // the answer to an FAQ) is content one click away, not a hidden widget.
-  if (isDisclosurePanel(element, controlled)) return false;
+  if (isDisclosurePanel(element, cls, controlled)) return false;
   if (element.hasAttribute('hidden')) return element.getAttribute('hidden') !== 'until-found';
   if (element.getAttribute('aria-hidden') === 'true') return true;
   const style = element.getAttribute('style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  const cls = element.getAttribute('class');
-  if (!cls) return false;
-  const tokens = cls.toLowerCase().split(/\s+/);
-  return tokens.some((t) => HIDDEN_CLASS.test(t)) && !tokens.some((t) => SHOWN_AGAIN.test(t));
+  return cls !== null && (classFlags(cls) & HIDDEN) !== 0;
 }
 
-function textLength(element: DomElement): number {
-  return (element.textContent ?? '').replace(/\s+/g, '').length;
+/** Ids that a control opens (`aria-controls`). */
+function controlledIds(root: DomElement): Set<string> {
+  const ids = new Set<string>();
+  const walk = (element: DomElement): void => {
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      const controls = child.getAttribute('aria-controls');
+      if (controls) for (const id of controls.split(/\s+/)) if (id) ids.add(id);
+      walk(child);
+    }
+  };
+  walk(root);
+  return ids;
 }
 
 /**
@@ -55,9 +73,7 @@ function textLength(element: DomElement): number {
  */
 export function removeHidden(root: DomElement): void {
   // Panels that a control opens (`aria-controls` names them) are content one click away.
-  const controlled = new Set<string>();
-  for (const control of Array.from(queryAll(root, '[aria-controls]')))
-    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) controlled.add(id);
+  const controlled = controlledIds(root);
   const hidden: DomElement[] = [];
   const walk = (element: DomElement): void => {
     for (let child = element.firstChild; child; child = child.nextSibling) {
@@ -68,8 +84,8 @@ export function removeHidden(root: DomElement): void {
   };
   walk(root);
   if (hidden.length === 0) return;
-  const total = textLength(root);
+  const total = visibleLength(root);
   for (const element of hidden) {
-    if (textLength(element) * 2 <= total) element.remove();
+    if (visibleLength(element) * 2 <= total) element.remove();
   }
 }

@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { visibleLength } from '../dom/visible-length.util';
 import { query, queryAll } from '../dom/query.util';
 
 const EMAIL_FIELD = 'input[type="email" i], input[name*="email" i], input[placeholder*="email" i]';
@@ -6,10 +7,6 @@ const EMAIL_FIELD = 'input[type="email" i], input[name*="email" i], input[placeh
 const MAX_SIGNUP_CHARS = 600;
 /** A block holding these is the page (a sign-up page), not a sign-up box on it. */
 const PAGE = 'h1, main, article';
-
-function visibleLength(element: DomElement): number {
-  return (element.textContent ?? '').replace(/\s+/g, '').length;
-}
 
 /**
  * Removes newsletter and sign-up blocks: the largest short block around an e-mail field, with its
@@ -24,10 +21,10 @@ export function removeSignupBlocks(root: DomElement): void {
     let block: DomElement | null = field.parentElement;
     if (!block || block === root || holdsPage(block)) continue;
     for (let up = block.parentElement; up && up !== root; up = up.parentElement) {
-      if (visibleLength(up) > MAX_SIGNUP_CHARS || holdsPage(up)) break;
+      if (visibleLength(up, MAX_SIGNUP_CHARS) > MAX_SIGNUP_CHARS || holdsPage(up)) break;
       block = up;
     }
-    if (visibleLength(block) <= MAX_SIGNUP_CHARS) blocks.add(block);
+    if (visibleLength(block, MAX_SIGNUP_CHARS) <= MAX_SIGNUP_CHARS) blocks.add(block);
   }
   for (const block of blocks) block.remove();
 }

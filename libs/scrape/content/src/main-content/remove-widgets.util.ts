@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { visibleLength } from '../dom/visible-length.util';
 import { isElement, tagOf } from '../dom/dom.types';
 
 const CONTROL_TAGS = new Set([
@@ -35,14 +36,10 @@ function isDisclosure(element: DomElement): boolean {
   );
 }
 
-function visibleLength(element: DomElement): number {
-  return (element.textContent ?? '').replace(/\s+/g, '').length;
-}
-
 /** An anchor that drives the page's script rather than linking anywhere (`href="#"`, `javascript:`). */
 function isScriptAnchor(element: DomElement): boolean {
   const href = (element.getAttribute('href') ?? '').trim();
-  return (href === '#' || href === '' || /^javascript:/i.test(href)) && visibleLength(element) < 40;
+  return (href === '#' || href === '' || /^javascript:/i.test(href)) && visibleLength(element, 40) < 40;
 }
 
 /**
@@ -59,8 +56,8 @@ export function removeWidgets(root: DomElement): void {
       if (
         ((CONTROL_TAGS.has(tag) || (role !== null && CONTROL_ROLES.has(role))) &&
           !isDisclosure(child) &&
-          (tag === 'select' || visibleLength(child) < CONTROL_TEXT_LIMIT)) ||
-        (tag === 'form' && visibleLength(child) < FORM_TEXT_LIMIT) ||
+          (tag === 'select' || visibleLength(child, CONTROL_TEXT_LIMIT) < CONTROL_TEXT_LIMIT)) ||
+        (tag === 'form' && visibleLength(child, FORM_TEXT_LIMIT) < FORM_TEXT_LIMIT) ||
         (tag === 'a' && isScriptAnchor(child))
       ) {
         drop.push(child);

@@ -10,6 +10,8 @@ import { query, queryAll } from '../dom/query.util';
  * shed the rest, so the share bounds what the container can lose.
  */
 const COVERAGE = 0.8;
+/** Share of the good text in prose (outside link lists) that makes the page a prose page. */
+const PROSE_PAGE = 0.2;
 /** The title and lead blocks may hold at most this share of the container's text. */
 const LEAD_SHARE = 0.25;
 /** Characters of lead text, besides the title, that make the title block worth adding. */
@@ -47,17 +49,56 @@ function hasPeerSection(element: DomElement, stats: StatsMap): boolean {
   return false;
 }
 
-/** Deepest element holding at least `COVERAGE` of the page's good text (outside chrome and links). */
+/**
+ * Blocks of text (a paragraph, a list, a quote, a data table): the container is never one of them,
+ * since its siblings are the rest of the same text (a page whose main holds three short paragraphs,
+ * one of them long, is those three paragraphs).
+ */
+const TEXT_BLOCKS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'dl',
+  'li',
+  'dd',
+  'dt',
+  'blockquote',
+  'pre',
+  'figure',
+  'figcaption',
+  'address',
+  'code',
+]);
+
+function isTextBlock(element: DomElement): boolean {
+  const tag = tagOf(element);
+  return TEXT_BLOCKS.has(tag) || (tag === 'table' && isDataTable(element));
+}
+
+/**
+ * Deepest element holding at least `COVERAGE` of the page's good text (outside chrome and links).
+ * On a page whose text is mostly prose, the text of link lists (menus, archives, tag clouds in a
+ * sidebar) does not count: it would keep a three-column blog layout whole.
+ */
 function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
-  const total = stats.get(root)?.good ?? 0;
+  const rootStats = stats.get(root);
+  const byProse = rootStats !== undefined && rootStats.prose >= PROSE_PAGE * rootStats.good;
+  const amount = (s: ElementStats) => (byProse ? s.prose : s.good);
+  const total = rootStats ? amount(rootStats) : 0;
   let current = root;
   for (;;) {
     let next: DomElement | undefined;
     for (let child = current.firstElementChild; child && !next; child = child.nextElementSibling) {
       const s = stats.get(child);
-      if (s && !s.kind && s.good >= COVERAGE * total) next = child;
+      if (s && !s.kind && amount(s) >= COVERAGE * total) next = child;
     }
-    if (!next || hasPeerSection(next, stats)) return current;
+    if (!next || isTextBlock(next) || hasPeerSection(next, stats)) return current;
     current = next;
   }
 }
@@ -73,6 +114,53 @@ function titleHeading(root: DomElement, stats: StatsMap): DomElement | undefined
   return Array.from(queryAll(root, 'h1')).find((h) => !isFlagged(h, root, stats));
 }
 
+/** Names of the site's own title or logo, which some themes set in an `<h1>`. */
+const SITE_TITLE =
+  /(?:^|[-_\s])(?:logo|site-title|site-name|sitename|site-logo|brand|branding|masthead|blog-title|navbar-brand)(?:$|[-_\s])/i;
+const WORDS = /[\p{L}\p{N}]+/gu;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(WORDS) ?? [];
+}
+
+/** A link to the site's home page (`/`, `./`, the bare origin). */
+const HOME_LINK = /^(?:\.?\/|(?:https?:)?\/\/[^/?#]+\/?)$/i;
+
+function isSiteTitle(heading: DomElement): boolean {
+  let e: DomElement | null = heading;
+  for (let depth = 0; e && depth < 3; depth++, e = e.parentElement) {
+    if (SITE_TITLE.test(`${e.getAttribute('id') ?? ''} ${e.getAttribute('class') ?? ''}`)) return true;
+    if (tagOf(e) === 'a' && HOME_LINK.test((e.getAttribute('href') ?? '').trim())) return true;
+  }
+  const link = query(heading, 'a[href]');
+  return link !== null && HOME_LINK.test((link.getAttribute('href') ?? '').trim());
+}
+
+/**
+ * The heading a reader takes for the page's title: an `<h1>` outside chrome, not the site's name or
+ * logo, sharing the most words with the document's `<title>` (the first, when nothing says more).
+ */
+export function pageTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
+  const candidates = Array.from(queryAll(root, 'h1')).filter((h) => {
+    const length = (h.textContent ?? '').trim().length;
+    return length >= 3 && length <= 300 && !isFlagged(h, root, stats) && !isSiteTitle(h);
+  });
+  if (candidates.length <= 1) return candidates[0];
+  const titleElement = root.ownerDocument ? query(root.ownerDocument, 'title') : null;
+  const title = new Set(words(titleElement?.textContent ?? ''));
+  let best = candidates[0];
+  let bestScore = -1;
+  for (const h of candidates) {
+    const w = words(h.textContent ?? '');
+    const score = w.length ? w.filter((x) => title.has(x)).length / w.length : 0;
+    if (score > bestScore) {
+      best = h;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 function commonAncestor(a: DomElement, b: DomElement): DomElement | undefined {
   const chain = new Set<DomElement>();
   for (let e: DomElement | null = a; e; e = e.parentElement) chain.add(e);
@@ -84,6 +172,29 @@ export interface MainRegion {
   container: DomElement;
   /** Blocks before the container, from the one holding the page's title heading: title and lead. */
   lead: DomElement[];
+  /** The page's title heading, when it precedes the container and neither holds it. */
+  title?: DomElement;
+}
+
+/** Whether `a` comes before `b` in document order (neither containing the other). */
+function precedes(a: DomElement, b: DomElement): boolean {
+  const ancestor = commonAncestor(a, b);
+  if (!ancestor || ancestor === a || ancestor === b) return false;
+  let sa: DomElement = a;
+  while (sa.parentElement && sa.parentElement !== ancestor) sa = sa.parentElement;
+  let sb: DomElement = b;
+  while (sb.parentElement && sb.parentElement !== ancestor) sb = sb.parentElement;
+  for (let e = sa.nextElementSibling; e; e = e.nextElementSibling) if (e === sb) return true;
+  return false;
+}
+
+function withTitle(region: MainRegion, root: DomElement, stats: StatsMap): MainRegion {
+  const title = pageTitle(root, stats);
+  if (!title) return region;
+  const first = region.lead[0] ?? region.container;
+  const inside = (block: DomElement) => block === title || commonAncestor(block, title) === block;
+  if (inside(region.container) || region.lead.some(inside) || !precedes(title, first)) return region;
+  return { ...region, title };
 }
 
 /**
@@ -93,6 +204,10 @@ export interface MainRegion {
  * carry a lead paragraph besides the title.
  */
 export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
+  return withTitle(leadAndContainer(root, stats), root, stats);
+}
+
+function leadAndContainer(root: DomElement, stats: StatsMap): MainRegion {
   const container = coverageContainer(root, stats);
   const title = titleHeading(root, stats);
   const ancestor = title ? commonAncestor(container, title) : undefined;

@@ -1,4 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
+import { memoizeByString } from '../dom/string-memo.util';
 import type { StatsMap } from './content-stats.util';
 import { query, queryAll } from '../dom/query.util';
 
@@ -6,9 +7,12 @@ const MIN_ITEMS = 3;
 const MAX_ITEM_CHARS = 600;
 const MIN_TITLE_LINK_CHARS = 20;
 
+/** The first class of a class attribute, digits dropped (`card-3` and `card-7` are alike). */
+const firstClass = memoizeByString((cls: string) => (cls.trim().split(/\s+/)[0] ?? '').replace(/\d+/g, ''));
+
 function signature(element: DomElement): string {
-  const cls = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
-  return `${element.localName}.${cls.replace(/\d+/g, '')}`;
+  const cls = element.getAttribute('class');
+  return `${element.localName}.${cls ? firstClass(cls) : ''}`;
 }
 
 /** A card whose links all lead to one page (its image, its title, its "Learn more"). */

@@ -27,7 +27,11 @@ export interface ScoreSummary {
 
 /** Scores extracted markdown against a page's reference, WCXB-style. */
 export function scorePage(page: WcxbPage, markdown: string): PageScore {
-  const text = markdownToText(markdown);
+  return scorePageText(page, markdownToText(markdown));
+}
+
+/** Scores extracted plain text against a page's reference, WCXB-style. */
+export function scorePageText(page: WcxbPage, text: string): PageScore {
   const { precision, recall, f1 } = wordF1(text, page.mainContent);
   const haystack = snippetHaystack(text);
   return {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { datasetDir } from './dataset-dir.util';
 
 export interface WcxbPage {
   id: string;
@@ -19,13 +20,9 @@ interface GroundTruthFile {
   ground_truth: { main_content?: string; with?: string[]; without?: string[] };
 }
 
-/**
- * The WCXB development subset: `override` if given (callers pass `WCXB_DIR`, for a git worktree that
- * sits elsewhere), else the copy kept beside the repository (`../shared/data/wcxb-dev`), if present.
- */
+/** The WCXB development subset (`WCXB_DIR`, else `shared/data/wcxb-dev` beside the repository). */
 export function wcxbDatasetDir(repoRoot: string, override?: string): string | undefined {
-  const dir = override || join(repoRoot, '..', 'shared', 'data', 'wcxb-dev');
-  return existsSync(join(dir, 'ground-truth')) ? dir : undefined;
+  return datasetDir(repoRoot, 'wcxb-dev', override);
 }
 
 /** Pages with a reference main content, in file order. */
@@ -50,7 +47,4 @@ export function loadWcxbPages(dir: string): WcxbPage[] {
   return pages;
 }
 
-/** Every fifth page is held out: tuning looks at the rest, reports show both. */
-export function isHeldOut(index: number): boolean {
-  return index % 5 === 4;
-}
+export { isHeldOut } from './dataset-dir.util';

@@ -2,6 +2,7 @@ import type { ScrapeRequest } from '@quarry/contracts';
 import type { GuardedHttpClient } from '@quarry/platform/net';
 import type { Engine, EngineContext, FetchedPage } from './engine.types';
 import { acceptLanguageHeader, locationProfile } from './location.util';
+import { droppedHeadersWarning, forwardableHeaders } from './request-headers.util';
 
 /** Plain HTTP fetch through the guarded client: the fast path for pages that need no browser. */
 export class HttpEngine implements Engine {
@@ -15,7 +16,7 @@ export class HttpEngine implements Engine {
     context: EngineContext,
     options: { proxyUrl?: string } = {},
   ): Promise<FetchedPage> {
-    const headers: Record<string, string> = { ...request.headers };
+    const { headers, dropped } = forwardableHeaders(request.headers);
     // Spec §2.1.4: the location defaults to country US, and its languages to the country's language
     // (the browser emulates the same); a caller's own Accept-Language wins.
     if (!hasHeader(headers, 'accept-language')) {
@@ -30,6 +31,7 @@ export class HttpEngine implements Engine {
       signal: context.signal,
       proxyUrl: options.proxyUrl,
     });
+    const warning = droppedHeadersWarning(dropped);
     return {
       engine: 'http',
       url: response.url,
@@ -37,6 +39,7 @@ export class HttpEngine implements Engine {
       headers: response.headers,
       contentType: response.contentType,
       body: response.body,
+      ...(warning ? { warnings: [warning] } : {}),
     };
   }
 }

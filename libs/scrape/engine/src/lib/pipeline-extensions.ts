@@ -20,17 +20,29 @@ export interface EnrichmentContext extends EngineContext {
 }
 
 /**
+ * The order the pipeline runs its enrichers in, declared here rather than left to the order feature
+ * modules happen to register (an app module's `imports` array): the deterministic formats first
+ * (engine results, product, menu, change tracking), then the language-model formats, which may
+ * read what those added. An enricher must be listed here to be registered.
+ */
+export const ENRICHER_ORDER = ['engine-results', 'product', 'menu', 'changeTracking', 'llm-formats'] as const;
+export type EnricherName = (typeof ENRICHER_ORDER)[number];
+
+/**
  * Adds formats computed from a built document (language-model formats, change tracking, product,
- * menu, branding…). Runs after the content handler, in registration order.
+ * menu, branding…). Runs after the content handler, in ENRICHER_ORDER.
  */
 export interface DocumentEnricher {
-  readonly name: string;
+  readonly name: EnricherName;
   appliesTo(request: ScrapeRequest): boolean;
   enrich(document: ScrapeDocument, request: ScrapeRequest, context: EnrichmentContext): Promise<void>;
 }
 
 /** Chooses an engine for a request; the first selector that answers wins, else the HTTP engine. */
-export type EngineSelector = (request: ScrapeRequest, engines: ReadonlyMap<string, Engine>) => Engine | undefined;
+export type EngineSelector = (
+  request: ScrapeRequest,
+  engines: ReadonlyMap<string, Engine>,
+) => Engine | undefined;
 
 /**
  * Extension points of the scrape pipeline. Feature modules register into it at start
@@ -46,8 +58,14 @@ export class PipelineExtensions {
     this.handlers.push(handler);
   }
 
+  /** Adds an enricher at its place in ENRICHER_ORDER (registration order does not matter); once per name. */
   addEnricher(enricher: DocumentEnricher): void {
-    this.enrichers.push(enricher);
+    const rank = ENRICHER_ORDER.indexOf(enricher.name);
+    if (rank < 0) throw new Error(`Enricher ${String(enricher.name)} is not listed in ENRICHER_ORDER`);
+    if (this.enrichers.some((existing) => existing.name === enricher.name))
+      throw new Error(`Enricher ${enricher.name} is registered twice`);
+    const before = this.enrichers.findIndex((existing) => ENRICHER_ORDER.indexOf(existing.name) > rank);
+    this.enrichers.splice(before < 0 ? this.enrichers.length : before, 0, enricher);
   }
 
   addEngine(engine: Engine, selector?: EngineSelector): void {

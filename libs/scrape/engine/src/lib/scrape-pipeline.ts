@@ -1,8 +1,15 @@
 import { AppError, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import { SpanKind, withSpan } from '@quarry/platform/observability';
-import { InlineContentTransformer, type ContentTransformer } from '@quarry/scrape/content';
+import {
+  assertPageWithinLimits,
+  DEFAULT_PAGE_LIMITS,
+  InlineContentTransformer,
+  PageTooLargeError,
+  type ContentTransformer,
+  type PageLimits,
+} from '@quarry/scrape/content';
 import { blockedDocument, buildDocument } from './document-builder';
-import type { Engine, EngineContext } from './engine.types';
+import type { Engine, EngineContext, FetchedPage } from './engine.types';
 import type { HandledContent, PipelineExtensions } from './pipeline-extensions';
 import { isBlocked, toScrapeError } from './scrape-errors';
 
@@ -29,6 +36,8 @@ export class ScrapePipeline {
     private readonly extensions: PipelineExtensions,
     /** Where pages become formats: worker threads in the services, the calling thread by default. */
     private readonly transformer: ContentTransformer = new InlineContentTransformer(),
+    /** Checked on every fetched markup page before anything parses it (content, extractors, links). */
+    private readonly pageLimits: PageLimits = DEFAULT_PAGE_LIMITS,
   ) {}
 
   get supportsActions(): boolean {
@@ -60,9 +69,16 @@ export class ScrapePipeline {
         async (span) => {
           const fetched = await engine.fetch(request, context);
           span.setAttribute('http.response.status_code', fetched.status);
+          // Whatever the engine: a page that is not a web page of the target (a browser's own error
+          // page, `chrome-error://…`) is a failure, never a document.
+          if (!/^https?:\/\//i.test(fetched.url))
+            throw new AppError('SCRAPE_SITE_ERROR', {
+              message: `The target could not be loaded: the engine ended on ${fetched.url.slice(0, 200)} instead of a page of the target`,
+            });
           return fetched;
         },
       );
+      this.checkSize(page);
       const handler = this.extensions.handlers.find((candidate) => candidate.canHandle(page, request));
       const handled: HandledContent = handler
         ? await withSpan(
@@ -104,4 +120,22 @@ export class ScrapePipeline {
     }
     return outcome;
   }
+
+  /** A cheap count of tags and links on the raw page: a hostile page fails here, before any DOM exists. */
+  private checkSize(page: FetchedPage): void {
+    if (!looksLikeMarkup(page.contentType)) return;
+    try {
+      assertPageWithinLimits(page.text ?? page.body, this.pageLimits);
+    } catch (error) {
+      if (error instanceof PageTooLargeError)
+        throw new AppError('SCRAPE_PAGE_TOO_LARGE', { message: error.message });
+      throw error;
+    }
+  }
+}
+
+/** HTML, XHTML, XML and untyped bodies; documents (PDF, office files) and images are not markup. */
+function looksLikeMarkup(contentType: string | undefined): boolean {
+  const mime = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return mime === '' || mime.includes('html') || mime.includes('xml') || mime.startsWith('text/');
 }

@@ -13,14 +13,18 @@ export interface WcxbRecord {
   mainContent: string;
 }
 
-/** The WCXB development subset (../shared/data/wcxb-dev, or WCXB_DIR). */
-export function wcxbDir(override?: string): string | undefined {
-  const candidates = [
-    override,
-    '/work/shared/data/wcxb-dev',
-    join(__dirname, '../../../../../../shared/data/wcxb-dev'),
-  ];
-  return candidates.find((dir): dir is string => !!dir && existsSync(join(dir, 'ground-truth')));
+/**
+ * The WCXB development subset: `override` (WCXB_DIR, e.g. for a git worktree that sits elsewhere), else
+ * the copy beside the repository (`../shared/data/wcxb-dev`). Throws when neither holds it: a quality
+ * suite without its data fails instead of passing without having measured anything.
+ */
+export function wcxbDir(override?: string): string {
+  const dir = override || join(__dirname, '../../../../../../shared/data/wcxb-dev');
+  if (!existsSync(join(dir, 'ground-truth')))
+    throw new Error(
+      `WCXB dataset not found at ${dir}: set WCXB_DIR to the wcxb-dev folder (with ground-truth/ and html/)`,
+    );
+  return dir;
 }
 
 export function loadWcxb(dir: string): WcxbRecord[] {

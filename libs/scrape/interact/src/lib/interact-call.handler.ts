@@ -8,7 +8,13 @@ import {
   type InteractStopResult,
   type JobError,
 } from '@quarry/contracts';
-import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
+import {
+  isTerminal,
+  publishJobEvent,
+  type JobClaims,
+  type JobOutcomeStore,
+  type JobRepository,
+} from '@quarry/jobs';
 import type { LlmProvider } from '@quarry/llm';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
@@ -30,6 +36,7 @@ import {
 
 export interface InteractCallHandlerDeps {
   jobs: JobRepository;
+  claims: JobClaims;
   outcomes: JobOutcomeStore;
   sessions: InteractSessionRepository;
   live: LiveSessions;
@@ -64,7 +71,9 @@ export class InteractCallHandler {
     if (message.type === 'execute' && Date.now() >= message.deadline) {
       return this.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
     }
-    if (!(await jobs.start(message.callId))) return this.handle(message);
+    const claim = await this.deps.claims.claim(message.callId, 'interact');
+    if (claim.outcome === 'finished') return this.handle(message);
+    if (claim.outcome === 'quarantined') return this.announce(message, 'failed', claim.error);
     const startedAt = Date.now();
     this.deps.metrics.jobsRunning.inc({ kind: 'interact' });
     try {

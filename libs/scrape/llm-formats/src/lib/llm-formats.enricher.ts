@@ -38,6 +38,7 @@ export class LlmFormatsEnricher implements DocumentEnricher {
   appliesTo(request: ScrapeRequest): boolean {
     return (
       request.onlyCleanContent ||
+      request.checkPromptInjection ||
       request.redactPII !== false ||
       request.formats.some((format) => (TEXT_FORMATS as readonly string[]).includes(format.type))
     );
@@ -79,7 +80,7 @@ export class LlmFormatsEnricher implements DocumentEnricher {
       title: firstString(document.metadata.title),
     };
 
-    if (json?.checkPromptInjection || deterministic?.checkPromptInjection) {
+    if (request.checkPromptInjection || json?.checkPromptInjection || deterministic?.checkPromptInjection) {
       const checked = await extraction.checkPromptInjection(page, ctx);
       appendWarning(document, checked.warning);
     }

@@ -1,86 +1,21 @@
-import { Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CONSUMER_GROUPS, scrapeJobMessageSchema } from '@quarry/contracts';
-import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import { Module } from '@nestjs/common';
+import { JobClaims, JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { GuardedHttpClient } from '@quarry/platform/net';
-import {
-  InlineContentTransformer,
-  ThreadedContentTransformer,
-  type ContentTransformer,
-} from '@quarry/scrape/content';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
+import { ContentWorkers } from './content-workers.lifecycle';
 import { ScrapeJobHandler } from './scrape-job.handler';
+import { ScrapeJobConsumer } from './scrape-jobs.consumer';
 import { createGuardedHttpClient } from './outbound';
-
-/** Consumes scrape jobs from the bus. */
-class ScrapeJobConsumer implements OnApplicationBootstrap {
-  constructor(
-    private readonly handler: ScrapeJobHandler,
-    private readonly bus: MessageBus,
-    private readonly config: AppConfig,
-    private readonly logger: Logger,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe(
-      'scrapeJobs',
-      {
-        group: CONSUMER_GROUPS.scrapeWorkers,
-        concurrency: this.config.worker.concurrency,
-        schema: scrapeJobMessageSchema,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid scrape job message skipped'),
-      },
-      (message) => this.handler.handle(message.value),
-    );
-  }
-}
-
-/**
- * The pipeline's content transformer: `CONTENT_WORKER_THREADS` worker threads (warmed at start,
- * closed at shutdown), or the event loop itself when that is 0.
- */
-class ContentThreads implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly transformer: ContentTransformer;
-
-  constructor(
-    config: AppConfig,
-    metrics: PlatformMetrics,
-    private readonly logger: Logger,
-  ) {
-    const { contentThreads, contentThreadMemoryMb } = config.worker;
-    this.transformer =
-      contentThreads > 0
-        ? new ThreadedContentTransformer({
-            threads: contentThreads,
-            memoryMb: contentThreadMemoryMb,
-            onEvent: (event, detail) => {
-              metrics.contentWorkerEvents.inc({ event });
-              if (event !== 'spawned') logger.warn({ event, detail }, 'content worker thread stopped');
-            },
-          })
-        : new InlineContentTransformer();
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    if (this.transformer instanceof ThreadedContentTransformer)
-      await this.transformer
-        .warm()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'content worker warm-up failed'));
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.transformer.close();
-  }
-}
 
 @Module({
   providers: [
     {
-      provide: ContentThreads,
+      provide: ContentWorkers,
       useFactory: (config: AppConfig, metrics: PlatformMetrics, logger: Logger) =>
-        new ContentThreads(config, metrics, logger.child({ component: 'content-threads' })),
+        new ContentWorkers(config, metrics, logger.child({ component: 'content-workers' })),
       inject: [APP_CONFIG, PlatformMetrics, LOGGER],
     },
     {
@@ -91,9 +26,14 @@ class ContentThreads implements OnApplicationBootstrap, OnApplicationShutdown {
     { provide: PipelineExtensions, useValue: new PipelineExtensions() },
     {
       provide: ScrapePipeline,
-      useFactory: (client: GuardedHttpClient, extensions: PipelineExtensions, threads: ContentThreads) =>
-        new ScrapePipeline(new HttpEngine(client), extensions, threads.transformer),
-      inject: [GuardedHttpClient, PipelineExtensions, ContentThreads],
+      useFactory: (
+        client: GuardedHttpClient,
+        extensions: PipelineExtensions,
+        workers: ContentWorkers,
+        config: AppConfig,
+      ) =>
+        new ScrapePipeline(new HttpEngine(client), extensions, workers.transformer, config.worker.pageLimits),
+      inject: [GuardedHttpClient, PipelineExtensions, ContentWorkers, APP_CONFIG],
     },
     {
       provide: ScrapeJobHandler,
@@ -104,6 +44,7 @@ class ContentThreads implements OnApplicationBootstrap, OnApplicationShutdown {
         bus: MessageBus,
         metrics: PlatformMetrics,
         logger: Logger,
+        claims: JobClaims,
       ) =>
         new ScrapeJobHandler({
           pipeline,
@@ -112,8 +53,17 @@ class ContentThreads implements OnApplicationBootstrap, OnApplicationShutdown {
           bus,
           metrics,
           logger: logger.child({ component: 'scrape-worker' }),
+          claims,
         }),
-      inject: [ScrapePipeline, JobRepository, JobOutcomeStore, MESSAGE_BUS, PlatformMetrics, LOGGER],
+      inject: [
+        ScrapePipeline,
+        JobRepository,
+        JobOutcomeStore,
+        MESSAGE_BUS,
+        PlatformMetrics,
+        LOGGER,
+        JobClaims,
+      ],
     },
     {
       provide: ScrapeJobConsumer,

@@ -1,9 +1,9 @@
-import type { JobStatus, ScrapeDocument, WebhookSettings } from '@quarry/contracts';
+import type { JobStatus, ScrapeDocument, WebhookDeliverySummary, WebhookSettings } from '@quarry/contracts';
 import type { Database, SqlExecutor } from '@quarry/platform/database';
+import type { WebhookOutboxRepository } from '@quarry/webhooks';
 import type { FrontierRepository, OutcomeEvent } from '../frontier/frontier.repository';
 import type { CollectionKind, CollectionOptions, NewPage } from '../frontier/frontier.types';
 import { date, json, num, type Raw } from '../frontier/sql-rows';
-import type { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
 
 export interface NewCollection {
   id: string;
@@ -51,6 +51,11 @@ export class CollectionRepository {
     private readonly outbox: WebhookOutboxRepository,
   ) {}
 
+  /** How the collection's webhook events fared (its status body). */
+  webhookDelivery(id: string): Promise<WebhookDeliverySummary | undefined> {
+    return this.outbox.deliverySummary(id);
+  }
+
   /** Creates the job, its collection row, its first pages and its `started` event in one transaction. */
   async create(collection: NewCollection): Promise<void> {
     try {
@@ -87,7 +92,12 @@ export class CollectionRepository {
         );
         await this.frontier.addPagesIn(tx, collection.id, collection.teamId, collection.pages);
         if (collection.webhook) await this.outbox.openStreamIn(tx, collection.id, collection.webhook);
-        if (collection.started) await this.outbox.enqueueIn(tx, { jobId: collection.id, teamId: collection.teamId, ...collection.started });
+        if (collection.started)
+          await this.outbox.enqueueIn(tx, {
+            jobId: collection.id,
+            teamId: collection.teamId,
+            ...collection.started,
+          });
       });
     } catch (error) {
       if (isUniqueViolation(error, 'idempotency_key')) throw new IdempotencyConflict();
@@ -107,7 +117,8 @@ export class CollectionRepository {
       if (status === 'cancelled' || status === 'failed') return 'ended';
       const added = await this.frontier.addPagesIn(tx, id, teamId, pages);
       await tx.query(`UPDATE crawls SET page_limit = page_limit + $2 WHERE job_id = $1`, [id, added]);
-      if (status === 'completed') await tx.query(`UPDATE jobs SET status = 'active', finished_at = NULL WHERE id = $1`, [id]);
+      if (status === 'completed')
+        await tx.query(`UPDATE jobs SET status = 'active', finished_at = NULL WHERE id = $1`, [id]);
       return 'appended';
     });
   }
@@ -120,11 +131,20 @@ export class CollectionRepository {
       [id],
     );
     const row = rows[0] ?? {};
-    return { inFlight: num(row['in_flight']), queued: num(row['queued']), failed: num(row['failed']), robotsBlocked: num(row['robots_blocked']) };
+    return {
+      inFlight: num(row['in_flight']),
+      queued: num(row['queued']),
+      failed: num(row['failed']),
+      robotsBlocked: num(row['robots_blocked']),
+    };
   }
 
   /** Stored documents with finish order in (afterSeq, afterSeq + limit], in that order. */
-  async documents(id: string, afterSeq: number, limit: number): Promise<{ seq: number; document: ScrapeDocument; bytes: number }[]> {
+  async documents(
+    id: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; document: ScrapeDocument; bytes: number }[]> {
     const rows = await this.db.sql.query<Raw>(
       `SELECT p.completed_seq, d.content::text AS content FROM crawl_pages p JOIN documents d ON d.id = p.document_id
        WHERE p.crawl_id = $1 AND p.completed_seq > $2 AND p.completed_seq <= $3 ORDER BY p.completed_seq`,
@@ -132,16 +152,26 @@ export class CollectionRepository {
     );
     return rows.map((row) => {
       const text = String(row['content']);
-      return { seq: num(row['completed_seq']), document: JSON.parse(text) as ScrapeDocument, bytes: Buffer.byteLength(text) };
+      return {
+        seq: num(row['completed_seq']),
+        document: JSON.parse(text) as ScrapeDocument,
+        bytes: Buffer.byteLength(text),
+      };
     });
   }
 
   /** Cancels a running collection (status becomes `cancelled` at once); false when it had ended. */
   async cancel(id: string): Promise<boolean> {
     return this.db.sql.transaction(async (tx: SqlExecutor) => {
-      const rows = await tx.query(`UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE id = $1 AND status IN ('queued', 'active') RETURNING id`, [id]);
+      const rows = await tx.query(
+        `UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE id = $1 AND status IN ('queued', 'active') RETURNING id`,
+        [id],
+      );
       if (rows.length === 0) return false;
-      await tx.query(`UPDATE crawl_pages SET status = 'skipped', finished_at = now() WHERE crawl_id = $1 AND status = 'queued'`, [id]);
+      await tx.query(
+        `UPDATE crawl_pages SET status = 'skipped', finished_at = now() WHERE crawl_id = $1 AND status = 'queued'`,
+        [id],
+      );
       return true;
     });
   }
@@ -151,7 +181,10 @@ export class CollectionRepository {
       `SELECT id, url, error_code, error, finished_at FROM crawl_pages WHERE crawl_id = $1 AND status = 'failed' ORDER BY seq LIMIT $2`,
       [id, limit],
     );
-    const blocked = await this.db.sql.query<Raw>(`SELECT url FROM crawl_pages WHERE crawl_id = $1 AND status = 'robots_blocked' ORDER BY seq LIMIT $2`, [id, limit]);
+    const blocked = await this.db.sql.query<Raw>(
+      `SELECT url FROM crawl_pages WHERE crawl_id = $1 AND status = 'robots_blocked' ORDER BY seq LIMIT $2`,
+      [id, limit],
+    );
     return {
       errors: failed.map((row) => ({
         id: String(row['id']),
@@ -164,7 +197,9 @@ export class CollectionRepository {
     };
   }
 
-  async active(teamId: string): Promise<{ id: string; url: string; createdAt: Date; options: CollectionOptions }[]> {
+  async active(
+    teamId: string,
+  ): Promise<{ id: string; url: string; createdAt: Date; options: CollectionOptions }[]> {
     const rows = await this.db.sql.query<Raw>(
       `SELECT c.job_id, c.url, c.options, j.created_at FROM crawls c JOIN jobs j ON j.id = c.job_id
        WHERE c.team_id = $1 AND c.kind = 'crawl' AND j.status IN ('queued', 'active') ORDER BY j.created_at`,
@@ -182,5 +217,7 @@ export class CollectionRepository {
 function isUniqueViolation(error: unknown, column: string): boolean {
   const candidate = error as { code?: string; constraint?: string; detail?: string; message?: string };
   if (candidate?.code !== '23505') return false;
-  return [candidate.constraint, candidate.detail, candidate.message].some((text) => typeof text === 'string' && text.includes(column));
+  return [candidate.constraint, candidate.detail, candidate.message].some(
+    (text) => typeof text === 'string' && text.includes(column),
+  );
 }

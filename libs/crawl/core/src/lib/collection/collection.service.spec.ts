@@ -1,5 +1,6 @@
 import type { CreditsService } from '@quarry/billing';
 import {
+  batchScrapeRequestSchema,
   crawlRequestSchema,
   ROBOTS_WARNING,
   type CrawlRequestInput,
@@ -8,7 +9,7 @@ import {
 } from '@quarry/contracts';
 import type { JobRecord, JobRepository } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
-import { AddressPolicy } from '@quarry/platform/net';
+import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
 import type { Dispatcher } from '../frontier/dispatcher';
 import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
@@ -145,6 +146,16 @@ function serviceFor(world: World = {}) {
       defaultTeamConcurrency: 2,
       addressPolicy: new AddressPolicy(false),
     },
+    // DNS at the boundary: hooks.public.test is a public address, hooks.internal.test a private one.
+    webhookTargets: new WebhookTargetPolicy(
+      new GuardedHttpClient(
+        new AddressPolicy(false),
+        { userAgent: 'test', maxBytes: 1_000 },
+        async (host) => [
+          { address: host === 'hooks.internal.test' ? '10.0.0.8' : '93.184.216.34', family: 4 },
+        ],
+      ),
+    ),
   });
   return { sut, created, published };
 }
@@ -373,5 +384,35 @@ describe('CollectionService crawl start (compat §8.1)', () => {
     const started = await sut.startCrawl(caller(), crawlInput());
     expect(started.url).toBe(`${PUBLIC_URL}/v2/crawl/${started.id}`);
     expect(published).toEqual([{ type: 'kickoff', crawlId: started.id, teamId: 'team-1' }]);
+  });
+});
+
+describe('CollectionService webhook targets', () => {
+  it('refuses crawls and batches whose webhook the outbound policy would never deliver to, creating nothing', async () => {
+    for (const url of [
+      'http://127.0.0.1:9000/hook',
+      'http://[::127.0.0.1]/hook',
+      'https://hooks.internal.test/hook',
+    ]) {
+      const { sut, created, published } = serviceFor({ kind: 'crawl' });
+      await expect(sut.startCrawl(caller(), crawlInput({ webhook: url }))).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/^Webhook URL refused: .*ALLOW_PRIVATE_NETWORKS=true/),
+      });
+      await expect(
+        sut.startBatch(
+          caller(),
+          batchScrapeRequestSchema.parse({ urls: ['https://site.test/a'], webhook: { url } }),
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      expect(created).toEqual([]);
+      expect(published).toEqual([]);
+    }
+  });
+
+  it('accepts a webhook on a public host', async () => {
+    const { sut, created } = serviceFor({ kind: 'crawl' });
+    await sut.startCrawl(caller(), crawlInput({ webhook: 'https://hooks.public.test/hook' }));
+    expect(created).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { LlmError, OfflineProvider, type CompletionRequest, type LlmProvider } from '@quarry/llm';
 import { CrawlPromptInterpreter } from './crawl-prompt.interpreter';
+import { outlineFromLinks } from './site-outline.util';
 
 /** A model at the boundary: answers `reply` (or throws it) and keeps the requests it saw. */
 function model(reply: unknown | LlmError): LlmProvider & { requests: CompletionRequest[] } {
@@ -40,11 +41,35 @@ const none = {
 };
 
 describe('CrawlPromptInterpreter', () => {
-  it('reads the prompt by rules when no model is configured', async () => {
+  it('reads the prompt by rules when no model is configured, saying so', async () => {
     const sut = new CrawlPromptInterpreter(new OfflineProvider(1_000, 10_000));
     expect(await sut.derive('https://a.example/', 'only the blog posts, up to 20 pages')).toEqual({
       options: { includePaths: ['^/blog(?:s)?(?:/|$)'], limit: 20 },
+      warning:
+        'crawl prompt: no language model is configured (LLM_BASE_URL); the options were read from the prompt by rules (offline fallback).',
     });
+  });
+
+  it("maps sections onto the site's own when its outline can be read", async () => {
+    const outline = outlineFromLinks(
+      'https://cafe.example/',
+      [
+        { url: 'https://cafe.example/journal', text: 'Blog' },
+        { url: 'https://cafe.example/journal/new-roaster', text: 'Our new roaster' },
+        { url: 'https://cafe.example/recipes/buns', text: 'Cardamom buns' },
+      ],
+      ['https://cafe.example/journal/summer-hours', 'https://cafe.example/menu/lunch'],
+    );
+    const read: string[] = [];
+    const sut = new CrawlPromptInterpreter(new OfflineProvider(1_000, 10_000), 30_000, {
+      read: async (url) => (read.push(url), outline),
+    });
+    const derived = await sut.derive('https://cafe.example/', 'Only crawl the blog articles');
+    expect(read).toEqual(['https://cafe.example/']);
+    expect(derived.options).toEqual({ includePaths: ['^/journal(?:/|$)'] });
+    expect(derived.warning).toBe(
+      "crawl prompt: no language model is configured (LLM_BASE_URL); the options were read from the prompt by rules, matching the sections the site's links and sitemap show (offline fallback).",
+    );
   });
 
   it('asks the model for structured options and keeps what the crawl contract accepts', async () => {

@@ -1,6 +1,7 @@
 import { crawlerOptionsShape } from '@quarry/contracts';
 import { isLlmError, type LlmProvider } from '@quarry/llm';
 import { crawlOptionsFromPrompt, type PromptDerivation, type PromptOptions } from './prompt-options.util';
+import type { SiteOutline } from './site-outline.util';
 
 type PromptKey = keyof PromptOptions;
 
@@ -57,6 +58,14 @@ export interface PromptContext {
   signal?: AbortSignal;
 }
 
+/** Reads the sections a site shows (its navigation and sitemap) for the offline reading of a prompt. */
+export interface SiteOutlineSource {
+  read(url: string, signal?: AbortSignal): Promise<SiteOutline | undefined>;
+}
+
+const OFFLINE_WARNING =
+  'crawl prompt: no language model is configured (LLM_BASE_URL); the options were read from the prompt by rules';
+
 /**
  * Crawler options from a crawl's `prompt` (compat §8.1, §8.3): asked of the language model when one
  * is configured — each answered option checked by the crawl contract's own rules, invalid ones
@@ -67,10 +76,12 @@ export class CrawlPromptInterpreter {
   constructor(
     private readonly llm: LlmProvider,
     private readonly timeoutMs = 30_000,
+    private readonly outlines?: SiteOutlineSource,
   ) {}
 
   async derive(url: string, prompt: string, context: PromptContext = {}): Promise<PromptDerivation> {
-    if (!this.llm.available) return crawlOptionsFromPrompt(prompt);
+    if (!this.llm.available)
+      return this.byRules(url, prompt, OFFLINE_WARNING, ' (offline fallback)', context);
     let answer: unknown;
     try {
       const result = await this.llm.complete({
@@ -91,11 +102,30 @@ export class CrawlPromptInterpreter {
       answer = result.json;
     } catch (error) {
       if (!isLlmError(error)) throw error;
-      const derived = crawlOptionsFromPrompt(prompt);
-      const note = `The language model could not read the prompt (${error.message}); the options were read from it by rules.`;
-      return { options: derived.options, warning: [note, derived.warning].filter(Boolean).join(' ') };
+      const note = `The language model could not read the prompt (${error.message}); the options were read from it by rules`;
+      return this.byRules(url, prompt, note, '', context);
     }
     return checkedOptions(answer);
+  }
+
+  /**
+   * The rules, with the site's sections when its outline can be read ("the blog articles" → the
+   * site's /journal), and the warning saying no model was used and which sections were matched.
+   */
+  private async byRules(
+    url: string,
+    prompt: string,
+    reason: string,
+    label: string,
+    context: PromptContext,
+  ): Promise<PromptDerivation> {
+    const outline = await this.outlines?.read(url, context.signal).catch(() => undefined);
+    const derived = crawlOptionsFromPrompt(prompt, outline);
+    const basis = outline ? ", matching the sections the site's links and sitemap show" : '';
+    return {
+      options: derived.options,
+      warning: [`${reason}${basis}${label}.`, derived.warning].filter(Boolean).join(' '),
+    };
   }
 }
 

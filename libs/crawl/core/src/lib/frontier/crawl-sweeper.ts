@@ -2,6 +2,7 @@ import type { CrawlTaskMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { Logger } from 'pino';
 import type { Dispatcher } from './dispatcher';
+import type { DispatchQueueRepository } from './dispatch-queue.repository';
 import type { FrontierRepository } from './frontier.repository';
 
 export interface SweeperSettings {
@@ -26,6 +27,7 @@ export class CrawlSweeper {
 
   constructor(
     private readonly frontier: FrontierRepository,
+    private readonly queue: DispatchQueueRepository,
     private readonly dispatcher: Dispatcher,
     private readonly bus: MessageBus,
     private readonly settings: SweeperSettings,
@@ -51,13 +53,16 @@ export class CrawlSweeper {
   }
 
   async sweep(): Promise<void> {
-    const stale = await this.frontier.reclaimStale(this.settings.pageLeaseMs, 500);
+    const stale = await this.queue.reclaimStale(this.settings.pageLeaseMs, 500);
     const resend = [];
     for (const page of stale) {
       if (page.attempts > this.settings.pageMaxAttempts) {
         const row = await this.frontier.loadPage(page.id);
         if (row) {
-          await this.frontier.endPage(row, 'failed', { code: 'UNKNOWN_ERROR', message: `The page could not be processed after ${page.attempts - 1} attempts` });
+          await this.frontier.endPage(row, 'failed', {
+            code: 'UNKNOWN_ERROR',
+            message: `The page could not be processed after ${page.attempts - 1} attempts`,
+          });
         }
         this.dispatcher.kick(page.crawlId);
       } else resend.push(page);
@@ -66,11 +71,15 @@ export class CrawlSweeper {
       this.logger.warn({ pages: resend.length }, 're-sending crawl pages whose lease expired');
       await this.dispatcher.publish(resend);
     }
-    const running = await this.frontier.runningCollections(1_000);
+    const running = await this.queue.runningCollections(1_000);
     for (const collection of running) {
       if (collection.kickedOff) this.dispatcher.kick(collection.id);
       else if (Date.now() - collection.createdAt.getTime() > this.settings.kickoffGraceMs) {
-        const message: CrawlTaskMessage = { type: 'kickoff', crawlId: collection.id, teamId: collection.teamId };
+        const message: CrawlTaskMessage = {
+          type: 'kickoff',
+          crawlId: collection.id,
+          teamId: collection.teamId,
+        };
         await this.bus.publish('crawlTasks', message, { key: collection.id });
       }
     }

@@ -3,6 +3,7 @@ import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
 import type { CollectionEvents } from '../webhooks/collection-events';
+import type { DispatchQueueRepository } from './dispatch-queue.repository';
 import type { FrontierRepository } from './frontier.repository';
 
 export interface DispatchResult {
@@ -33,6 +34,7 @@ export class Dispatcher {
 
   constructor(
     private readonly frontier: FrontierRepository,
+    private readonly queue: DispatchQueueRepository,
     private readonly events: CollectionEvents,
     private readonly bus: MessageBus,
     private readonly logger: Logger,
@@ -77,28 +79,43 @@ export class Dispatcher {
 
   async dispatch(collectionId: string): Promise<DispatchResult> {
     const result = await this.frontier.transaction(async (tx) => {
-      await this.frontier.lockCollectionIn(tx, collectionId);
-      const state = await this.frontier.dispatchStateIn(tx, collectionId);
-      if (!state || !state.kickedOff || !['queued', 'active'].includes(state.jobStatus)) return { pages: [], dispatched: 0 } as const;
+      await this.queue.lockCollectionIn(tx, collectionId);
+      const state = await this.queue.dispatchStateIn(tx, collectionId);
+      if (!state || !state.kickedOff || !['queued', 'active'].includes(state.jobStatus))
+        return { pages: [], dispatched: 0 } as const;
       const teamLimit = state.teamConcurrency ?? this.options.defaultTeamConcurrency;
-      const capacity = Math.min(state.maxConcurrency - state.inFlight, state.pageLimit - state.completed - state.inFlight, teamLimit - state.teamInFlight);
+      const capacity = Math.min(
+        state.maxConcurrency - state.inFlight,
+        state.pageLimit - state.completed - state.inFlight,
+        teamLimit - state.teamInFlight,
+      );
       const pages =
         capacity > 0 && state.queued > 0
           ? state.delayMs > 0
-            ? await this.frontier.takeQueuedPoliteIn(tx, collectionId, capacity, state.delayMs)
-            : await this.frontier.takeQueuedIn(tx, collectionId, capacity)
+            ? await this.queue.takeQueuedPoliteIn(tx, collectionId, capacity, state.delayMs)
+            : await this.queue.takeQueuedIn(tx, collectionId, capacity)
           : [];
       const inFlight = state.inFlight + pages.length;
       if (inFlight === 0 && (state.queued === 0 || state.completed >= state.pageLimit)) {
         const collection = await this.frontier.loadCollection(collectionId, tx);
         if (!collection) return { pages, dispatched: 0 } as const;
         let error: JobError | undefined;
-        if (state.completed === 0 && collection.kind === 'crawl') error = await this.frontier.startPageErrorIn(tx, collectionId);
+        if (state.completed === 0 && collection.kind === 'crawl')
+          error = await this.queue.startPageErrorIn(tx, collectionId);
         const status = error ? 'failed' : 'completed';
-        const ended = await this.frontier.finishCollectionIn(tx, collection, status, error, this.events.finished(collection, status, error?.message));
+        const ended = await this.frontier.finishCollectionIn(
+          tx,
+          collection,
+          status,
+          error,
+          this.events.finished(collection, status, error?.message),
+        );
         return { pages, dispatched: 0, finished: ended ? status : undefined, collection } as const;
       }
-      const wakeAt = state.delayMs > 0 && state.queued > pages.length ? await this.frontier.nextPoliteWakeIn(tx, collectionId, state.delayMs) : undefined;
+      const wakeAt =
+        state.delayMs > 0 && state.queued > pages.length
+          ? await this.queue.nextPoliteWakeIn(tx, collectionId, state.delayMs)
+          : undefined;
       return { pages, dispatched: pages.length, wakeAt } as const;
     });
     await this.publish(result.pages);
@@ -107,17 +124,29 @@ export class Dispatcher {
       if ('collection' in result && result.collection) {
         const { kind, createdAt } = result.collection;
         this.options.metrics?.jobsFinished.inc({ kind, outcome: result.finished });
-        this.options.metrics?.jobDuration.observe({ kind, engine: 'none' }, Math.max(0, Date.now() - createdAt.getTime()) / 1000);
+        this.options.metrics?.jobDuration.observe(
+          { kind, engine: 'none' },
+          Math.max(0, Date.now() - createdAt.getTime()) / 1000,
+        );
       }
     }
-    return { dispatched: result.dispatched, finished: 'finished' in result ? result.finished : undefined, wakeAt: 'wakeAt' in result ? result.wakeAt : undefined };
+    return {
+      dispatched: result.dispatched,
+      finished: 'finished' in result ? result.finished : undefined,
+      wakeAt: 'wakeAt' in result ? result.wakeAt : undefined,
+    };
   }
 
   /** Publishes page tasks. A publish failure leaves the pages dispatched; the stale-page sweep re-sends them. */
   async publish(pages: readonly { id: string; crawlId: string; teamId: string }[]): Promise<void> {
     await Promise.all(
       pages.map((page) => {
-        const message: CrawlTaskMessage = { type: 'page', crawlId: page.crawlId, teamId: page.teamId, pageId: page.id };
+        const message: CrawlTaskMessage = {
+          type: 'page',
+          crawlId: page.crawlId,
+          teamId: page.teamId,
+          pageId: page.id,
+        };
         return this.bus.publish('crawlTasks', message, { key: page.id });
       }),
     );

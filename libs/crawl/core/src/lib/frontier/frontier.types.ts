@@ -2,7 +2,16 @@ import type { CrawlerOptions, JobStatus, ScrapeRequest, WebhookSettings } from '
 
 export type CollectionKind = 'crawl' | 'batch_scrape';
 
-export const PAGE_STATUSES = ['queued', 'dispatched', 'completed', 'failed', 'robots_blocked', 'duplicate', 'skipped', 'alias'] as const;
+export const PAGE_STATUSES = [
+  'queued',
+  'dispatched',
+  'completed',
+  'failed',
+  'robots_blocked',
+  'duplicate',
+  'skipped',
+  'alias',
+] as const;
 export type PageStatus = (typeof PAGE_STATUSES)[number];
 
 /** What a collection's workers need, stored once with it (`crawls.options`). */
@@ -48,6 +57,8 @@ export interface PageRow {
   trapRun: number;
   status: PageStatus;
   attempts: number;
+  /** Runs that ended without an outcome (their worker died): a page with any runs alone (SuspectGate). */
+  starts: number;
   jobStatus: JobStatus;
   /** Rows in the crawl's frontier when the page was loaded. */
   frontierSize: number;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ScrapeDocument } from '@quarry/contracts';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
 import type { Database } from '@quarry/platform/database';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
 import pino from 'pino';
-import { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
 import { FrontierRepository } from './frontier.repository';
 import type { CollectionRow, PageRow } from './frontier.types';
 import { PageOutcomeWriter, type PageOutcome } from './page-outcome.writer';
@@ -210,5 +210,38 @@ describe('PageOutcomeWriter (PostgreSQL)', () => {
       [collection.id],
     );
     expect(pages.map((page) => page.status)).toEqual(['failed', 'failed', 'failed']);
+  });
+  it('refuses a browser error page and stores a refused target at no charge', async () => {
+    const { collection, rows } = await seed(100, 2);
+    const sut = new PageOutcomeWriter(db, frontier, logger, { maxBatch: 4, lingerMs: 1 });
+    const errorPage = outcome(collection, rows[0], 0);
+    errorPage.document = {
+      markdown: '127.0.0.2 is blocked',
+      metadata: { sourceURL: rows[0].url, url: 'chrome-error://chromewebdata/', statusCode: 200 },
+    };
+    await expect(sut.submit(errorPage)).rejects.toMatchObject({ code: 'SCRAPE_SITE_ERROR' });
+    const refused = outcome(collection, rows[1], 0);
+    refused.document = {
+      markdown: '',
+      metadata: {
+        sourceURL: rows[1].url,
+        url: rows[1].url,
+        statusCode: 403,
+        error:
+          'Blocked insecure target URL: http://10.0.0.1/ resolves to a private, loopback, link-local or metadata address',
+        creditsUsed: 1,
+      },
+    };
+    expect(await sut.submit(refused)).toMatchObject({ stored: true });
+    const documents = await db.sql.query<{ url: string; status_code: number; credits: string | null }>(
+      `SELECT url, status_code, content -> 'metadata' ->> 'creditsUsed' AS credits FROM documents WHERE job_id = $1`,
+      [collection.id],
+    );
+    expect(documents).toEqual([{ url: rows[1].url, status_code: 403, credits: '0' }]);
+    const [money] = await db.sql.query<{ charges: string; balance: number }>(
+      `SELECT (SELECT count(*) FROM credit_ledger WHERE job_id = $1) AS charges, (SELECT credits FROM teams WHERE id = $2) AS balance`,
+      [collection.id, collection.teamId],
+    );
+    expect(money).toEqual({ charges: '0', balance: 100 });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { urlKey } from '@quarry/contracts';
-import type { Database, SqlExecutor } from '@quarry/platform/database';
+import { AppError, urlKey } from '@quarry/contracts';
+import { pageVerdict } from '@quarry/jobs';
+import { storableJson, type Database, type SqlExecutor } from '@quarry/platform/database';
 import type { Logger } from 'pino';
 import type { CompletedPage, CompletionResult, FrontierRepository } from './frontier.repository';
 import type { NewPage } from './frontier.types';
@@ -27,7 +28,11 @@ export interface OutcomeWriterOptions {
 class BatchAbort extends Error {}
 
 const firstString = (value: unknown): string | null =>
-  typeof value === 'string' ? value.slice(0, 2_000) : Array.isArray(value) && typeof value[0] === 'string' ? value[0].slice(0, 2_000) : null;
+  typeof value === 'string'
+    ? value.slice(0, 2_000)
+    : Array.isArray(value) && typeof value[0] === 'string'
+      ? value[0].slice(0, 2_000)
+      : null;
 
 /**
  * Stores page outcomes in batches: one transaction writes the frontier states, documents, new
@@ -50,9 +55,32 @@ export class PageOutcomeWriter {
     private readonly options: OutcomeWriterOptions = { maxBatch: 32, lingerMs: 5 },
   ) {}
 
-  submit(outcome: PageOutcome): Promise<CompletionResult> {
+  /**
+   * Rejects (AppError `SCRAPE_SITE_ERROR`) a page that is a browser error page; a page answering a
+   * refused target is stored at no charge (`pageVerdict`: what no engine may leak into the index or ledger).
+   */
+  submit(submitted: PageOutcome): Promise<CompletionResult> {
+    const verdict = pageVerdict(submitted.document);
+    if (verdict === 'error-page') {
+      return Promise.reject(
+        new AppError('SCRAPE_SITE_ERROR', {
+          message:
+            'The target could not be loaded: the browser showed its own error page instead of a page of the target',
+        }),
+      );
+    }
+    const outcome =
+      verdict === 'refused'
+        ? {
+            ...submitted,
+            credits: 0,
+            document: { ...submitted.document, metadata: { ...submitted.document.metadata, creditsUsed: 0 } },
+          }
+        : submitted;
+    // Stored as jsonb and text: U+0000 (binary bodies, some PDF fonts) would fail the whole batch.
+    const storable = { ...outcome, document: storableJson(outcome.document) };
     return new Promise((resolve, reject) => {
-      this.queue.push({ outcome, resolve, reject });
+      this.queue.push({ outcome: storable, resolve, reject });
       this.schedule();
     });
   }
@@ -76,12 +104,22 @@ export class PageOutcomeWriter {
     try {
       let results: CompletionResult[] | undefined;
       try {
-        results = await this.db.sql.transaction((tx) => this.write(tx, batch.map((entry) => entry.outcome)));
+        results = await this.db.sql.transaction((tx) =>
+          this.write(
+            tx,
+            batch.map((entry) => entry.outcome),
+          ),
+        );
       } catch (error) {
-        if (!(error instanceof BatchAbort)) this.logger.debug({ err: error, pages: batch.length }, 'batched page outcomes fell back to single writes');
+        if (!(error instanceof BatchAbort))
+          this.logger.debug(
+            { err: error, pages: batch.length },
+            'batched page outcomes fell back to single writes',
+          );
       }
       if (results) batch.forEach((entry, index) => entry.resolve((results as CompletionResult[])[index]));
-      else await Promise.all(batch.map((entry) => this.single(entry.outcome).then(entry.resolve, entry.reject)));
+      else
+        await Promise.all(batch.map((entry) => this.single(entry.outcome).then(entry.resolve, entry.reject)));
     } finally {
       this.flushing = false;
       if (this.queue.length > 0) this.schedule();
@@ -90,7 +128,10 @@ export class PageOutcomeWriter {
 
   private async single(outcome: PageOutcome): Promise<CompletionResult> {
     const { discovered, ...rest } = outcome;
-    const added = discovered.length > 0 ? await this.frontier.addDiscovered(outcome.page.crawlId, outcome.page.teamId, discovered) : 0;
+    const added =
+      discovered.length > 0
+        ? await this.frontier.addDiscovered(outcome.page.crawlId, outcome.page.teamId, discovered)
+        : 0;
     return this.frontier.completePage({ ...rest, added });
   }
 
@@ -136,7 +177,12 @@ export class PageOutcomeWriter {
     const added = new Map<string, number>();
     const links = new Map<string, { crawlId: string; teamId: string; page: NewPage }>();
     for (const outcome of live) {
-      for (const page of outcome.discovered) links.set(`${outcome.page.crawlId} ${page.urlKey}`, { crawlId: outcome.page.crawlId, teamId: outcome.page.teamId, page });
+      for (const page of outcome.discovered)
+        links.set(`${outcome.page.crawlId} ${page.urlKey}`, {
+          crawlId: outcome.page.crawlId,
+          teamId: outcome.page.teamId,
+          page,
+        });
     }
     if (links.size > 0) {
       const rows = [...links.values()];
@@ -159,7 +205,8 @@ export class PageOutcomeWriter {
           rows.map((row) => row.page.status),
         ],
       );
-      for (const row of inserted) added.set(String(row['crawl_id']), (added.get(String(row['crawl_id'])) ?? 0) + 1);
+      for (const row of inserted)
+        added.set(String(row['crawl_id']), (added.get(String(row['crawl_id'])) ?? 0) + 1);
     }
 
     // 4. charges: one ledger row per page (its own idempotency key), then each team's balance once
@@ -180,9 +227,13 @@ export class PageOutcomeWriter {
         ],
       );
       const perTeam = new Map<string, number>();
-      for (const row of rows) perTeam.set(String(row['team_id']), (perTeam.get(String(row['team_id'])) ?? 0) - num(row['amount']));
+      for (const row of rows)
+        perTeam.set(String(row['team_id']), (perTeam.get(String(row['team_id'])) ?? 0) - num(row['amount']));
       for (const [teamId, amount] of [...perTeam.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-        const team = await tx.query(`UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING id`, [teamId, amount]);
+        const team = await tx.query(
+          `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING id`,
+          [teamId, amount],
+        );
         if (team.length === 0) throw new BatchAbort('credits');
       }
     }
@@ -211,7 +262,11 @@ export class PageOutcomeWriter {
         `UPDATE crawls SET completed_count = crawls.completed_count + v.pages, frontier_size = crawls.frontier_size + v.added
          FROM unnest($1::uuid[], $2::int[], $3::int[]) AS v(id, pages, added)
          WHERE crawls.job_id = v.id RETURNING crawls.job_id, crawls.completed_count`,
-        [crawlIds, crawlIds.map((id) => (perCrawl.get(id) as { pages: PageOutcome[] }).pages.length), crawlIds.map((id) => added.get(id) ?? 0)],
+        [
+          crawlIds,
+          crawlIds.map((id) => (perCrawl.get(id) as { pages: PageOutcome[] }).pages.length),
+          crawlIds.map((id) => added.get(id) ?? 0),
+        ],
       );
       const ids: string[] = [];
       const seqs: number[] = [];
@@ -224,7 +279,11 @@ export class PageOutcomeWriter {
           ids.push(outcome.page.id);
           seqs.push(seq);
           documents.push(documentIds.get(outcome.page.id) ?? null);
-          results.set(outcome.page.id, { stored: true, completedSeq: seq, documentId: documentIds.get(outcome.page.id) });
+          results.set(outcome.page.id, {
+            stored: true,
+            completedSeq: seq,
+            documentId: documentIds.get(outcome.page.id),
+          });
         }
       }
       await tx.query(
@@ -245,12 +304,16 @@ export class PageOutcomeWriter {
             events.map((outcome) => outcome.event?.type),
             events.map((outcome) => {
               const documentId = documentIds.get(outcome.page.id);
-              return JSON.stringify(documentId ? { ...outcome.event?.payload, documentId } : outcome.event?.payload);
+              return JSON.stringify(
+                storableJson(documentId ? { ...outcome.event?.payload, documentId } : outcome.event?.payload),
+              );
             }),
           ],
         );
       }
     }
-    return outcomes.map((outcome) => results.get(outcome.page.id) ?? { stored: false, reason: 'already-handled' });
+    return outcomes.map(
+      (outcome) => results.get(outcome.page.id) ?? { stored: false, reason: 'already-handled' },
+    );
   }
 }

@@ -1,12 +1,9 @@
 import type { JobStatus, WebhookSettings } from '@quarry/contracts';
+import { date, json, num, type Raw } from '@quarry/platform/database';
 import type { CollectionKind, CollectionOptions, CollectionRow, PageRow, PageStatus } from './frontier.types';
 
-/** Raw rows as the drivers return them (PostgreSQL: bigint/count as strings; PGlite: numbers). */
-export type Raw = Record<string, unknown>;
-
-export const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
-export const date = (value: unknown): Date | null => (value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value)));
-export const json = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
+/** The row helpers of the database lib, re-exported for the frontier's queries. */
+export { date, json, num, type Raw };
 
 export const COLLECTION_COLUMNS = `c.job_id, c.team_id, c.kind, c.url, c.options, c.page_limit, c.max_concurrency, c.delay_ms,
   c.frontier_size, c.completed_count, c.webhook, c.kicked_off_at, c.created_at, j.status AS job_status, j.zero_data_retention, j.api_key_id`;
@@ -32,7 +29,7 @@ export function toCollection(row: Raw): CollectionRow {
   };
 }
 
-export const PAGE_COLUMNS = `p.id, p.crawl_id, p.team_id, p.url, p.url_key, p.host, p.depth, p.trap_run, p.status, p.attempts, j.status AS job_status, c.frontier_size`;
+export const PAGE_COLUMNS = `p.id, p.crawl_id, p.team_id, p.url, p.url_key, p.host, p.depth, p.trap_run, p.status, p.attempts, p.starts, j.status AS job_status, c.frontier_size`;
 
 export function toPage(row: Raw): PageRow {
   return {
@@ -46,6 +43,7 @@ export function toPage(row: Raw): PageRow {
     trapRun: num(row['trap_run']),
     status: row['status'] as PageStatus,
     attempts: num(row['attempts']),
+    starts: num(row['starts']),
     jobStatus: row['job_status'] as JobStatus,
     frontierSize: num(row['frontier_size']),
   };

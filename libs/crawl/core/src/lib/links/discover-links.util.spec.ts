@@ -19,6 +19,11 @@ describe('discoverLinks', () => {
   });
 
   it('resolves against <base href>', () => {
-    expect(discoverLinks('<head><base href="https://cdn.example.com/root/"></head><a href="page">p</a>', 'https://example.com/')).toEqual(['https://cdn.example.com/root/page']);
+    expect(
+      discoverLinks(
+        '<head><base href="https://cdn.example.com/root/"></head><a href="page">p</a>',
+        'https://example.com/',
+      ),
+    ).toEqual(['https://cdn.example.com/root/page']);
   });
 });

@@ -23,6 +23,8 @@ describe('RobotsRules', () => {
 
   it('allows everything without a robots.txt', () => {
     expect(RobotsRules.allowAll('https://example.com').isAllowed('https://example.com/private')).toBe(true);
-    expect(RobotsRules.parse('https://example.com', '', 'QuarryBot').isAllowed('https://example.com/private')).toBe(true);
+    expect(
+      RobotsRules.parse('https://example.com', '', 'QuarryBot').isAllowed('https://example.com/private'),
+    ).toBe(true);
   });
 });

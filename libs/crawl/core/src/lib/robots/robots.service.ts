@@ -24,7 +24,12 @@ export class RobotsService {
     return this.memory.get(`${crawlId} ${origin}`);
   }
 
-  async rulesFor(crawlId: string, origin: string, userAgent: string, signal?: AbortSignal): Promise<RobotsRules> {
+  async rulesFor(
+    crawlId: string,
+    origin: string,
+    userAgent: string,
+    signal?: AbortSignal,
+  ): Promise<RobotsRules> {
     const key = `${crawlId} ${origin}`;
     const known = this.memory.get(key);
     if (known) return known;
@@ -34,8 +39,14 @@ export class RobotsService {
     return rules;
   }
 
-  private async load(crawlId: string, origin: string, userAgent: string, signal?: AbortSignal): Promise<RobotsRules> {
-    if (await this.frontier.claimRobots(crawlId, origin)) return this.fetchAndStore(crawlId, origin, userAgent, signal);
+  private async load(
+    crawlId: string,
+    origin: string,
+    userAgent: string,
+    signal?: AbortSignal,
+  ): Promise<RobotsRules> {
+    if (await this.frontier.claimRobots(crawlId, origin))
+      return this.fetchAndStore(crawlId, origin, userAgent, signal);
     const deadline = Date.now() + WAIT_FOR_OTHER_FETCHER_MS;
     for (;;) {
       const stored = await this.frontier.loadRobots(crawlId, origin);
@@ -49,7 +60,12 @@ export class RobotsService {
     }
   }
 
-  private async fetchAndStore(crawlId: string, origin: string, userAgent: string, signal?: AbortSignal): Promise<RobotsRules> {
+  private async fetchAndStore(
+    crawlId: string,
+    origin: string,
+    userAgent: string,
+    signal?: AbortSignal,
+  ): Promise<RobotsRules> {
     const file = await this.fetcher.fetch(origin, signal);
     await this.frontier.saveRobots(crawlId, origin, file.status, file.text);
     return RobotsRules.parse(origin, file.text, userAgent);

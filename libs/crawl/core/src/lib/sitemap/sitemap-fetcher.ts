@@ -1,5 +1,5 @@
-import { gunzipSync } from 'node:zlib';
-import type { GuardedHttpClient } from '@quarry/platform/net';
+import { Readable } from 'node:stream';
+import { readBounded, type GuardedHttpClient } from '@quarry/platform/net';
 import { XMLParser } from 'fast-xml-parser';
 
 export interface SitemapLimits {
@@ -9,7 +9,7 @@ export interface SitemapLimits {
   maxUrls: number;
   /** Levels of sitemap index files followed. */
   maxDepth: number;
-  /** Bytes of one sitemap after decompression. */
+  /** Bytes of one sitemap after decompression (MAX_RESPONSE_BYTES in the services). */
   maxBytes: number;
   /** Per sitemap request. */
   timeoutMs: number;
@@ -53,7 +53,10 @@ export class SitemapFetcher {
     private readonly limits: SitemapLimits = DEFAULT_SITEMAP_LIMITS,
   ) {}
 
-  async collect(roots: string[], options: { signal?: AbortSignal; deadline?: number } = {}): Promise<SitemapResult> {
+  async collect(
+    roots: string[],
+    options: { signal?: AbortSignal; deadline?: number } = {},
+  ): Promise<SitemapResult> {
     const result: SitemapResult = { urls: [], sitemaps: [], errors: [] };
     const seenSitemaps = new Set<string>();
     const seenUrls = new Set<string>();
@@ -62,7 +65,8 @@ export class SitemapFetcher {
       const next: string[] = [];
       for (const sitemap of level) {
         if (seenSitemaps.has(sitemap) || seenSitemaps.size >= this.limits.maxSitemaps) continue;
-        if (options.signal?.aborted || (options.deadline !== undefined && Date.now() > options.deadline)) return result;
+        if (options.signal?.aborted || (options.deadline !== undefined && Date.now() > options.deadline))
+          return result;
         seenSitemaps.add(sitemap);
         let parsed: ParsedSitemap;
         try {
@@ -85,8 +89,14 @@ export class SitemapFetcher {
     return result;
   }
 
-  private async fetchOne(url: string, options: { signal?: AbortSignal; deadline?: number }): Promise<ParsedSitemap> {
-    const remaining = options.deadline === undefined ? this.limits.timeoutMs : Math.min(this.limits.timeoutMs, options.deadline - Date.now());
+  private async fetchOne(
+    url: string,
+    options: { signal?: AbortSignal; deadline?: number },
+  ): Promise<ParsedSitemap> {
+    const remaining =
+      options.deadline === undefined
+        ? this.limits.timeoutMs
+        : Math.min(this.limits.timeoutMs, options.deadline - Date.now());
     if (remaining <= 0) throw new Error('sitemap deadline passed');
     const response = await this.client.fetch({
       url,
@@ -97,7 +107,9 @@ export class SitemapFetcher {
     });
     if (response.status < 200 || response.status >= 300) throw new Error(`HTTP ${response.status}`);
     let body = response.body;
-    if (body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b) body = gunzipSync(body, { maxOutputLength: this.limits.maxBytes });
+    // A .xml.gz file (also inside a gzip Content-Encoding): decoded as a stream, bounded like the response.
+    if (body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b)
+      body = await readBounded(Readable.from([body]), ['gzip'], this.limits.maxBytes);
     return parseSitemap(body.toString('utf8'), response.url);
   }
 }
@@ -112,7 +124,10 @@ export function parseSitemap(text: string, sitemapUrl: string): ParsedSitemap {
       .filter((line) => /^https?:\/\//i.test(line));
     return { urls, children: [] };
   }
-  const doc = parser.parse(trimmed) as { urlset?: { url?: { loc?: unknown }[] }; sitemapindex?: { sitemap?: { loc?: unknown }[] } };
+  const doc = parser.parse(trimmed) as {
+    urlset?: { url?: { loc?: unknown }[] };
+    sitemapindex?: { sitemap?: { loc?: unknown }[] };
+  };
   const locs = (entries: { loc?: unknown }[] | undefined) =>
     (entries ?? [])
       .map((entry) => (typeof entry.loc === 'string' ? entry.loc.trim() : ''))

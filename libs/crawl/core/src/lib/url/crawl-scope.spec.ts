@@ -17,8 +17,16 @@ describe('CrawlScope', () => {
     expect(accepted(sut.link('http://localhost:8080/docs', from))).toBe(true);
     expect(accepted(sut.link('http://sub.localhost:8080/', from))).toBe(false);
     expect(accepted(sut.link('http://127.0.0.1:8080/x', from))).toBe(false);
-    expect(accepted(scope('http://localhost:8080/', { allowSubdomains: true }).link('http://sub.localhost:8080/', from))).toBe(true);
-    expect(accepted(scope('http://localhost:8080/', { allowExternalLinks: true }).link('http://127.0.0.1:8080/x', from))).toBe(true);
+    expect(
+      accepted(
+        scope('http://localhost:8080/', { allowSubdomains: true }).link('http://sub.localhost:8080/', from),
+      ),
+    ).toBe(true);
+    expect(
+      accepted(
+        scope('http://localhost:8080/', { allowExternalLinks: true }).link('http://127.0.0.1:8080/x', from),
+      ),
+    ).toBe(true);
   });
 
   it('stays below the start path unless crawlEntireDomain', () => {
@@ -28,7 +36,14 @@ describe('CrawlScope', () => {
     expect(accepted(sut.link('https://example.com/blog', from))).toBe(true);
     expect(accepted(sut.link('https://example.com/blogroll', from))).toBe(false);
     expect(accepted(sut.link('https://example.com/about', from))).toBe(false);
-    expect(accepted(scope('https://example.com/blog', { crawlEntireDomain: true }).link('https://example.com/about', from))).toBe(true);
+    expect(
+      accepted(
+        scope('https://example.com/blog', { crawlEntireDomain: true }).link(
+          'https://example.com/about',
+          from,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('applies include/exclude patterns to the path, or to the full URL with regexOnFullURL', () => {
@@ -39,7 +54,10 @@ describe('CrawlScope', () => {
     const exclude = scope('https://example.com/', { excludePaths: ['^/private'] });
     expect(accepted(exclude.link('https://example.com/private/x', from))).toBe(false);
     expect(accepted(exclude.link('https://example.com/public/x', from))).toBe(true);
-    const full = scope('https://example.com/', { includePaths: ['^https://example\\.com/docs'], regexOnFullURL: true });
+    const full = scope('https://example.com/', {
+      includePaths: ['^https://example\\.com/docs'],
+      regexOnFullURL: true,
+    });
     expect(accepted(full.link('https://example.com/docs/a', from))).toBe(true);
     expect(accepted(full.link('https://example.com/blog', from))).toBe(false);
   });
@@ -64,9 +82,13 @@ describe('CrawlScope', () => {
     }
     expect(chain).toBe(3);
     expect(trapReason(new URL('https://example.com/a/b/a/b/a/b/a/b'))).toBe('repeated path segments');
-    expect(trapReason(new URL(`https://example.com/s?${'k=1&'.repeat(5)}`))).toBe('repeated query parameters');
+    expect(trapReason(new URL(`https://example.com/s?${'k=1&'.repeat(5)}`))).toBe(
+      'repeated query parameters',
+    );
     expect(trapReason(new URL(`https://example.com/${'x'.repeat(2_100)}`))).toBe('URL too long');
-    expect(urlShape(new URL('https://example.com/calendar/2031/11?view=week'))).toBe(urlShape(new URL('https://example.com/calendar/2024/05?view=month')));
+    expect(urlShape(new URL('https://example.com/calendar/2031/11?view=week'))).toBe(
+      urlShape(new URL('https://example.com/calendar/2024/05?view=month')),
+    );
   });
 
   it('skips static assets', () => {

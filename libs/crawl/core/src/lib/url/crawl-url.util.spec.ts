@@ -1,11 +1,18 @@
 import { crawlTarget, crawlUrlKey, parseHttpUrl } from './crawl-url.util';
 import { isWithinDomain, registrableDomain } from './registrable-domain.util';
 
-const key = (raw: string, options = { ignoreQueryParameters: false, deduplicateSimilarURLs: true }) => crawlUrlKey(parseHttpUrl(raw) as URL, options);
+const key = (raw: string, options = { ignoreQueryParameters: false, deduplicateSimilarURLs: true }) =>
+  crawlUrlKey(parseHttpUrl(raw) as URL, options);
 
 describe('crawl URL keys', () => {
   it('treats www/non-www, http/https, trailing slash and index files as one page when deduplicating', () => {
-    const variants = ['http://example.com/docs', 'https://www.example.com/docs/', 'https://example.com/docs/index.html', 'http://EXAMPLE.com/docs/index.php', 'https://example.com:443/docs#part'];
+    const variants = [
+      'http://example.com/docs',
+      'https://www.example.com/docs/',
+      'https://example.com/docs/index.html',
+      'http://EXAMPLE.com/docs/index.php',
+      'https://example.com:443/docs#part',
+    ];
     expect(new Set(variants.map((variant) => key(variant))).size).toBe(1);
   });
 
@@ -20,7 +27,9 @@ describe('crawl URL keys', () => {
     expect(key('https://example.com/a?a=1')).not.toBe(key('https://example.com/a?a=2'));
     const ignoring = { ignoreQueryParameters: true, deduplicateSimilarURLs: true };
     expect(key('https://example.com/a?a=1', ignoring)).toBe(key('https://example.com/a?a=2', ignoring));
-    expect(crawlTarget(parseHttpUrl('https://example.com/a?a=1#x') as URL, ignoring)).toBe('https://example.com/a');
+    expect(crawlTarget(parseHttpUrl('https://example.com/a?a=1#x') as URL, ignoring)).toBe(
+      'https://example.com/a',
+    );
   });
 
   it('refuses non-http URLs and drops fragments', () => {

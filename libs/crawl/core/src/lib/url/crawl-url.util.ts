@@ -55,7 +55,9 @@ export function crawlUrlKey(url: URL, options: UrlKeyOptions): string {
   }
   let query = '';
   if (!options.ignoreQueryParameters && url.search.length > 1) {
-    const params = [...url.searchParams.entries()].sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1));
+    const params = [...url.searchParams.entries()].sort(([a, av], [b, bv]) =>
+      a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1,
+    );
     query = `?${new URLSearchParams(params).toString()}`;
   }
   return `${scheme}${host}${port}${path}${query}`;

@@ -1,7 +1,22 @@
 import { isIP } from 'node:net';
 
 /** Second-level labels under which registrations happen (a small, common subset of the public suffix list). */
-const SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go', 'gob', 'nic', 'ltd', 'plc']);
+const SECOND_LEVEL = new Set([
+  'co',
+  'com',
+  'net',
+  'org',
+  'gov',
+  'edu',
+  'ac',
+  'or',
+  'ne',
+  'go',
+  'gob',
+  'nic',
+  'ltd',
+  'plc',
+]);
 
 /**
  * The registrable domain of a host (`docs.example.co.uk` → `example.co.uk`), approximated without the

@@ -1,33 +1,46 @@
 import type { WebhookEvent } from '@quarry/contracts';
+import type { WebhookPayload } from '@quarry/webhooks';
 import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
 import type { OutcomeEvent } from '../frontier/frontier.repository';
-import type { WebhookPayload } from './webhook-outbox.repository';
 
 type Subscribed = Pick<CollectionRow, 'kind' | 'webhook'>;
 
 /** Webhook event type names (compat §17). */
-export function eventType(kind: CollectionKind, event: 'started' | 'page' | 'completed'): string {
+export function eventType(kind: CollectionKind, event: 'started' | 'page' | 'completed' | 'failed'): string {
   return `${kind === 'crawl' ? 'crawl' : 'batch_scrape'}.${event}`;
 }
 
 /**
  * The webhook events of crawls and batches, filtered by the caller's `events`. Order rules
- * (compat §17, our rule): `started` first, every `page` before `completed`; a failed collection
- * sends its `completed` event with `success:false` when `completed` or `failed` is subscribed.
+ * (compat §17, our rule): `started` first, every `page` before the last event. A failed collection
+ * ends with `crawl.failed` / `batch_scrape.failed` (`success:false`, `error`) when `failed` is
+ * subscribed (the default, as in the reference), else with its `completed` event carrying
+ * `success:false` when only `completed` is.
  */
 export class CollectionEvents {
   started(collection: Subscribed): OutcomeEvent | undefined {
-    return this.subscribed(collection, 'started') ? { type: eventType(collection.kind, 'started'), payload: { success: true } } : undefined;
+    return this.subscribed(collection, 'started')
+      ? { type: eventType(collection.kind, 'started'), payload: { success: true } }
+      : undefined;
   }
 
   page(collection: Subscribed, payload: WebhookPayload): OutcomeEvent | undefined {
-    return this.subscribed(collection, 'page') ? { type: eventType(collection.kind, 'page'), payload } : undefined;
+    return this.subscribed(collection, 'page')
+      ? { type: eventType(collection.kind, 'page'), payload }
+      : undefined;
   }
 
   finished(collection: Subscribed, status: 'completed' | 'failed', error?: string): OutcomeEvent | undefined {
-    const wanted = this.subscribed(collection, 'completed') || (status === 'failed' && this.subscribed(collection, 'failed'));
-    if (!wanted) return undefined;
-    return { type: eventType(collection.kind, 'completed'), payload: status === 'completed' ? { success: true } : { success: false, error: error ?? 'The job failed' } };
+    if (status === 'completed') {
+      return this.subscribed(collection, 'completed')
+        ? { type: eventType(collection.kind, 'completed'), payload: { success: true } }
+        : undefined;
+    }
+    const payload = { success: false, error: error ?? 'The job failed' };
+    if (this.subscribed(collection, 'failed')) return { type: eventType(collection.kind, 'failed'), payload };
+    return this.subscribed(collection, 'completed')
+      ? { type: eventType(collection.kind, 'completed'), payload }
+      : undefined;
   }
 
   private subscribed(collection: Subscribed, event: WebhookEvent): boolean {

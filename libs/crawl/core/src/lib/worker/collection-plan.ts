@@ -23,7 +23,8 @@ export class CollectionPlan {
     settings: CrawlSettings,
   ) {
     const crawler = collection.options.crawler;
-    if (collection.kind === 'crawl' && crawler && collection.url) this.scope = new CrawlScope(collection.url, crawler, settings.trapMaxRun);
+    if (collection.kind === 'crawl' && crawler && collection.url)
+      this.scope = new CrawlScope(collection.url, crawler, settings.trapMaxRun);
     this.robotsUserAgent = crawler?.robotsUserAgent ?? settings.robotsUserAgent;
     this.frontierCap = Math.min(settings.maxFrontier, collection.pageLimit * 2 + 1_000);
   }
@@ -44,7 +45,10 @@ export class CollectionPlan {
   /** The scrape request of one page; crawls also ask for the raw HTML (link discovery reads it). */
   requestFor(url: string): ScrapeRequest {
     const template = this.collection.options.request;
-    const formats = this.discoversLinks && !this.collection.options.wantsRawHtml ? [...template.formats, { type: 'rawHtml' as const }] : template.formats;
+    const formats =
+      this.discoversLinks && !this.collection.options.wantsRawHtml
+        ? [...template.formats, { type: 'rawHtml' as const }]
+        : template.formats;
     return { ...template, formats, url } as ScrapeRequest;
   }
 }

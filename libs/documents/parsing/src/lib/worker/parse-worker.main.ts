@@ -1,15 +1,15 @@
-import { workerData } from 'node:worker_threads';
-import { serveThread } from '@quarry/platform/threads';
+import { serveWorker, workerData } from '@quarry/platform/workers';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { convertOffice } from '../office/convert-office';
 import { extractPage, loadPdfjs, openPdf, pdfInfo, renderPage } from '../pdf/pdf-extract';
 import type { WorkerCall, WorkerSettings } from './worker-protocol';
 
 /**
- * Entry of a parse worker thread: everything that reads untrusted document bytes runs here, so a
- * hostile file can exhaust only this thread's heap (resourceLimits) or time (the pool terminates it).
+ * Entry of a parse worker process: everything that reads untrusted document bytes runs here, so a
+ * hostile file can exhaust only this process's memory (heap limit, resident-memory watchdog) or time
+ * (the pool kills it), never the service that owns the pool.
  */
-const settings = workerData.settings as WorkerSettings;
+const { settings } = workerData<{ settings: WorkerSettings }>();
 let current: PDFDocumentProxy | undefined;
 
 async function handle(request: WorkerCall): Promise<unknown> {
@@ -43,6 +43,7 @@ async function handle(request: WorkerCall): Promise<unknown> {
         Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength),
         request.filename,
         request.options,
+        request.limits,
       );
   }
 }
@@ -58,12 +59,4 @@ async function closeCurrent(): Promise<void> {
   await document?.destroy().catch(() => undefined);
 }
 
-// Rendered pages move their PNG bytes instead of copying them.
-serveThread<WorkerCall>(handle, (value) =>
-  value &&
-  typeof value === 'object' &&
-  'png' in value &&
-  (value as { png: Uint8Array }).png.buffer instanceof ArrayBuffer
-    ? [(value as { png: Uint8Array }).png.buffer as ArrayBuffer]
-    : [],
-);
+serveWorker<WorkerCall>(handle);

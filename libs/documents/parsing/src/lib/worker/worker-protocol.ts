@@ -1,5 +1,5 @@
 import type { DocumentKind } from '@quarry/contracts';
-import type { OfficeConvertOptions } from '../office/office-output.types';
+import type { DocumentLimits, OfficeConvertOptions } from '../office/office-output.types';
 
 /** Limits handed to every parse worker thread at start. */
 export interface WorkerSettings {
@@ -22,6 +22,7 @@ export type WorkerCall =
       data: Uint8Array;
       filename: string;
       options: OfficeConvertOptions;
+      limits: DocumentLimits;
     };
 
 export type WorkerOp = WorkerCall['op'];

@@ -13,7 +13,16 @@ import {
   type ScrapeRequest,
 } from '@quarry/contracts';
 import { parseDocument, type DocumentToolkit, type OfficeConvertOptions } from '@quarry/documents/parsing';
-import { isTerminal, publishJobEvent, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
+import {
+  isSuspect,
+  isTerminal,
+  publishJobEvent,
+  UNSTORABLE_RESULT,
+  type JobClaims,
+  type JobOutcomeStore,
+  type JobRepository,
+} from '@quarry/jobs';
+import { isDataError } from '@quarry/platform/database';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
 import { withSpan, type Logger, type PlatformMetrics } from '@quarry/platform/observability';
@@ -26,6 +35,7 @@ export interface ParseJobHandlerDeps {
   blobs: BlobStore;
   bus: MessageBus;
   jobs: JobRepository;
+  claims: JobClaims;
   outcomes: JobOutcomeStore;
   metrics: PlatformMetrics;
   logger: Logger;
@@ -88,7 +98,7 @@ export class ParseJobHandler {
   }
 
   private async handleUpload(message: DocumentParseJobMessage, request: ParseRequest): Promise<void> {
-    const { jobs, outcomes, blobs, metrics } = this.deps;
+    const { jobs, blobs } = this.deps;
     const job = await jobs.find(message.jobId);
     if (!job) {
       this.deps.logger.warn({ jobId: message.jobId }, 'parse job has no job row; skipped');
@@ -110,11 +120,26 @@ export class ParseJobHandler {
       });
       return;
     }
-    if (!(await jobs.start(message.jobId))) return this.handle(message);
+    await this.deps.claims.gate.run(isSuspect(job), () => this.parseUpload(message, request, input.data));
+  }
+
+  private async parseUpload(
+    message: DocumentParseJobMessage,
+    request: ParseRequest,
+    data: Buffer,
+  ): Promise<void> {
+    const { jobs, outcomes, blobs, metrics } = this.deps;
+    const claim = await this.deps.claims.claim(message.jobId, 'parse');
+    if (claim.outcome === 'finished') {
+      const job = await jobs.find(message.jobId);
+      if (job && isTerminal(job.status)) await this.announce(message, job.status, job.error);
+      return;
+    }
+    if (claim.outcome === 'quarantined') return this.announce(message, 'failed', claim.error);
     metrics.jobsRunning.inc({ kind: 'parse' });
     const startedAt = Date.now();
     try {
-      const output = await this.parse(message, input.data, contentOptions(request));
+      const output = await this.parse(message, data, contentOptions(request));
       const { document, credits } = uploadDocument(message, request, output);
       const context = {
         jobId: message.jobId,
@@ -163,8 +188,16 @@ export class ParseJobHandler {
         at: Date.now(),
       });
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      await this.fail(message, jobErrorOf(error));
+      if (isDataError(error)) {
+        this.deps.logger.error({ err: error, jobId: message.jobId }, 'parse result could not be stored');
+        await this.fail(message, UNSTORABLE_RESULT);
+      } else if (error instanceof AppError) {
+        await this.fail(message, jobErrorOf(error));
+      } else {
+        // Infrastructure failure: the bus redelivers, and this run does not count as an attempt.
+        await this.deps.claims.release(message.jobId);
+        throw error;
+      }
     } finally {
       metrics.jobsRunning.dec({ kind: 'parse' });
     }
@@ -285,6 +318,7 @@ export function uploadDocument(
     zeroDataRetention: request.zeroDataRetention,
     redactPII: request.redactPII,
     lockdown: false,
+    checkPromptInjection: request.checkPromptInjection,
     pdfPages: output.pdfPages,
     rawPdf,
   });

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { documentParseResultEventSchema, type DocumentParseResultEvent } from '@quarry/contracts';
+import type { DocumentParseResultEvent } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
+import { DocumentParseResultsConsumer } from './document-parse-results.consumer';
 
 type Resolve = (event: DocumentParseResultEvent | undefined) => void;
 
 /**
  * Wakes scrape handlers waiting for a document they handed to the doc-parser. Every scrape worker
- * follows `document.parse.results` in its own consumer group (a new group reads from the start, so
- * a result published before the wait began is still seen) and keeps only the ids it waits for.
+ * follows `document.parse.results` in its own consumer group (document-parse-results.consumer.ts)
+ * and keeps only the ids it waits for.
  */
 export class ParseResultWaiter {
   private readonly waiting = new Map<string, Resolve>();
@@ -17,14 +18,9 @@ export class ParseResultWaiter {
   constructor(private readonly bus: MessageBus) {}
 
   async start(): Promise<void> {
-    await this.bus.subscribe(
-      'documentParseResults',
-      { group: this.group, concurrency: 32, schema: documentParseResultEventSchema },
-      async (message) => {
-        const event = message.value as DocumentParseResultEvent;
-        this.waiting.get(event.parseId)?.(event);
-      },
-    );
+    await new DocumentParseResultsConsumer(this.bus, this.group, (event) =>
+      this.waiting.get(event.parseId)?.(event),
+    ).start();
   }
 
   /** Registers interest before the job is published; resolves with the result, or undefined at the deadline or on abort. */

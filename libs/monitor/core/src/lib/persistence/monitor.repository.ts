@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type {
   MonitorCheckStatus,
   MonitorNotificationStatus,
   MonitorPageStatus,
-  MonitorSummary,
   MonitorTargetResult,
-  MonitorWebhook,
+  WebhookDeliverySummary,
 } from '@quarry/contracts';
-import type { WebhookOutboxRepository, WebhookPayload } from '@quarry/crawl';
+import type { WebhookOutboxRepository } from '@quarry/webhooks';
 import type { Database, SqlExecutor } from '@quarry/platform/database';
 import type {
   CheckRecord,
@@ -15,68 +13,14 @@ import type {
   MonitorRecord,
   NewCheck,
   NewMonitor,
-  PageResult,
   PreviousPage,
   StoredPage,
 } from '../monitor.types';
 import { json, jsonb, num, str, toCheck, toMonitor, toStoredPage, type Raw } from './sql-rows';
+import type { DueMonitor, DueDecision, CheckCompletion } from './monitor-repository.types';
+import { MONITOR_COLUMNS, CHANGE_COLUMNS, JSON_CHANGES, insertCheckPages } from './monitor-sql.util';
 
-/** What the scheduler sees of a due monitor, inside the claiming transaction. */
-export interface DueMonitor {
-  monitor: MonitorRecord;
-  /** The team's credit balance. */
-  teamCredits: number;
-  /** The monitor's previous check is still queued or running. */
-  checkInProgress: boolean;
-}
-
-export interface DueDecision {
-  check: NewCheck;
-  nextRunAt: Date | null;
-}
-
-export interface WebhookEventRow {
-  type: string;
-  payload: WebhookPayload;
-}
-
-export interface CheckCompletion {
-  checkId: string;
-  owner: string;
-  status: MonitorCheckStatus;
-  summary: MonitorSummary;
-  pages: PageResult[];
-  targetResults: MonitorTargetResult[];
-  actualCredits: number;
-  billingStatus: CheckRecord['billingStatus'];
-  notificationStatus: MonitorNotificationStatus;
-  error: string | null;
-  webhook: MonitorWebhook | null;
-  events: WebhookEventRow[];
-}
-
-const MONITOR_COLUMNS = `m.id, m.team_id, m.api_key_id, m.name, m.status, m.cron, m.timezone, m.schedule_text, m.targets, m.webhook, m.notification,
-  m.retention_days, m.goal, m.judge_enabled, m.robots_override, m.origin, m.next_run_at, m.last_run_at, m.current_check_id, m.last_check_summary,
-  m.estimated_credits_per_check, m.estimated_credits_per_month, m.created_at, m.updated_at`;
-
-const CHANGE_COLUMNS: Record<keyof MonitorChanges, string> = {
-  name: 'name',
-  status: 'status',
-  cron: 'cron',
-  timezone: 'timezone',
-  scheduleText: 'schedule_text',
-  targets: 'targets',
-  webhook: 'webhook',
-  notification: 'notification',
-  retentionDays: 'retention_days',
-  goal: 'goal',
-  judgeEnabled: 'judge_enabled',
-  robotsOverride: 'robots_override',
-  nextRunAt: 'next_run_at',
-  estimatedCreditsPerCheck: 'estimated_credits_per_check',
-  estimatedCreditsPerMonth: 'estimated_credits_per_month',
-};
-const JSON_CHANGES = new Set<keyof MonitorChanges>(['targets', 'webhook', 'notification']);
+export * from './monitor-repository.types';
 
 /** Monitors, their checks and check pages in PostgreSQL (or PGlite). Tenancy: every read by id also names the team. */
 export class MonitorRepository {
@@ -84,6 +28,11 @@ export class MonitorRepository {
     private readonly db: Database,
     private readonly outbox: WebhookOutboxRepository,
   ) {}
+
+  /** How the webhook events of a check fared (the check detail); undefined when it sent none. */
+  webhookDelivery(checkId: string): Promise<WebhookDeliverySummary | undefined> {
+    return this.outbox.deliverySummary(checkId);
+  }
 
   // --- monitors ---------------------------------------------------------------------------------
 
@@ -265,9 +214,14 @@ export class MonitorRepository {
   // --- running checks ---------------------------------------------------------------------------
 
   /** Takes the check's lease (a redelivered message or a second orchestrator then leaves it alone). */
+  /**
+   * Takes the check's lease (a live lease of another runner wins) and counts the attempt: a runner
+   * taking over from one that died, or from itself after its lease lapsed, is one more attempt.
+   */
   async claimCheck(checkId: string, owner: string, leaseMs: number): Promise<CheckRecord | undefined> {
     const rows = await this.db.sql.query<Raw>(
-      `UPDATE monitor_checks SET lease_owner = $2, lease_until = now() + ($3::text || ' milliseconds')::interval, updated_at = now()
+      `UPDATE monitor_checks SET lease_owner = $2, lease_until = now() + ($3::text || ' milliseconds')::interval, updated_at = now(),
+         attempts = attempts + CASE WHEN lease_owner = $2 AND lease_until >= now() THEN 0 ELSE 1 END
        WHERE id = $1 AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $2) RETURNING *`,
       [checkId, owner, String(leaseMs)],
     );
@@ -332,7 +286,7 @@ export class MonitorRepository {
       if (!rows[0]) return false;
       const monitorId = String(rows[0]['monitor_id']);
       const teamId = String(rows[0]['team_id']);
-      await this.insertPages(tx, completion.checkId, monitorId, completion.pages);
+      await insertCheckPages(tx, completion.checkId, monitorId, completion.pages);
       await tx.query(
         `UPDATE monitors SET last_run_at = now(), last_check_summary = $3, current_check_id = CASE WHEN current_check_id = $2 THEN NULL ELSE current_check_id END, updated_at = now()
          WHERE id = $1`,
@@ -351,46 +305,6 @@ export class MonitorRepository {
       }
       return true;
     });
-  }
-
-  private async insertPages(
-    tx: SqlExecutor,
-    checkId: string,
-    monitorId: string,
-    pages: PageResult[],
-  ): Promise<void> {
-    const columns = 16;
-    for (let start = 0; start < pages.length; start += 200) {
-      const chunk = pages.slice(start, start + 200);
-      const params: unknown[] = [];
-      const values = chunk.map((page, index) => {
-        params.push(
-          randomUUID(),
-          checkId,
-          monitorId,
-          page.targetId,
-          start + index + 1,
-          page.url,
-          page.urlKey,
-          page.status,
-          page.previousScrapeId,
-          page.currentScrapeId,
-          page.statusCode,
-          page.error,
-          jsonb(page.metadata),
-          jsonb(page.judgment),
-          jsonb(page.diff),
-          jsonb(page.snapshot),
-        );
-        const base = index * columns;
-        return `(${Array.from({ length: columns }, (_, column) => `$${base + column + 1}`).join(', ')})`;
-      });
-      await tx.query(
-        `INSERT INTO monitor_check_pages (id, check_id, monitor_id, target_id, seq, url, url_key, status, previous_scrape_id, current_scrape_id,
-           status_code, error, metadata, judgment, diff, snapshot) VALUES ${values.join(', ')}`,
-        params,
-      );
-    }
   }
 
   async updateNotificationStatus(checkId: string, status: MonitorNotificationStatus): Promise<void> {

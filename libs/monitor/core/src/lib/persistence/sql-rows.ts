@@ -64,6 +64,7 @@ export function toCheck(row: Raw): CheckRecord {
     targetResults: json(row['target_results']) ?? [],
     notificationStatus: row['notification_status'] ? json(row['notification_status']) : null,
     error: str(row['error']),
+    attempts: numOrNull(row['attempts']) ?? 0,
     createdAt: date(row['created_at']) as Date,
     updatedAt: date(row['updated_at']) as Date,
   };

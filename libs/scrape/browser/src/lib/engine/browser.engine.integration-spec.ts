@@ -110,6 +110,14 @@ describe('BrowserEngine on real Chromium', () => {
     expect(site.privateSite.hits.size).toBe(0);
   });
 
+  it('answers a page that moved to an address the browser would not load as an error, not as its error page', async () => {
+    // An ad-serving path (blockAds): aborted by the browser without a refused target, so the tab shows chrome-error://.
+    const to = encodeURIComponent(`${site.url}/ads/banner.html`);
+    await expect(fetchPage({ url: `${site.url}/navigate-to?to=${to}`, waitFor: 300 })).rejects.toMatchObject({
+      name: 'BrowserErrorPageError',
+    });
+  });
+
   it('loads the page but refuses every sub-resource on private addresses', async () => {
     const page = await fetchPage({ url: `${site.url}/subresource-private`, waitFor: 200 });
     expect(page.status).toBe(200);
@@ -118,10 +126,24 @@ describe('BrowserEngine on real Chromium', () => {
     expect(site.privateSite.hits.size).toBe(0);
   });
 
-  it('refuses a navigation to a private address started by the page script', async () => {
-    await expect(fetchPage({ url: `${site.url}/js-redirect-private`, waitFor: 500 })).resolves.toBeDefined();
-    expect(site.privateSite.hits.size).toBe(0);
-  });
+  it.each([
+    ['a script while the page loads', '/js-redirect-private'],
+    ['a meta refresh', '/meta-refresh-private'],
+    ['a meta refresh to the metadata address', '/meta-refresh-metadata'],
+    ['a script after load', '/late-redirect-private'],
+    ['window.open into the same tab', '/open-self-private'],
+  ])(
+    'refuses a navigation started by %s as a blocked target, never as the browser error page',
+    async (_how, path) => {
+      const refused = await fetchPage({ url: `${site.url}${path}`, waitFor: 500 }).then(
+        (page) => ({ page: { url: page.url, status: page.status } }),
+        (error: unknown) => ({ error }),
+      );
+      expect(refused).toEqual({ error: expect.any(BlockedAddressError) });
+      expect((refused as { error: Error }).error.message).toMatch(/^Blocked insecure target URL: /);
+      expect(site.privateSite.hits.size).toBe(0);
+    },
+  );
 
   it('reaches the private site when private networks are allowed (the refusals above are the guard, not the fixture)', async () => {
     const open = new AddressPolicy(true);
@@ -200,6 +222,29 @@ describe('BrowserEngine on real Chromium', () => {
       headers: { 'X-Probe': 'probe-value' },
     });
     expect(page.text).toContain('x-probe=probe-value');
+  });
+
+  it('drops Host, Content-Length and the other connection headers instead of hanging the page on them', async () => {
+    const started = Date.now();
+    const page = await fetchPage(
+      {
+        url: `${site.url}/env`,
+        waitFor: 1,
+        headers: {
+          Host: 'other.example',
+          'Content-Length': '12',
+          'Keep-Alive': 'timeout=5',
+          'X-Probe': 'kept',
+        },
+      },
+      20_000,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(page.engine).toBe('browser');
+    expect(page.text).toContain('x-probe=kept');
+    expect(page.warnings).toContain(
+      'These headers describe the connection and are set by the scraper itself, so they were not sent: Host, Content-Length, Keep-Alive.',
+    );
   });
 
   it('blocks ad frames and removes cookie banners with blockAds, and keeps them without', async () => {

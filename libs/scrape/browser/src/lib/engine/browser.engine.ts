@@ -37,6 +37,9 @@ export interface BrowserEngineDeps {
   };
 }
 
+/** Content the browser renders as a page; anything else is a file it only displays. */
+const MARKUP = /^(text\/|application\/(xhtml\+xml|xml|json)\b)/i;
+
 /** Time a retry needs at least to be worth starting. */
 const MIN_RETRY_MS = 1_500;
 const CRASH =
@@ -62,6 +65,10 @@ export class BrowserEngine implements Engine {
     if (features.length > 0 && this.deps.pool) {
       const rendered = await this.render(request, context, deadline);
       this.deps.metrics?.engineSelected.inc({ engine: rendered.engine, fallback: 'false' });
+      // A PDF or an image opened for a browser feature (e.g. `location`) is a file, not a page: its
+      // bytes are the HTTP response's, never the browser's viewer DOM.
+      if (rendered.contentType && !MARKUP.test(rendered.contentType))
+        return this.fetchHttp(request, context, deadline);
       if (hasFormat(request.formats, 'rawBase64') && rendered.text !== undefined && !rendered.responseBody) {
         // The browser no longer had the response body (evicted): fetch it as the HTTP engine would.
         const raw = await this.fetchHttp(request, context, deadline);

@@ -56,12 +56,109 @@ describe('needsJavaScript', () => {
       ),
     ).toBeUndefined();
     expect(
-      needsJavaScript(page('<html><body><p>Short.</p><script type="module" src="/app.js"></script></body></html>')),
+      needsJavaScript(
+        page('<html><body><p>Short.</p><script type="module" src="/app.js"></script></body></html>'),
+      ),
     ).toMatch(/almost no text/);
     expect(needsJavaScript(page('{"a":1}', 'application/json'))).toBeUndefined();
     expect(
       needsJavaScript(
         page('<html><body><div id="root"></div><script></script></body></html>', 'text/html', 404),
+      ),
+    ).toBeUndefined();
+  });
+
+  // Each signal on a page with some real text (above the shell threshold), so only that signal decides.
+  const intro =
+    '<h1>Walking the coast</h1><p>Three days along the cliffs from the lighthouse to the old harbour, with a night in a hut and a ferry back.</p><p>Bring water, a map and a warm layer; the weather on the headland changes quickly.</p>';
+  const reasonOf = (body: string, head = '') =>
+    needsJavaScript(page(`<html><head>${head}</head><body><main>${intro}${body}</main></body></html>`));
+
+  it('flags elements the page fills that the server sent empty, but not controls or widgets', () => {
+    expect(
+      reasonOf(
+        `<section id="days"></section><script>fetch('/days').then(r => r.text()).then(h => { document.getElementById('days').innerHTML = h; });</script>`,
+      ),
+    ).toMatch(/fill elements the server sent empty \(#days\)/);
+    expect(
+      reasonOf(`<div class="stages"><p>Loading…</p></div><script>$('.stages').html(build());</script>`),
+    ).toMatch(/\.stages/);
+    // A map or a button set up by code is not missing content.
+    expect(
+      reasonOf(
+        `<div id="map"></div><button id="more">More</button><script>new Maps.Map(document.getElementById('map')); document.getElementById('more').addEventListener('click', load);</script>`,
+      ),
+    ).toBeUndefined();
+  });
+
+  it('flags loading placeholders, empty custom elements, bindings and document.write of content', () => {
+    expect(reasonOf('<div class="card-skeleton"></div><script src="/app.js"></script>')).toMatch(
+      /placeholders/,
+    );
+    expect(reasonOf('<route-map></route-map><script type="module" src="/components.js"></script>')).toMatch(
+      /custom elements \(route-map\)/,
+    );
+    expect(
+      reasonOf('<p x-text="distance"></p><p x-text="duration"></p><script src="/alpine.js"></script>'),
+    ).toMatch(/bindings/);
+    expect(reasonOf('<p>{{ stage.name }} — {{ stage.km }} km</p><script src="/vue.js"></script>')).toMatch(
+      /bindings/,
+    );
+    expect(
+      reasonOf(`<script>document.write('<p>Day one: from the lighthouse to the cove.</p>')</script>`),
+    ).toMatch(/document\.write/);
+    expect(reasonOf('<p>© <script>document.write(new Date().getFullYear())</script></p>')).toBeUndefined();
+  });
+
+  it('flags content carried in a JSON state blob, not a blob repeating the page', () => {
+    const story =
+      'The path climbs steeply from the beach and follows the cliff edge for several kilometres. '.repeat(8);
+    expect(
+      reasonOf(
+        `<div id="story-root" class="story"></div><script id="state" type="application/json">{"story":"${story}"}</script><script src="/story.js"></script>`,
+      ),
+    ).toMatch(/JSON state blob/);
+    expect(
+      needsJavaScript(
+        page(
+          `<html><body><main><p>${story}</p></main><script type="application/json">{"story":"${story}"}</script><script src="/a.js"></script></body></html>`,
+        ),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('does not count analytics, ads, consent or chat scripts as the page rendering itself', () => {
+    const trackers =
+      '<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script><script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}gtag("config","G-1");</script>';
+    expect(
+      needsJavaScript(
+        page(`<html><head>${trackers}</head><body><h1>Thanks!</h1><p>See you soon.</p></body></html>`),
+      ),
+    ).toBeUndefined();
+    expect(
+      needsJavaScript(
+        page(
+          `<html><head>${trackers}</head><body><h1>Thanks!</h1><script src="/app.js"></script></body></html>`,
+        ),
+      ),
+    ).toMatch(/almost no text/);
+  });
+
+  it('measures the content outside the page chrome', () => {
+    const chrome = `<header><nav>${'<a href="/x">Section link</a> '.repeat(30)}</nav></header>`;
+    const footer = `<footer>${'<p>Company address and legal notice text.</p>'.repeat(10)}</footer>`;
+    expect(
+      needsJavaScript(
+        page(
+          `<html><body>${chrome}<main><div id="app-view"></div></main>${footer}<script src="/v.js"></script></body></html>`,
+        ),
+      ),
+    ).toMatch(/almost no text/);
+    expect(
+      needsJavaScript(
+        page(
+          `<html><body>${chrome}<main>${prose}</main>${footer}<script src="/v.js"></script></body></html>`,
+        ),
       ),
     ).toBeUndefined();
   });

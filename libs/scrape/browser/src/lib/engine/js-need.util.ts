@@ -1,15 +1,53 @@
 import type { FetchedPage } from '@quarry/scrape/engine';
 import { decodeBody } from '@quarry/scrape/content';
+import { elementAt, matchingElements, withoutElements } from './html-scan.util';
 
 const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)/i;
 const EMPTY_APP_ROOT =
-  /<(div|main|section)\b[^>]*\bid=["']?(root|app|__next|__nuxt|___gatsby|svelte|application|main-app)["']?[^>]*>\s*(<!--[\s\S]*?-->\s*)*<\/\1>|<(app-root|my-app)\b[^>]*>\s*<\/\4>/i;
+  /<(div|main|section|body)\b[^>]*\bid=["']?(root|app|__next|__nuxt|___gatsby|svelte|application|main-app|react-root|vue-app|app-root|spa-root)(?=["'\s>])["']?[^>]*>\s*(<!--[\s\S]*?-->\s*)*<\/\1>|<(app-root|my-app)\b[^>]*>\s*<\/\4>/i;
 const ASKS_FOR_JS =
-  /<noscript\b[^>]*>[\s\S]{0,600}?\b(enable|requires?|need|turn on|activate)\b[\s\S]{0,40}?javascript[\s\S]*?<\/noscript>|<noscript\b[^>]*>[\s\S]{0,600}?javascript\b[\s\S]{0,40}?\b(required|disabled|needed)\b[\s\S]*?<\/noscript>/i;
+  /<noscript\b[^>]*>[\s\S]{0,600}?\b(enable|requires?|need|turn on|activate|switch on)\b[\s\S]{0,40}?javascript[\s\S]*?<\/noscript>|<noscript\b[^>]*>[\s\S]{0,600}?javascript\b[\s\S]{0,40}?\b(required|disabled|needed|is off|must be enabled)\b[\s\S]*?<\/noscript>/i;
 
+const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const SCRIPT_TAG = /<script\b([^>]*)>/gi;
 const SCRIPT_TYPE = /\btype\s*=\s*["']?([^"'\s>]+)/i;
+const SCRIPT_SRC = /\bsrc\s*=\s*["']?([^"'\s>]+)/i;
 const EXECUTABLE_TYPE = /^(text|application)\/(x-)?(java|ecma)script$|^module$/i;
+const JSON_TYPE = /json/i;
+
+/** Third-party scripts that measure, advertise, ask for consent, chat or embed: they never carry a page's content. */
+const TRACKER_SRC =
+  /googletagmanager|google-analytics|gtag\/js|\/analytics\.js|doubleclick|googlesyndication|adsbygoogle|\/gpt\.js|connect\.facebook|fbevents|hotjar|plausible|matomo|piwik|segment\.(com|io)|mixpanel|amplitude|heap-?analytics|clarity\.ms|intercom|hubspot|hs-scripts|hs-analytics|cookielaw|onetrust|cookiebot|usercentrics|quantcast|consent|recaptcha|hcaptcha|turnstile|maps\.googleapis|js\.stripe|paypal|cloudflareinsights|newrelic|nr-data|sentry|bugsnag|datadog|optimizely|visualwebsiteoptimizer|crazyegg|fullstory|tiktok|licdn|platform\.twitter|platform\.x\.com|pinimg|pinterest|disqus|addthis|sharethis|gravatar|typekit|fonts\.googleapis|polyfill|cdn-cgi\/|beacon/i;
+const TRACKER_CODE =
+  /\b(dataLayer|gtag\s*\(|ga\s*\(\s*['"](create|send)|_gaq|_paq|fbq\s*\(|_fbq|_hjSettings|analytics\.(load|page|track)\s*\(|clarity\s*\(|_hsq|Intercom\b|intercomSettings|OptanonWrapper|Cookiebot|adsbygoogle|googletag\.|disqus_config|mixpanel\.|amplitude\.|plausible\s*\(|_linkedin_partner|twq\s*\(|ttq\.|pintrk|snaptr|_satellite|utag_data|newrelic|Sentry\.)/;
+
+/** Code that puts content into the document. */
+const DOM_WRITE =
+  /\.(innerHTML|outerHTML|textContent|innerText)\s*\+?=|insertAdjacent(HTML|Element|Text)\s*\(|\.(appendChild|append|prepend|replaceChildren|replaceWith|before|after)\s*\(|document\.write(ln)?\s*\(|\.html\s*\(|\.load\s*\(\s*['"]|attachShadow\s*\(|customElements\.define\s*\(|\b(render|hydrate|hydrateRoot|createRoot|createApp|mount)\s*\(/;
+const ELEMENT_LOOKUP =
+  /getElementById\(\s*(['"])([^'"]+)\1\s*\)|querySelector(?:All)?\(\s*(['"])([^'"]+)\3\s*\)|\$\(\s*(['"])([^'"]+)\5\s*\)/g;
+const DOCUMENT_WRITE_CONTENT = /document\.write(?:ln)?\(\s*(['"`])(?:\s*<|[^'"`]{24,})/;
+const CUSTOM_ELEMENT = /<([a-z][a-z0-9]*-[a-z0-9-]*)\b[^>]*>/gi;
+const PLACEHOLDER_CLASS =
+  /\bclass\s*=\s*["'][^"']*\b(skeleton[\w-]*|[\w-]*-skeleton|shimmer|placeholder(-glow|-wave)?|content-loader|spinner|loader|[\w-]*-loading|loading|is-loading|nuxt-loading)\b[^"']*["']|\baria-busy\s*=\s*["']true["']/i;
+const BINDING_ATTRIBUTE =
+  /<[a-z][\w-]*\b[^>]*\s(x-text|x-html|v-text|v-html|ng-bind|ng-bind-html|data-bind|:text)\s*=/gi;
+const MUSTACHE = /\{\{[^{}]{1,80}\}\}/g;
+const CHROME_TAGS = ['header', 'nav', 'footer', 'aside'];
+const CHROME_ATTRIBUTE =
+  /\b(role\s*=\s*["']?(banner|navigation|contentinfo|complementary)|(id|class)\s*=\s*["'][^"']*\b(site-header|page-header|site-footer|page-footer|navbar|topbar|masthead|cookie[\w-]*|[\w-]*-cookie|consent[\w-]*|gdpr[\w-]*)\b)/i;
+const LOADING_TEXT = /^(loading|please wait|fetching|one moment)[^a-z0-9]{0,12}[a-z ]{0,30}[.…]*$/i;
+
+/** Content text below which a page is a shell when it runs its own scripts. */
+const SHELL_TEXT = 150;
+/** Content text below which script-filled holes, placeholders or empty components mean the content is missing. */
+const THIN_TEXT = 600;
+
+interface ScriptInfo {
+  src?: string;
+  code: string;
+  tracker: boolean;
+}
 
 /** Scripts a browser would run: no `type`, a JavaScript MIME type or `module` (not JSON-LD, JSON or templates). */
 export function executableScriptCount(html: string): number {
@@ -32,19 +70,158 @@ export function staticText(html: string): string {
     .trim();
 }
 
+function scriptsOf(html: string): { executable: ScriptInfo[]; dataText: number } {
+  const executable: ScriptInfo[] = [];
+  let dataText = 0;
+  for (const [, attributes = '', code = ''] of html.matchAll(SCRIPT)) {
+    const type = SCRIPT_TYPE.exec(attributes)?.[1];
+    if (type && JSON_TYPE.test(type) && !/ld\+json/i.test(type)) {
+      dataText += proseIn(code);
+      continue;
+    }
+    if (type && !EXECUTABLE_TYPE.test(type)) continue;
+    const src = SCRIPT_SRC.exec(attributes)?.[1];
+    const tracker = src
+      ? TRACKER_SRC.test(src)
+      : TRACKER_CODE.test(code) && !/\.(innerHTML|textContent)\s*=/.test(code);
+    // State assigned to a global (`window.__INITIAL_STATE__ = {…}`) is data the page renders from.
+    if (!src && /^\s*(window|self)\.__?[\w$]+__?\s*=\s*[{[(]/.test(code)) dataText += proseIn(code);
+    executable.push({ src, code, tracker });
+  }
+  return { executable, dataText };
+}
+
+/** Characters of prose inside string literals (sentences, not identifiers or URLs). */
+function proseIn(code: string): number {
+  let total = 0;
+  for (const [, text] of code.matchAll(/"((?:[^"\\]|\\.){20,})"/g))
+    if (/[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}/i.test(text ?? '') && !/^https?:/.test(text ?? ''))
+      total += text.length;
+  return total;
+}
+
+/** The page's text outside its chrome (header, navigation, footer, sidebars, cookie notices). */
+function contentTextOf(body: string): string {
+  return staticText(
+    withoutElements(body, (tag, openTag) => CHROME_TAGS.includes(tag) || CHROME_ATTRIBUTE.test(openTag)),
+  );
+}
+
+/** Nothing to read: no text, or only a loading notice. */
+function isEmptyText(text: string): boolean {
+  return text.replace(/[^\p{L}\p{N}]+/gu, '').length < 3 || LOADING_TEXT.test(text);
+}
+
+/** Elements whose content is never the page's text (controls, media, links). */
+const NOT_CONTAINERS = new Set([
+  'a',
+  'button',
+  'input',
+  'select',
+  'option',
+  'textarea',
+  'img',
+  'iframe',
+  'canvas',
+  'video',
+  'audio',
+  'svg',
+  'form',
+  'label',
+]);
+
+/** Elements the page's own inline code looks up and writes into, which the server sent empty. */
+function scriptFilledHoles(body: string, scripts: readonly ScriptInfo[]): string[] {
+  const holes: string[] = [];
+  for (const { code } of scripts.filter((entry) => !entry.src && !entry.tracker)) {
+    if (!DOM_WRITE.test(code)) continue;
+    for (const match of code.matchAll(ELEMENT_LOOKUP)) {
+      const selector = match[2] !== undefined ? `#${match[2]}` : (match[4] ?? match[6] ?? '');
+      const elements = matchingElements(body, selector);
+      if (
+        elements.some((element) => !NOT_CONTAINERS.has(element.tag) && isEmptyText(staticText(element.inner)))
+      )
+        holes.push(selector);
+    }
+  }
+  return [...new Set(holes)];
+}
+
+function emptyCustomElements(body: string): string[] {
+  const empty: string[] = [];
+  for (const match of body.matchAll(CUSTOM_ELEMENT)) {
+    const element = elementAt(body, match.index ?? 0);
+    if (element && isEmptyText(staticText(element.inner))) empty.push(match[1].toLowerCase());
+  }
+  return [...new Set(empty)];
+}
+
+function bodyOf(html: string): string {
+  const start = html.search(/<body\b/i);
+  return start >= 0 ? html.slice(start) : html.replace(/<head\b[\s\S]*?<\/head\s*>/i, '');
+}
+
 /**
  * Why a page fetched over HTTP needs JavaScript to show its content, or undefined when it does
- * not: an empty application root (React/Vue/Next/Angular shells), a `<noscript>` asking for
- * JavaScript, or scripts with almost no text around them.
+ * not. The signals, from the HTML alone: an empty application root, a `<noscript>` asking for
+ * JavaScript, almost no content text outside the page chrome while the page runs its own scripts,
+ * elements the page's code fills that the server sent empty, skeleton/loading placeholders, template
+ * bindings (`{{ … }}`, `x-text`), empty custom elements, `document.write` of content, and content
+ * carried in a JSON state blob rather than in the markup. Analytics, ads, consent, chat and embed
+ * scripts do not count as the page's own.
  */
 export function needsJavaScript(page: FetchedPage): string | undefined {
   if (page.status >= 300 || !HTML_TYPE.test(page.contentType ?? '')) return undefined;
   const html = page.text ?? decodeBody(page.body, page.contentType).text;
-  const text = staticText(html);
-  if (executableScriptCount(html) === 0) return undefined;
-  if (EMPTY_APP_ROOT.test(html) && text.length < 2_000)
+  return javaScriptNeedOf(html);
+}
+
+/** `needsJavaScript` on an HTML string. */
+export function javaScriptNeedOf(html: string): string | undefined {
+  const { executable, dataText } = scriptsOf(html);
+  if (executable.length === 0) return undefined;
+  const own = executable.filter((entry) => !entry.tracker);
+  const body = bodyOf(html);
+  const content = contentTextOf(body);
+  const contentLength = content.length;
+
+  if (EMPTY_APP_ROOT.test(html) && contentLength < 2_000)
     return 'the page is an empty application shell rendered by JavaScript';
-  if (ASKS_FOR_JS.test(html) && text.length < 2_000) return 'the page asks for JavaScript';
-  if (text.length < 250) return 'the page has almost no text without JavaScript';
+  if (ASKS_FOR_JS.test(html) && contentLength < 1_000) return 'the page asks for JavaScript';
+  if (own.length === 0) return undefined;
+  if (contentLength < SHELL_TEXT && !serverRendered(html))
+    return 'the page has almost no text without JavaScript';
+
+  const inline = own.filter((entry) => !entry.src).map((entry) => entry.code);
+  if (contentLength < THIN_TEXT) {
+    const holes = scriptFilledHoles(body, own);
+    if (holes.length)
+      return `the page's scripts fill elements the server sent empty (${holes.slice(0, 3).join(', ')})`;
+    if (PLACEHOLDER_CLASS.test(body)) return 'loading placeholders stand in for the content';
+    const components = emptyCustomElements(body);
+    if (
+      components.length &&
+      (inline.some((code) => /customElements\.define/.test(code)) || own.some((entry) => !!entry.src))
+    )
+      return `the content is rendered by custom elements (${components.slice(0, 3).join(', ')})`;
+  }
+  if (contentLength < THIN_TEXT * 2) {
+    const bound = [...body.matchAll(BINDING_ATTRIBUTE)].length;
+    const mustaches = content.includes('{{')
+      ? (staticText(body.replace(/<(pre|code)\b[\s\S]*?<\/\1\s*>/gi, ' ')).match(MUSTACHE) ?? []).length
+      : 0;
+    if (bound >= 2 || mustaches >= 2) return 'template bindings are filled in by JavaScript';
+  }
+  if (contentLength < 1_000 && inline.some((code) => DOCUMENT_WRITE_CONTENT.test(code)))
+    return 'the content is written by document.write';
+  if (dataText > 400 && dataText > 2 * contentLength + 200)
+    return 'the content is in a JSON state blob rendered by JavaScript';
   return undefined;
+}
+
+/** Framework markers of server-side rendering: the text present is the content, not a shell. */
+function serverRendered(html: string): boolean {
+  return /\bdata-server-rendered\s*=\s*["']?true|\bserverRendered\s*:\s*true|\bdata-reactroot\b|\bdata-n-head-ssr\b|\bdata-sveltekit-hydrate|\bng-server-context\b/i.test(
+    html,
+  );
 }

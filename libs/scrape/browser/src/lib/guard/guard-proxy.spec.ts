@@ -84,6 +84,29 @@ describe('GuardProxy', () => {
     expect(sut.events).toEqual([expect.objectContaining({ kind: 'blocked', address: '127.0.0.2' })]);
   });
 
+  it('classifies IPv6 literals by the IPv4 address they carry, as the guarded client does', async () => {
+    for (const host of [
+      '[::127.0.0.2]',
+      '[::ffff:0:7f00:2]',
+      '[64:ff9b::7f00:2]',
+      '[2002:7f00:2::]',
+      '[::ffff:127.0.0.2]',
+    ])
+      await expect(get(sut, `http://${host}:${privateSite.port}/`)).resolves.toMatchObject({ status: 403 });
+    const refused = await tunnel(sut, `[::127.0.0.2]:${privateSite.port}`);
+    expect(refused.status).toBe(403);
+    refused.socket.destroy();
+    expect(sut.events.map((event) => event.kind)).toEqual([
+      'blocked',
+      'blocked',
+      'blocked',
+      'blocked',
+      'blocked',
+      'blocked',
+    ]);
+    expect(privateSite.hits.size).toBe(0);
+  });
+
   it('connects to the address it checked, so a rebinding or mixed DNS answer cannot reach a private host', async () => {
     await expect(get(sut, `http://rebind.test:${privateSite.port}/`)).resolves.toMatchObject({ status: 403 });
     await expect(get(sut, `http://mixed.test:${publicSite.port}/`)).resolves.toMatchObject({ status: 403 });

@@ -30,12 +30,26 @@ const WEB_SCHEMES = new Set(['http:', 'https:']);
 export class RequestGuard {
   readonly refused: RefusedRequest[] = [];
   adsBlocked = 0;
+  /** Chromium refused the request's own headers at least once; those requests went without them. */
+  headersRefused = false;
 
   constructor(private readonly options: RequestGuardOptions) {}
 
   async attach(page: Page): Promise<void> {
     await page.setRequestInterception(true);
-    page.on('request', (request) => void this.decide(request));
+    page.on('request', (request) => void this.settle(request));
+  }
+
+  /**
+   * Every intercepted request is continued or aborted, whatever rejects on the way: a request left
+   * paused would hold the page (and its browser slot) until the job's deadline.
+   */
+  private async settle(request: HTTPRequest): Promise<void> {
+    try {
+      await this.decide(request);
+    } catch {
+      await this.abortQuietly(request, 'failed');
+    }
   }
 
   private async decide(request: HTTPRequest): Promise<void> {
@@ -73,15 +87,34 @@ export class RequestGuard {
   private async proceed(request: HTTPRequest, headers?: Record<string, string>): Promise<void> {
     try {
       await request.continue(headers ? { headers } : undefined);
+      return;
     } catch {
-      // the page or request went away meanwhile
+      // Chromium refused the overrides (an invalid or unsafe header), or the request went away.
     }
+    if (headers) {
+      this.headersRefused = true;
+      try {
+        await request.continue();
+        return;
+      } catch {
+        // gone, or refused again: aborted below
+      }
+    }
+    await this.abortQuietly(request, 'failed');
   }
 
   private async abort(request: HTTPRequest, refusal?: RefusedRequest): Promise<void> {
     if (refusal && this.refused.length < 200) this.refused.push(refusal);
+    await this.abortQuietly(request, refusal?.reason === 'dns' ? 'namenotresolved' : 'blockedbyclient');
+  }
+
+  private async abortQuietly(
+    request: HTTPRequest,
+    reason: 'failed' | 'namenotresolved' | 'blockedbyclient',
+  ): Promise<void> {
+    if (request.isInterceptResolutionHandled()) return;
     try {
-      await request.abort(refusal?.reason === 'dns' ? 'namenotresolved' : 'blockedbyclient');
+      await request.abort(reason);
     } catch {
       // the page or request went away meanwhile
     }

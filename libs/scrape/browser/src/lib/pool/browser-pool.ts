@@ -97,6 +97,9 @@ export class BrowserPool {
       puppeteerOptions: {
         executablePath: options.executablePath,
         headless: true,
+        // DevTools over a pipe rather than a port: when the owning process dies — however it dies,
+        // kill -9 included — the pipe closes and Chromium exits with its whole process tree.
+        pipe: true,
         args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
         handleSIGINT: false,
         handleSIGTERM: false,

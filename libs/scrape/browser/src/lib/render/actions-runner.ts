@@ -78,6 +78,7 @@ async function runAction(action: Action, context: ActionContext, results: Action
       await settle(page, Math.min(AFTER_INTERACTION_MS, remaining()));
       return;
     case 'write':
+      if (action.selector) await focus(page, action.selector, remaining());
       await page.keyboard.type(action.text);
       return;
     case 'press':
@@ -106,6 +107,14 @@ async function runAction(action: Action, context: ActionContext, results: Action
       return;
     }
   }
+}
+
+/** Focuses the first element matching `selector` (a `write` with a selector types into it). */
+async function focus(page: Page, selector: string, remainingMs: number): Promise<void> {
+  const handle = await page.waitForSelector(selector, { timeout: Math.min(CLICK_WAIT_MAX_MS, remainingMs) });
+  if (!handle) throw new Error(`no element matches ${selector}`);
+  await handle.focus();
+  await handle.dispose();
 }
 
 async function click(page: Page, selector: string, all: boolean, remainingMs: number): Promise<void> {

@@ -159,7 +159,9 @@ export function captureBranding(): Record<string, unknown> {
     const hex = toHex(prop(element, 'color'));
     return hex !== null && hex !== textPrimary;
   });
-  const colors = {
+  // Colors the page does not define are left out, never null: clients type `colors` as a map of
+  // strings (firecrawl-py's BrandingProfile rejects the whole document over one null).
+  const colorEntries = Object.entries({
     primary,
     secondary,
     accent,
@@ -170,7 +172,8 @@ export function captureBranding(): Record<string, unknown> {
     success: variable(/success/i),
     warning: variable(/warning|warn/i),
     error: variable(/error|danger/i),
-  };
+  }).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  const colors = colorEntries.length ? Object.fromEntries(colorEntries) : null;
 
   const h1 = document.querySelector('h1');
   const h2 = document.querySelector('h2');
@@ -301,14 +304,28 @@ export function captureBranding(): Record<string, unknown> {
     const rect = svg.getBoundingClientRect();
     return rect.width > 0 && rect.width <= 48 && rect.height <= 48;
   }).length;
+  // String values only (the reference's `icons` and `animations` are maps of strings).
   const icons =
-    iconLibraries.length || svgIcons ? { libraries: iconLibraries, inlineSvgCount: svgIcons } : null;
+    iconLibraries.length || svgIcons
+      ? {
+          style: iconLibraries[0] ?? 'inline-svg',
+          libraries: iconLibraries.join(', '),
+          inlineSvgCount: String(svgIcons),
+        }
+      : null;
 
   const durations = all('a, button, [class*="btn"], nav *', 200)
     .map((element) => prop(element, 'transition-duration'))
     .filter((value): value is string => !!value && value !== '0s');
+  const easing = all('a, button, [class*="btn"], nav *', 200)
+    .map((element) => prop(element, 'transition-timing-function'))
+    .find((value) => !!value && value !== 'ease');
   const animations = durations.length
-    ? { transitionDuration: durations[0], animatedElements: durations.length }
+    ? {
+        transitionDuration: durations[0],
+        ...(easing ? { easing } : {}),
+        animatedElements: String(durations.length),
+      }
     : null;
 
   const container = document.querySelector('main, .container, [class*="container"], #content, article');

@@ -1,8 +1,13 @@
 import { findFormat, hasFormat, type ActionResults, type ScrapeRequest } from '@quarry/contracts';
-import type { FetchedPage, PageArtifacts } from '@quarry/scrape/engine';
+import {
+  droppedHeadersWarning,
+  forwardableHeaders,
+  type FetchedPage,
+  type PageArtifacts,
+} from '@quarry/scrape/engine';
 import type { ProfileState, StoredCookie } from '@quarry/scrape/state';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
-import type { Cookie, HTTPResponse, Page } from 'puppeteer-core';
+import type { CDPSession, Cookie, HTTPResponse, Page, Viewport } from 'puppeteer-core';
 import { CONSENT_SELECTORS, consentHidingScript, removeConsentBanners } from '../guard/ad-block';
 import type { GuardEvent, GuardRoute } from '../guard/guard-proxy';
 import { RequestGuard, type RefusedRequest } from '../guard/request-guard';
@@ -11,7 +16,8 @@ import { runActions, takeScreenshot, type ArtifactKind } from './actions-runner'
 import { captureBranding } from './branding.capture';
 import { applyEmulation } from './emulation';
 import type { PageGlobals } from './in-page.types';
-import { settle, sleep } from './settle';
+import { installSettleProbe, settle, sleep } from './settle';
+import { renderedHtml } from './shadow-dom';
 
 export interface RenderOptions {
   request: ScrapeRequest;
@@ -66,6 +72,15 @@ export class TransferBudgetError extends Error {
   }
 }
 
+/** The tab ended on Chromium's own error page (`chrome-error://…`) instead of a page of the target. */
+export class BrowserErrorPageError extends Error {
+  readonly code = 'BROWSER_ERROR_PAGE';
+  constructor() {
+    super('the page navigated to an address the browser could not load (it showed its own error page)');
+    this.name = 'BrowserErrorPageError';
+  }
+}
+
 export class RenderTimeoutError extends Error {
   constructor() {
     super('the page did not finish within the request timeout');
@@ -81,14 +96,16 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
  * request asked for (screenshot, branding), and the profile state to save.
  */
 export async function renderPage(slot: PageSlot, options: RenderOptions): Promise<RenderResult> {
-  const { page, context, guard } = slot;
+  const { page, guard } = slot;
   const { request } = options;
   const remaining = () => Math.max(0, options.deadline - Date.now());
   const target = new URL(request.url.trim());
   guard.route = options.route;
 
   const cdp = await page.createCDPSession();
-  const headers = lowerCaseKeys(request.headers ?? {});
+  const forwarded = forwardableHeaders(request.headers);
+  const headers = lowerCaseKeys(forwarded.headers);
+  const headerWarning = droppedHeadersWarning(forwarded.dropped);
   const userAgent = headers['user-agent'];
   delete headers['user-agent'];
   const requestGuard = new RequestGuard({
@@ -105,6 +122,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
     { mobile: request.mobile, location: request.location, userAgent },
     options.userAgent,
   );
+  await installSettleProbe(page);
   if (request.blockAds) await page.evaluateOnNewDocument(consentHidingScript(CONSENT_SELECTORS));
   if (options.profile) await loadProfile(page, options.profile.state);
   await requestGuard.attach(page);
@@ -130,7 +148,47 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   }
   options.onPhase?.('navigation');
   slot.prepareNext?.();
-  const mainResponse = (lastDocument as HTTPResponse | null) ?? response;
+  // A navigation refused after this point (meta refresh, script, a click) leaves Chromium's error
+  // page in the tab: whatever the capture below produced or threw, the refusal is the answer.
+  const refusal = () => refusedNavigation(page, requestGuard, guard.events);
+  try {
+    const rendered = await capture(slot, options, {
+      warnings: headerWarning ? [headerWarning] : [],
+      cdp,
+      requestGuard,
+      target,
+      location,
+      viewport,
+      response,
+      lastDocument: () => lastDocument,
+    });
+    const refused = refusal();
+    if (refused) throw refused;
+    return rendered;
+  } catch (error) {
+    throw refusal() ?? error;
+  }
+}
+
+interface Navigated {
+  /** For the document's `warning`. */
+  warnings: string[];
+  cdp: CDPSession;
+  requestGuard: RequestGuard;
+  target: URL;
+  location: { timezone: string };
+  viewport: Viewport;
+  response: HTTPResponse | null;
+  lastDocument: () => HTTPResponse | null;
+}
+
+/** After navigation: the wait, `waitFor`, actions, and the capture of the document and artifacts. */
+async function capture(slot: PageSlot, options: RenderOptions, navigated: Navigated): Promise<RenderResult> {
+  const { page, context, guard } = slot;
+  const { request } = options;
+  const { cdp, requestGuard, target, location, viewport, response } = navigated;
+  const remaining = () => Math.max(0, options.deadline - Date.now());
+  const mainResponse = navigated.lastDocument() ?? response;
   const contentType = mainResponse?.headers()['content-type'];
 
   // Non-HTML targets (JSON, text, PDF, images…): the response bytes, as the HTTP engine would give them.
@@ -146,6 +204,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
         contentType,
         body,
         metadata: { timezone: location.timezone },
+        ...pageWarnings(navigated),
       },
       guardEvents: guard.events,
       refused: requestGuard.refused,
@@ -180,7 +239,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   checkTime(options);
   options.onPhase?.('actions');
 
-  const html = await page.content();
+  const html = await renderedHtml(page);
   if (Buffer.byteLength(html) > options.maxDocumentBytes) {
     throw new TransferBudgetError(
       `The rendered document exceeds the limit of ${options.maxDocumentBytes} bytes`,
@@ -198,7 +257,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   if (budget) throw new TransferBudgetError(budget.detail ?? 'The page transferred too much data');
 
   options.onPhase?.('capture');
-  const finalResponse = (lastDocument as HTTPResponse | null) ?? mainResponse;
+  const finalResponse = navigated.lastDocument() ?? mainResponse;
   return {
     page: {
       engine: 'browser',
@@ -210,6 +269,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
       ...(responseBody ? { responseBody } : {}),
       text: html,
       metadata: { timezone: location.timezone },
+      ...pageWarnings(navigated),
       artifacts,
     },
     profileState,
@@ -219,8 +279,44 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   };
 }
 
+function pageWarnings(navigated: Navigated): { warnings?: string[] } {
+  const warnings = [...navigated.warnings];
+  if (navigated.requestGuard.headersRefused)
+    warnings.push(
+      'The browser refused some of the request headers; those requests were sent without the headers option.',
+    );
+  return warnings.length ? { warnings } : {};
+}
+
 function checkTime(options: RenderOptions): void {
   if (options.signal.aborted || Date.now() >= options.deadline) throw new RenderTimeoutError();
+}
+
+/**
+ * A main-frame navigation the guards refused at any time (redirect hop, meta refresh, script,
+ * window.open into the tab), or Chromium's error page standing in for the document: the error the
+ * scrape answers instead of the page. Undefined while the tab shows a page of the target.
+ */
+function refusedNavigation(page: Page, requestGuard: RequestGuard, events: GuardEvent[]): Error | undefined {
+  const refused = requestGuard.refused.find((entry) => entry.navigation);
+  if (refused) return refusalError(refused);
+  if (!page.url().startsWith('chrome-error:')) return undefined;
+  const blocked = events.find((event) => event.kind === 'blocked');
+  if (blocked) return new BlockedAddressError(blocked.target, blocked.address);
+  return new BrowserErrorPageError();
+}
+
+function refusalError(refused: RefusedRequest): Error {
+  if (refused.reason === 'dns') return new DnsResolutionError(hostOf(refused.url));
+  return new BlockedAddressError(refused.url, refused.address);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
 }
 
 interface NavigationFailure {
@@ -235,10 +331,7 @@ interface NavigationFailure {
 function navigationError(error: unknown, failure: NavigationFailure): Error {
   const { options, requestGuard, events, target } = failure;
   const refusedDocument = requestGuard.refused.find((entry) => entry.navigation);
-  if (refusedDocument?.reason === 'private-address' || refusedDocument?.reason === 'scheme') {
-    return new BlockedAddressError(refusedDocument.url, refusedDocument.address);
-  }
-  if (refusedDocument?.reason === 'dns') return new DnsResolutionError(new URL(refusedDocument.url).hostname);
+  if (refusedDocument) return refusalError(refusedDocument);
   const proxyRefusal = events.find(
     (event) => event.kind === 'blocked' && event.target.includes(target.hostname),
   );

@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './support/repo';
+
+/** Tracked files (git), so generated and ignored files are out of scope. */
+function trackedFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-z'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
+    .split('\0')
+    .filter(Boolean);
+}
+
+const TEXT = /\.(ts|tsx|js|mjs|cjs|json|md|ya?ml|sh|Dockerfile|tpl|toml)$|Makefile$/;
+
+/** Project folders (those with a project.json) under libs/ and apps/. */
+function projects(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(join(REPO_ROOT, dir), { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (existsSync(join(REPO_ROOT, path, 'project.json'))) found.push(path);
+    else found.push(...projects(path));
+  }
+  return found;
+}
+
+function hasSpecs(dir: string): boolean {
+  return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true, recursive: true }).some(
+    (entry) => entry.isFile() && /\.(spec|integration-spec|e2e-spec)\.ts$/.test(entry.name),
+  );
+}
+
+describe('repository hygiene', () => {
+  it('names no absolute path of a particular machine', () => {
+    const offenders = trackedFiles()
+      .filter((file) => TEXT.test(file) && file !== 'package-lock.json' && file !== 'CHANGELOG.md')
+      .filter((file) =>
+        /(^|[\s'"`(=])\/(work|home\/[a-z]|Users)\//m.test(readFileSync(join(REPO_ROOT, file), 'utf8')),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets no project with tests pass its test target without running any (passWithNoTests)', () => {
+    const offenders = [...projects('libs'), ...projects('apps')].filter((project) => {
+      const config = readFileSync(join(REPO_ROOT, project, 'project.json'), 'utf8');
+      return /"passWithNoTests":\s*true/.test(config) && hasSpecs(join(project, 'src'));
+    });
+    expect(offenders).toEqual([]);
+  });
+});

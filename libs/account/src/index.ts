@@ -1,0 +1,2 @@
+export * from './lib/account-usage.service';
+export * from './lib/account.module';

@@ -1,0 +1,2 @@
+export * from './lib/extract.service';
+export * from './lib/extract-steps';

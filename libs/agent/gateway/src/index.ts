@@ -1,0 +1,2 @@
+export * from './lib/agent.service';
+export * from './lib/agent-api.module';

@@ -1,0 +1,26 @@
+import type { AgentRunRepository } from '@quarry/agent/domain';
+import type { DocumentRepository } from '@quarry/jobs';
+import type { LlmProvider } from '@quarry/llm';
+import type { MessageBus } from '@quarry/platform/bus';
+import type { AppConfig } from '@quarry/platform/config';
+import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+import type { ExtractionService } from '@quarry/scrape/extraction';
+import type { SearchProvider } from '@quarry/search';
+import type { ExtractSteps } from '@quarry/agent/extract';
+import type { IndexSearch } from '../index-search';
+
+export interface AgentRunnerDeps {
+  runs: AgentRunRepository;
+  documents: DocumentRepository;
+  extraction: ExtractionService;
+  llm: LlmProvider;
+  index: IndexSearch;
+  bus: MessageBus;
+  config: AppConfig;
+  metrics: PlatformMetrics;
+  logger: Logger;
+  /** Extract jobs (kind `extract`) run on this machinery with these steps. */
+  extractJobs?: ExtractSteps;
+  /** The web search provider (SEARCH_PROVIDER_URL); runs also search the web when it is configured. */
+  webSearch?: SearchProvider;
+}

@@ -1,0 +1,155 @@
+import type { Type } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { errorBodySchema, type openApiDocumentSchema } from '@quarry/contracts';
+import { z } from 'zod';
+import { ROUTE_SPEC, type MultipartField, type RouteSpec } from './route.decorator';
+
+export type OpenApiDocument = z.output<typeof openApiDocumentSchema>;
+
+/** A documented operation: a route's spec with its full OpenAPI path (`/v2/scrape/{jobId}`). */
+export interface DocumentedRoute {
+  path: string;
+  spec: RouteSpec;
+}
+
+/** The routes of these controllers that carry a @Route spec, in declaration order. */
+export function documentedRoutes(controllers: readonly Type<unknown>[]): DocumentedRoute[] {
+  const routes: DocumentedRoute[] = [];
+  for (const controller of controllers) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler: unknown = controller.prototype[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const spec = Reflect.getMetadata(ROUTE_SPEC, handler) as RouteSpec | undefined;
+      if (!spec) continue;
+      const path = `/${base}/${spec.path ?? ''}`
+        .replace(/\/+/g, '/')
+        .replace(/(.)\/$/, '$1')
+        .replace(/:(\w+)/g, '{$1}');
+      routes.push({ path, spec });
+    }
+  }
+  return routes;
+}
+
+const errorBody = z.toJSONSchema(errorBodySchema, { io: 'output', unrepresentable: 'any' });
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized: Invalid token',
+  402: 'Payment Required: Insufficient credits',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Rate limit exceeded',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** The query parameters of a zod object schema, one OpenAPI parameter per property. */
+function queryParameters(query: z.ZodType | undefined): Record<string, unknown>[] {
+  if (!query) return [];
+  const schema = jsonSchema(query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+function multipartSchema(fields: readonly MultipartField[]): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: fields.filter((field) => field.required).map((field) => field.name),
+    properties: Object.fromEntries(
+      fields.map((field) => [
+        field.name,
+        field.file
+          ? { type: 'string', format: 'binary', description: field.description }
+          : { type: 'string', description: field.description },
+      ]),
+    ),
+  };
+}
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+
+/** The OpenAPI 3.1 document of the given routes, generated from their @Route contracts. */
+export function buildOpenApiDocument(publicUrl: string, routes: readonly DocumentedRoute[]): OpenApiDocument {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { path, spec } of routes) {
+    const isPublic = spec.auth === 'public';
+    const uuidParams = spec.auth === 'public' ? [] : (spec.auth.uuidParams ?? []);
+    const errorStatuses = isPublic ? [500, 503] : [401, 403, 429, 500, 503];
+    if (spec.body || spec.multipart || spec.query) errorStatuses.push(400);
+    if (spec.body || spec.multipart) errorStatuses.push(413);
+    if (uuidParams.length) errorStatuses.push(400, 404);
+    const responses: Record<string, unknown> = {
+      [String(spec.status ?? 200)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+      },
+    };
+    for (const status of [...new Set([...errorStatuses, ...(spec.statuses ?? [])])].sort()) {
+      responses[String(status)] = {
+        description: STATUS_TEXT[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const parameters: Record<string, unknown>[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: uuidParams.includes(name) ? { type: 'string', format: 'uuid' } : { type: 'string' },
+    }));
+    parameters.push(...queryParameters(spec.query));
+    paths[path] ??= {};
+    paths[path][spec.method] = {
+      summary: spec.summary,
+      tags: [spec.tag],
+      ...(isPublic ? { security: [] } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: jsonSchema(spec.body, 'input'),
+                },
+              },
+            },
+          }
+        : {}),
+      ...(spec.multipart
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'multipart/form-data': { schema: multipartSchema(spec.multipart) } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Quarry API',
+      version: '2',
+      description: 'Web pages and documents to clean markdown and structured data.',
+    },
+    servers: [{ url: publicUrl }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: errorBody },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,32 @@
+import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
+import { CrawlTaskHandler } from '@quarry/crawl';
+import { CONSUMER_GROUPS, crawlTaskMessageSchema } from '@quarry/contracts';
+import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { LOGGER, type Logger } from '@quarry/platform/observability';
+
+/**
+ * Consumes `crawl.tasks` (group `crawl-workers`): frontier pages of crawls and batches, each handled
+ * by the CrawlTaskHandler. Any worker continues any crawl.
+ */
+export class CrawlTasksConsumer implements OnApplicationBootstrap {
+  constructor(
+    @Inject(CrawlTaskHandler) private readonly handler: CrawlTaskHandler,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.subscribe(
+      'crawlTasks',
+      {
+        group: CONSUMER_GROUPS.crawlWorkers,
+        concurrency: this.config.crawl.workerConcurrency,
+        schema: crawlTaskMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid crawl task skipped'),
+      },
+      (message) => this.handler.handle(message.value),
+    );
+  }
+}

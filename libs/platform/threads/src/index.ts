@@ -1,3 +1,0 @@
-export * from './lib/thread-protocol';
-export * from './lib/serve-thread';
-export * from './lib/worker-pool';

@@ -1,0 +1,3 @@
+export * from './lib/worker-protocol';
+export * from './lib/serve-worker';
+export * from './lib/worker-pool';

@@ -1,0 +1,45 @@
+import { parseDocument } from '../dom/parse-document.util';
+import { removeBoilerplateLines } from './remove-boilerplate-lines.util';
+
+function sut(bodyHtml: string): string {
+  const body = parseDocument(`<body>${bodyHtml}</body>`).body;
+  if (!body) throw new Error('no body');
+  removeBoilerplateLines(body);
+  return body.textContent ?? '';
+}
+
+const paragraph = (topic: string) =>
+  `<p>The ${topic} was measured twice over the summer, once in June and once in August, and both readings agreed within a few percent of each other, which the survey team had not expected after the dry spring.</p>`;
+
+describe('removeBoilerplateLines', () => {
+  it('drops ad labels, share and print lines, tag lines, counters and copyright lines anywhere', () => {
+    const text = sut(
+      `${paragraph('river')}<div>Advertisement</div><p>Share | Tweet | Email</p>${paragraph('lake')}` +
+        '<p>Tags: rivers, lakes, water</p><span>Hits: 2854</span><p>Copyright 2012 Example News. All rights reserved.</p>',
+    );
+    expect(text).toContain('The river was measured');
+    expect(text).toContain('The lake was measured');
+    for (const gone of ['Advertisement', 'Tweet', 'Tags:', 'Hits', 'Copyright'])
+      expect(text).not.toContain(gone);
+  });
+
+  it('drops a byline and a date line heading or tailing an article, but keeps a date inside the text', () => {
+    const text = sut(
+      '<p>By Jane Doe</p><p>July 24, 2012 12:11 AM</p>' +
+        `${paragraph('river')}<p>November 28, 1967</p>${paragraph('lake')}<p>Posted by jane on Apr 6, 2007</p>`,
+    );
+    expect(text).not.toContain('Jane Doe');
+    expect(text).not.toContain('July 24, 2012');
+    expect(text).not.toContain('Posted by jane');
+    expect(text).toContain('November 28, 1967');
+  });
+
+  it('keeps lines that merely start alike, and dates heading a schedule', () => {
+    const text = sut(
+      `${paragraph('river')}<p>Share prices rose by four percent on Monday.</p>${paragraph('lake')}` +
+        '<h2>Sunday, February 8, 2026</h2><table><tr><td>Seattle</td><td>New England</td></tr></table>',
+    );
+    expect(text).toContain('Share prices rose');
+    expect(text).toContain('Sunday, February 8, 2026');
+  });
+});

@@ -1,0 +1,133 @@
+import type { DomElement } from '../dom/dom.types';
+import { isElement, tagOf } from '../dom/dom.types';
+import { visibleLength } from '../dom/visible-length.util';
+
+/**
+ * Lines that are page furniture wherever they sit, by what they say: ad labels, share buttons,
+ * print/e-mail links, view counters, tag and category lines, copyright lines, "back to top",
+ * previous/next links, "read more" links, comment counters. Matched on a whole line (a leaf block),
+ * whitespace collapsed.
+ */
+const FURNITURE_LINE = new RegExp(
+  [
+    String.raw`^(?:advertisement|advertisements|advert|anzeige|werbung|publicité|publicidad|pubblicità|sponsored(?: content)?|paid content|ad)$`,
+    String.raw`^(?:(?:share|share this(?: article| story| post| page)?|share on \w+|tweet|pin it|pin|email|e-mail|mail|print|print this(?: article| page)?|whatsapp|facebook|twitter|linkedin|reddit|pinterest|copy link|like|comment|save)\s*[:|·•,/-]?\s*)+$`,
+    String.raw`^(?:copyright|©|\(c\))\s*(?:\d{4}|[^.]{0,80}all rights reserved|.{0,120}$)`,
+    String.raw`^.{0,80}all rights reserved\.?$`,
+    String.raw`^(?:tags?|tagged(?: with)?|tagged as|filed under|filed in|posted in|categories|category|topics?|keywords|schlagwörter|schlagworte|themen|étiquettes|etiquetas)\s*:.{0,200}$`,
+    String.raw`^(?:«\s*)?(?:previous|next|prev|older|newer)(?: (?:article|post|story|entry|page|posts|entries))?(?:\s*»)?$`,
+    String.raw`^(?:back to top|top of page|scroll to top|go to top|nach oben|zurück nach oben)$`,
+    String.raw`^(?:read more|continue reading|read the full (?:story|article)|weiterlesen|mehr lesen|lire la suite|leer más)\b.{0,60}$`,
+    String.raw`^(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|responses?|replies)(?:\s*\(\d+\))?$`,
+    String.raw`^(?:hits|views|reads|aufrufe|clicks)\s*:?\s*[\d,.\s]+$`,
+    String.raw`^(?:search this (?:blog|site)|follow this blog|follow us|subscribe to (?:this blog|our newsletter|posts)|save stories|save for later|bookmark(?: this)?)$`,
+    String.raw`^loading(?:\.\.\.|…| slideshow| comments)?$`,
+  ].join('|'),
+  'i',
+);
+
+const MONTH = String.raw`(?:jan(?:uary|uar|vier)?|feb(?:ruary|ruar)?|févr(?:ier)?|fév|mar(?:ch|s)?|märz|apr(?:il)?|avr(?:il)?|may|mai|mayo|jun(?:e|i)?|juin|jul(?:y|i)?|juil(?:let)?|aug(?:ust)?|août|sep(?:t(?:ember)?)?|oct(?:ober|obre)?|okt(?:ober)?|nov(?:ember|iembre)?|dec(?:ember)?|dez(?:ember)?|déc(?:embre)?|enero|febrero|marzo|abril|junio|julio|agosto|septiembre|octubre|diciembre)\.?`;
+const DAY = String.raw`(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche`;
+/** A line that is only a date (and time): "July 24, 2012 12:11 AM", "Tuesday, 30 October 2012", "2012-10-29". */
+const DATE_LINE = new RegExp(
+  String.raw`^(?:(?:published|updated|posted|last (?:updated|modified)|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado)(?: on| am| le| el)?\s*:?\s*)?` +
+    String.raw`(?:(?:${DAY})[,\s]+)?` +
+    String.raw`(?:${MONTH}\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:de\s+)?${MONTH}(?:\s+de)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})` +
+    String.raw`(?:[,\s|·•-]+(?:at\s+|um\s+|à\s+)?\d{1,2}[:.h]\d{2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|uhr)?(?:\s+[a-z]{2,4})?)?\s*$`,
+  'i',
+);
+/** A byline: "By Jane Doe", "By JANE DOE and JOHN ROE", "Posted by jane on …", "Written by …". */
+const POSTED_BY =
+  /^(?:posted|written|reported|published|words|text|story)\s+(?:by|von|par|por|di)\s*:?\s+\S.{0,80}$/i;
+const BY_NAME =
+  /^(?:[Bb][Yy]|[Vv]on|VON|[Pp]ar|PAR|[Pp]or|POR|[Dd]i|[Dd]oor|[Aa][vf])\s*:?\s+[\p{Lu}@][^.!?]{0,80}$/u;
+
+/** Lines before the first and after the last paragraph this long are the head and tail of the text. */
+const PARAGRAPH_CHARS = 150;
+
+/** Paragraphs that make the content an article, with a head and a tail. */
+const ARTICLE_PARAGRAPHS = 2;
+const HEADING = /^h[1-6]$/;
+
+/** A furniture line is short. */
+const MAX_LINE_CHARS = 200;
+
+const BLOCK_CHILDREN = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'dl',
+  'figure',
+]);
+
+function hasBlockChild(element: DomElement): boolean {
+  for (let c = element.firstElementChild; c; c = c.nextElementSibling)
+    if (BLOCK_CHILDREN.has(tagOf(c))) return true;
+  return false;
+}
+
+interface Line {
+  element: DomElement;
+  /** Collapsed text, for lines short enough to be furniture. */
+  text?: string;
+  long: boolean;
+}
+
+/**
+ * Removes the furniture lines inside the main content (leaf blocks whose whole text is furniture),
+ * and bylines and date lines at the head or the tail of the text (a date inside the text, such as a
+ * letter's, stays).
+ */
+export function removeBoilerplateLines(root: DomElement): void {
+  const lines: Line[] = [];
+  const walk = (element: DomElement): void => {
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (!isElement(child)) continue;
+      const tag = tagOf(child);
+      if (tag === 'pre' || tag === 'code' || tag === 'table') {
+        lines.push({ element: child, long: true });
+        continue;
+      }
+      if (hasBlockChild(child)) {
+        walk(child);
+        continue;
+      }
+      const length = visibleLength(child, MAX_LINE_CHARS);
+      if (length > MAX_LINE_CHARS) lines.push({ element: child, long: true });
+      else {
+        const text = (child.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (text) lines.push({ element: child, text, long: length >= PARAGRAPH_CHARS });
+      }
+    }
+  };
+  walk(root);
+  // Bylines and dates head and tail an article: text in paragraphs. A date heading a schedule or a
+  // listing is its content.
+  const article = lines.filter((l) => l.long && tagOf(l.element) === 'p').length >= ARTICLE_PARAGRAPHS;
+  const first = lines.findIndex((l) => l.long);
+  let last = -1;
+  for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (lines[i].long) last = i;
+  lines.forEach((line, i) => {
+    const text = line.text;
+    if (text === undefined) return;
+    const edge = article && (i < first || i > last) && !HEADING.test(tagOf(line.element));
+    if (
+      FURNITURE_LINE.test(text) ||
+      (edge && (DATE_LINE.test(text) || POSTED_BY.test(text) || BY_NAME.test(text)))
+    )
+      line.element.remove();
+  });
+}

@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { AppError } from '@quarry/contracts';
+import {
+  WorkerCrashedError,
+  WorkerPool,
+  WorkerTaskError,
+  WorkerTimeoutError,
+  type WorkerPoolOptions,
+} from '@quarry/platform/workers';
+import { DEFAULT_PAGE_LIMITS, PageTooLargeError, type PageLimits } from '../limits/page-limits.util';
+import type { ContentOptions, OutputFormat } from '../transform/transform.types';
+import { transformPage, type PageInput, type TransformedPage } from './transform-page.util';
+
+export type ContentCall =
+  { op: 'ping' } | { op: 'transform'; input: PageInput; formats: OutputFormat[]; options: ContentOptions };
+
+/** Turns fetched pages into formats, within `deadline` (epoch ms) when the implementation can stop. */
+export interface ContentTransformer {
+  transform(
+    input: PageInput,
+    formats: readonly OutputFormat[],
+    options: ContentOptions,
+    deadline: number,
+  ): Promise<TransformedPage>;
+  close(): Promise<void>;
+}
+
+/** The API error of a page the content pipeline refused or could not survive. */
+function pageTooLarge(message: string): AppError {
+  return new AppError('SCRAPE_PAGE_TOO_LARGE', { message });
+}
+
+/** On the calling thread (tests, tools, `CONTENT_WORKERS=0`). */
+export class InlineContentTransformer implements ContentTransformer {
+  constructor(private readonly limits: PageLimits = DEFAULT_PAGE_LIMITS) {}
+
+  async transform(
+    input: PageInput,
+    formats: readonly OutputFormat[],
+    options: ContentOptions,
+  ): Promise<TransformedPage> {
+    try {
+      return transformPage(input, formats, options, this.limits);
+    } catch (error) {
+      if (error instanceof PageTooLargeError) throw pageTooLarge(error.message);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    return undefined;
+  }
+}
+
+export interface WorkerContentOptions {
+  /** Worker processes. */
+  workers: number;
+  /** V8 heap limit of each worker process, in MiB. */
+  memoryMb: number;
+  limits?: PageLimits;
+  onEvent?: WorkerPoolOptions['onEvent'];
+}
+
+/**
+ * On a pool of supervised worker processes (`content-worker.main.ts`): the event loop only moves
+ * bytes in and results out, several pages are transformed at once on several cores, and a page that
+ * would run past the job's deadline or exhaust a worker's memory costs that worker process — killed
+ * and replaced — never the process that owns the pool.
+ */
+export class WorkerContentTransformer implements ContentTransformer {
+  private readonly pool: WorkerPool<ContentCall>;
+
+  constructor(options: WorkerContentOptions) {
+    this.pool = new WorkerPool<ContentCall>({
+      name: 'Content worker',
+      entry: { bundle: 'content-worker.js', source: join(__dirname, 'content-worker.main.ts') },
+      size: options.workers,
+      memoryMb: options.memoryMb,
+      data: { limits: options.limits ?? DEFAULT_PAGE_LIMITS },
+      outOfMemoryMessage: `page too large to process: it needed more memory than a content worker may use (CONTENT_WORKER_MEMORY_MB ${options.memoryMb})`,
+      onEvent: options.onEvent,
+    });
+  }
+
+  /** Starts the workers, so the first pages do not pay for loading the pipeline. */
+  async warm(timeoutMs = 60_000): Promise<void> {
+    await Promise.all(Array.from({ length: this.pool.size }, () => this.pool.run({ op: 'ping' }, timeoutMs)));
+  }
+
+  /** Process ids of the live workers (tests, diagnostics). */
+  pids(): number[] {
+    return this.pool.pids();
+  }
+
+  async transform(
+    input: PageInput,
+    formats: readonly OutputFormat[],
+    options: ContentOptions,
+    deadline: number,
+  ): Promise<TransformedPage> {
+    const budgetMs = Math.max(1_000, deadline - Date.now());
+    try {
+      return await this.pool.run<TransformedPage>(
+        { op: 'transform', input, formats: [...formats], options },
+        budgetMs,
+      );
+    } catch (error) {
+      if (error instanceof WorkerTimeoutError) {
+        if (Date.now() >= deadline) throw new AppError('SCRAPE_TIMEOUT');
+        throw new AppError('SCRAPE_SITE_ERROR', {
+          message: `The page could not be turned into content within ${budgetMs} ms`,
+        });
+      }
+      if (error instanceof WorkerTaskError && error.reason === 'page_too_large')
+        throw pageTooLarge(error.message);
+      if (error instanceof WorkerCrashedError)
+        throw error.outOfMemory
+          ? pageTooLarge(error.message)
+          : new AppError('SCRAPE_SITE_ERROR', { message: 'The page crashed its content worker' });
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

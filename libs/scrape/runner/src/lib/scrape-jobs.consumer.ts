@@ -1,0 +1,32 @@
+import type { OnApplicationBootstrap } from '@nestjs/common';
+import { CONSUMER_GROUPS, scrapeJobMessageSchema } from '@quarry/contracts';
+import type { MessageBus } from '@quarry/platform/bus';
+import type { AppConfig } from '@quarry/platform/config';
+import type { Logger } from '@quarry/platform/observability';
+import type { ScrapeJobHandler } from './scrape-job.handler';
+
+/**
+ * Consumes `scrape.jobs` (group `scrape-workers`): each message goes to the ScrapeJobHandler, whose
+ * promise settles only once the outcome is stored — only then does its offset become committable.
+ */
+export class ScrapeJobConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly handler: ScrapeJobHandler,
+    private readonly bus: MessageBus,
+    private readonly config: AppConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.subscribe(
+      'scrapeJobs',
+      {
+        group: CONSUMER_GROUPS.scrapeWorkers,
+        concurrency: this.config.worker.concurrency,
+        schema: scrapeJobMessageSchema,
+        onInvalid: (error) => this.logger.error({ err: error }, 'invalid scrape job message skipped'),
+      },
+      (message) => this.handler.handle(message.value),
+    );
+  }
+}

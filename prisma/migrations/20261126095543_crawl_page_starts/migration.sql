@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "crawl_pages" ADD COLUMN     "starts" INTEGER NOT NULL DEFAULT 0;
