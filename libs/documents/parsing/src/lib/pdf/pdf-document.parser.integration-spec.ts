@@ -322,18 +322,20 @@ describe('PDF parsing (worker threads, pdftoppm, tesseract)', () => {
     });
 
     it('returns the pages parsed before the document budget ran out, the rest marked failed', async () => {
-      // 20 pages that each take a few hundred milliseconds; 3 s of budget (1.5 s of it kept back by the parser).
+      // 150 small (deflated) pages that each take a few hundred milliseconds to interpret: tens of
+      // seconds of work in all. 8 s of budget (1.5 s of it kept back by the parser) leaves room for the
+      // first page on a slow, loaded machine and not for the last one on a fast one.
       const output = await parseDocument(
         toolkit,
-        pdfRequest(slowPdf(20, 250_000), { mode: 'fast', blocks: true }, 3_000),
+        pdfRequest(slowPdf(150, 250_000), { mode: 'fast', blocks: true }, 8_000),
       );
       const statuses = output.blocks?.map((page) => page.status) ?? [];
-      expect(statuses).toHaveLength(20);
+      expect(statuses).toHaveLength(150);
       expect(statuses[0]).toBe('ok');
-      expect(statuses[19]).toBe('failed');
+      expect(statuses[149]).toBe('failed');
       expect(output.pdfPages).toBe(statuses.filter((status) => status === 'ok').length);
       expect(output.metadata['numPages']).toBe(output.pdfPages);
-      expect(output.metadata['totalPages']).toBe(20);
+      expect(output.metadata['totalPages']).toBe(150);
       expect(output.markdown).toContain('Slow page 1.');
       expect(output.warning).toMatch(/were not parsed \(time budget exhausted\)/);
     });
