@@ -211,23 +211,20 @@ export const HOSTILE_CASES: HostileCase[] = [
     timeBoundMs: 20_000,
   },
   {
-    // Known limit: Chromium spends minutes parsing and laying out such a page on a loaded machine (its
-    // DOM cannot be counted before it has parsed it), so the request's timeout is what ends it.
+    // The browser path counts the document before Chromium is given it (DocumentSizeGuard): refused
+    // like the HTTP path, where it used to take Chromium's renderer to 11.7 GB before the timeout.
     name: '400k links, browser (waitFor)',
     category: 'page size',
     run: siteScrape('/links', { waitFor: 100, timeout: 20_000 }),
-    expect: { status: 408, code: 'SCRAPE_TIMEOUT', error: /^Request Timeout/ },
-    // KNOWN GAP (issue 12, open): on a quiet machine Chromium's renderer reached 11.7 GB on this page
-    // before the job's timeout closed it (2026-11-26); the browser path has no page-size bound before
-    // Chromium parses the document yet. The bound states today's ceiling so a worse regression fails.
-    rssBoundMib: 14_000,
+    expect: { status: 422, code: 'SCRAPE_SITE_ERROR', error: TOO_LARGE_LINKS },
+    rssBoundMib: BROWSER,
     timeBoundMs: 25_000,
   },
   {
     name: '800k flat divs, browser (waitFor)',
     category: 'page size',
     run: siteScrape('/divs', { waitFor: 100, timeout: 20_000 }),
-    expect: { status: 408, code: 'SCRAPE_TIMEOUT', error: /^Request Timeout/ },
+    expect: { status: 422, code: 'SCRAPE_SITE_ERROR', error: TOO_LARGE_ELEMENTS },
     rssBoundMib: BROWSER,
     timeBoundMs: 25_000,
   },
@@ -442,12 +439,12 @@ export const HOSTILE_CASES: HostileCase[] = [
     timeBoundMs: 20_000,
   },
   {
-    // Chromium decodes the body itself (BROWSER_MAX_TRANSFER_BYTES counts the bytes on the wire, ~1 MB
-    // here): the page is still loading when the request's timeout ends it.
+    // The document is read decoded, a chunk at a time, before Chromium gets it; reading stops at
+    // MAX_RESPONSE_BYTES, as on the HTTP path.
     name: 'gzip bomb, browser',
     category: 'compression bomb',
     run: siteScrape('/gzip', { waitFor: 100, timeout: 15_000 }),
-    expect: { status: 408, code: 'SCRAPE_TIMEOUT', error: /^Request Timeout/ },
+    expect: { status: 500, code: 'SCRAPE_SITE_ERROR', error: DECODED('gzip') },
     rssBoundMib: BROWSER,
     timeBoundMs: 20_000,
   },

@@ -83,6 +83,7 @@ export class BrowserEngineModule implements OnModuleInit, OnApplicationShutdown 
         teamConcurrency: this.config.limits.teamConcurrency,
         settleMs: this.config.browser.settleMs,
         maxDocumentBytes: this.config.limits.maxResponseBytes,
+        pageLimits: this.config.worker.pageLimits,
         userAgent: this.config.browser.userAgent,
       },
     });

@@ -9,6 +9,9 @@ import {
   startScrapeSite,
   type ScrapeSite,
 } from '@quarry/testing';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { BrowserPool } from '../pool/browser-pool';
 import { BrowserEngine } from './browser.engine';
 import { ProxyPools } from './proxy-pools';
@@ -519,5 +522,91 @@ describe('BrowserEngine on real Chromium', () => {
     });
     expect(branding.spacing.baseUnit).toBe(8);
     expect(branding.personality).toBeNull();
+  });
+  describe('a document over the page bounds (MAX_PAGE_LINKS)', () => {
+    let server: Server;
+    let base: string;
+    const served: string[] = [];
+
+    beforeAll(async () => {
+      // 120,000 links (2 MB): over the default 100,000 bound; Chromium must never be given it to parse.
+      const huge = `<html><body>${'<a href="/x">x</a>'.repeat(120_000)}</body></html>`;
+      // 64 MiB of markup in 64 kB of gzip: decoded past the 5 MiB document bound.
+      const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
+      const pages: Record<string, string> = {
+        '/huge': huge,
+        '/framed':
+          '<html><body><h1>Framed host</h1><p>Around the frame.</p><iframe src="/huge"></iframe></body></html>',
+        '/later':
+          '<html><head><meta http-equiv="refresh" content="0;url=/huge"></head><body>soon</body></html>',
+      };
+      server = createServer((req, res) => {
+        const path = req.url ?? '';
+        served.push(path);
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        if (path === '/bomb') {
+          res.setHeader('content-encoding', 'gzip');
+          res.end(bomb);
+        } else if (path === '/gzipped') {
+          // An ordinary compressed page with a cookie: handed to Chromium decoded, headers intact.
+          res.setHeader('content-encoding', 'gzip');
+          res.setHeader('set-cookie', 'seen=1; Path=/');
+          res.end(
+            gzipSync(
+              '<html><body><p>Compressed page.</p><script>document.body.insertAdjacentHTML("beforeend", "<p>cookie:" + document.cookie + "</p>")</script></body></html>',
+            ),
+          );
+        } else if (pages[path]) res.end(pages[path]);
+        else {
+          res.statusCode = 404;
+          res.end('not here');
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+
+    afterAll(async () => {
+      await new Promise((resolve) => server?.close(resolve));
+    });
+
+    it('answers 422 naming the bound, without rendering it', async () => {
+      const started = Date.now();
+      await expect(fetchPage({ url: `${base}/huge`, waitFor: 100 })).rejects.toMatchObject({
+        code: 'SCRAPE_PAGE_TOO_LARGE',
+        message: 'page too large to process: 120,000 links (limit 100,000, MAX_PAGE_LINKS)',
+      });
+      expect(Date.now() - started).toBeLessThan(15_000);
+    });
+
+    it('leaves a frame over the bounds empty and renders the page around it', async () => {
+      const page = await fetchPage({ url: `${base}/framed`, waitFor: 100 });
+      expect(page.engine).toBe('browser');
+      expect(page.text).toContain('Around the frame.');
+      expect(served).toContain('/huge');
+    });
+
+    it('stops decoding a compression bomb at the document bound', async () => {
+      await expect(fetchPage({ url: `${base}/bomb`, waitFor: 100 })).rejects.toMatchObject({
+        code: 'RESPONSE_TOO_LARGE',
+        message: expect.stringMatching(
+          /exceeds the limit of 5242880 bytes once decoded \(Content-Encoding: gzip\)/,
+        ),
+      });
+    });
+
+    it('hands an ordinary compressed page to Chromium decoded, with its headers and cookies', async () => {
+      const page = await fetchPage({ url: `${base}/gzipped`, waitFor: 100 });
+      expect(page.engine).toBe('browser');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Compressed page.');
+      expect(page.text).toContain('cookie:seen=1');
+    });
+
+    it('answers the same error when the page navigates to such a document after load', async () => {
+      await expect(fetchPage({ url: `${base}/later`, waitFor: 1_000 })).rejects.toMatchObject({
+        code: 'SCRAPE_PAGE_TOO_LARGE',
+      });
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { AppError, hasFormat, LIMITS, type ScrapeRequest } from '@quarry/contracts';
 import type { BlobStore } from '@quarry/platform/blob';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
+import type { PageLimits } from '@quarry/scrape/content';
 import type { Engine, EngineContext, FetchedPage, HttpEngine } from '@quarry/scrape/engine';
 import type { ProfileRepository, ProfileState, Slot, TeamConcurrencyLimiter } from '@quarry/scrape/state';
 import { withSpan, type PlatformMetrics } from '@quarry/platform/observability';
@@ -33,6 +34,8 @@ export interface BrowserEngineDeps {
     teamConcurrency: number;
     settleMs: number;
     maxDocumentBytes: number;
+    /** Bounds on a document Chromium may parse (`MAX_PAGE_ELEMENTS`, `MAX_PAGE_LINKS`). */
+    pageLimits?: PageLimits;
     userAgent?: string;
   };
 }
@@ -241,6 +244,7 @@ export class BrowserEngine implements Engine {
               userAgent: this.deps.settings.userAgent ?? desktopUserAgent(pool.userAgent),
               settleMs: this.deps.settings.settleMs,
               maxDocumentBytes: this.deps.settings.maxDocumentBytes,
+              pageLimits: this.deps.settings.pageLimits,
               profile: profileState
                 ? { state: profileState, save: request.profile?.saveChanges ?? false }
                 : undefined,

@@ -1,4 +1,5 @@
-import { findFormat, hasFormat, type ActionResults, type ScrapeRequest } from '@quarry/contracts';
+import { AppError, findFormat, hasFormat, type ActionResults, type ScrapeRequest } from '@quarry/contracts';
+import { DEFAULT_PAGE_LIMITS, PageTooLargeError, type PageLimits } from '@quarry/scrape/content';
 import {
   droppedHeadersWarning,
   forwardableHeaders,
@@ -10,6 +11,7 @@ import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import type { CDPSession, Cookie, HTTPResponse, Page, Viewport } from 'puppeteer-core';
 import { CONSENT_SELECTORS, consentHidingScript, removeConsentBanners } from '../guard/ad-block';
 import type { GuardEvent, GuardRoute } from '../guard/guard-proxy';
+import { DocumentSizeGuard } from '../guard/document-size-guard';
 import { RequestGuard, type RefusedRequest } from '../guard/request-guard';
 import type { PageSlot } from '../pool/isolated-context.concurrency';
 import { runActions, takeScreenshot, type ArtifactKind } from './actions-runner';
@@ -31,6 +33,8 @@ export interface RenderOptions {
   settleMs: number;
   /** Largest rendered document accepted. */
   maxDocumentBytes: number;
+  /** Bounds on a document Chromium may parse (`MAX_PAGE_ELEMENTS`, `MAX_PAGE_LINKS`); defaults apply when absent. */
+  pageLimits?: PageLimits;
   profile?: { state: ProfileState; save: boolean };
   store(kind: ArtifactKind, data: Buffer, contentType: string, extension: string): Promise<string>;
   /** Called as each phase ends (setup, navigation, settle, actions, capture): timing and tracing. */
@@ -126,6 +130,11 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   if (request.blockAds) await page.evaluateOnNewDocument(consentHidingScript(CONSENT_SELECTORS));
   if (options.profile) await loadProfile(page, options.profile.state);
   await requestGuard.attach(page);
+  const sizeGuard = new DocumentSizeGuard(cdp, {
+    ...(options.pageLimits ?? DEFAULT_PAGE_LIMITS),
+    maxBytes: options.maxDocumentBytes,
+  });
+  await sizeGuard.attach();
   options.onPhase?.('setup');
 
   let lastDocument: HTTPResponse | null = null;
@@ -141,6 +150,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
     throw navigationError(error, {
       options,
       requestGuard,
+      sizeGuard,
       events: guard.events,
       target,
       hadDocument: lastDocument !== null,
@@ -150,7 +160,7 @@ export async function renderPage(slot: PageSlot, options: RenderOptions): Promis
   slot.prepareNext?.();
   // A navigation refused after this point (meta refresh, script, a click) leaves Chromium's error
   // page in the tab: whatever the capture below produced or threw, the refusal is the answer.
-  const refusal = () => refusedNavigation(page, requestGuard, guard.events);
+  const refusal = () => tooLarge(sizeGuard) ?? refusedNavigation(page, requestGuard, guard.events);
   try {
     const rendered = await capture(slot, options, {
       warnings: headerWarning ? [headerWarning] : [],
@@ -306,6 +316,18 @@ function refusedNavigation(page: Page, requestGuard: RequestGuard, events: Guard
   return new BrowserErrorPageError();
 }
 
+/**
+ * The tab's document was kept from Chromium for passing a bound: the HTTP path's answers (422 "page
+ * too large to process", or the decoded-size error), no credits.
+ */
+function tooLarge(sizeGuard: DocumentSizeGuard): Error | undefined {
+  const refused = sizeGuard.mainDocumentRefusal();
+  if (!refused) return undefined;
+  return refused.error instanceof PageTooLargeError
+    ? new AppError('SCRAPE_PAGE_TOO_LARGE', { message: refused.error.message })
+    : refused.error;
+}
+
 function refusalError(refused: RefusedRequest): Error {
   if (refused.reason === 'dns') return new DnsResolutionError(hostOf(refused.url));
   return new BlockedAddressError(refused.url, refused.address);
@@ -322,6 +344,7 @@ function hostOf(url: string): string {
 interface NavigationFailure {
   options: RenderOptions;
   requestGuard: RequestGuard;
+  sizeGuard: DocumentSizeGuard;
   events: GuardEvent[];
   target: URL;
   hadDocument: boolean;
@@ -330,6 +353,8 @@ interface NavigationFailure {
 /** Explains a failed navigation with what the guards saw (refusal, TLS, budget) before the browser's own net:: code. */
 function navigationError(error: unknown, failure: NavigationFailure): Error {
   const { options, requestGuard, events, target } = failure;
+  const oversized = tooLarge(failure.sizeGuard);
+  if (oversized) return oversized;
   const refusedDocument = requestGuard.refused.find((entry) => entry.navigation);
   if (refusedDocument) return refusalError(refusedDocument);
   const proxyRefusal = events.find(
