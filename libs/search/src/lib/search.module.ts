@@ -8,11 +8,14 @@ import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { MapService } from './map/map.service';
 import { DocumentIndexRepository } from './search/document-index.repository';
+import type { IndexJobDeps } from './search/index-job.deps';
 import { SearchService } from './search/search.service';
 import { SearxngProvider, type SearchProvider } from './search/search-provider';
 
 /** The configured web search provider, or null. */
 export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
+/** What map and search jobs share: the index, the provider, job records, outcomes, credits, logs, metrics. */
+const INDEX_JOB_DEPS = Symbol('INDEX_JOB_DEPS');
 
 /** Map and search: the team's document index, the web search provider and the services of `/v2/map` and `/v2/search`. */
 @Global()
@@ -38,11 +41,8 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
       inject: [Database],
     },
     {
-      provide: MapService,
+      provide: INDEX_JOB_DEPS,
       useFactory: (
-        client: GuardedHttpClient,
-        sitemaps: SitemapFetcher,
-        robots: RobotsFetcher,
         index: DocumentIndexRepository,
         provider: SearchProvider | null,
         jobs: JobRepository,
@@ -51,25 +51,17 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
         logger: Logger,
         config: AppConfig,
         metrics: PlatformMetrics,
-      ) =>
-        new MapService({
-          client,
-          sitemaps,
-          robots,
-          index,
-          provider: provider ?? undefined,
-          jobs,
-          outcomes,
-          credits,
-          logger: logger.child({ component: 'map' }),
-          metrics,
-          crawlPages: config.map.crawlPages,
-          retentionHours: config.jobs.retentionHours,
-        }),
+      ): IndexJobDeps => ({
+        index,
+        provider: provider ?? undefined,
+        jobs,
+        outcomes,
+        credits,
+        logger,
+        metrics,
+        retentionHours: config.jobs.retentionHours,
+      }),
       inject: [
-        CRAWL_HTTP_CLIENT,
-        SitemapFetcher,
-        RobotsFetcher,
         DocumentIndexRepository,
         SEARCH_PROVIDER,
         JobRepository,
@@ -81,38 +73,33 @@ export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
       ],
     },
     {
-      provide: SearchService,
+      provide: MapService,
       useFactory: (
-        index: DocumentIndexRepository,
-        provider: SearchProvider | null,
-        jobs: JobRepository,
-        outcomes: JobOutcomeStore,
-        credits: CreditsService,
-        logger: Logger,
+        deps: IndexJobDeps,
+        client: GuardedHttpClient,
+        sitemaps: SitemapFetcher,
+        robots: RobotsFetcher,
         config: AppConfig,
-        metrics: PlatformMetrics,
       ) =>
-        new SearchService({
-          index,
-          provider: provider ?? undefined,
-          jobs,
-          outcomes,
-          credits,
-          logger: logger.child({ component: 'search' }),
-          metrics,
-          providerTimeoutMs: config.search.timeoutMs,
-          retentionHours: config.jobs.retentionHours,
+        new MapService({
+          ...deps,
+          logger: deps.logger.child({ component: 'map' }),
+          client,
+          sitemaps,
+          robots,
+          crawlPages: config.map.crawlPages,
         }),
-      inject: [
-        DocumentIndexRepository,
-        SEARCH_PROVIDER,
-        JobRepository,
-        JobOutcomeStore,
-        CreditsService,
-        LOGGER,
-        APP_CONFIG,
-        PlatformMetrics,
-      ],
+      inject: [INDEX_JOB_DEPS, CRAWL_HTTP_CLIENT, SitemapFetcher, RobotsFetcher, APP_CONFIG],
+    },
+    {
+      provide: SearchService,
+      useFactory: (deps: IndexJobDeps, config: AppConfig) =>
+        new SearchService({
+          ...deps,
+          logger: deps.logger.child({ component: 'search' }),
+          providerTimeoutMs: config.search.timeoutMs,
+        }),
+      inject: [INDEX_JOB_DEPS, APP_CONFIG],
     },
   ],
   exports: [SEARCH_PROVIDER, DocumentIndexRepository, MapService, SearchService],

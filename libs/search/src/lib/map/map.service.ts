@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PRICES, type CreditsService } from '@quarry/billing';
+import { PRICES } from '@quarry/billing';
 import { AppError, type MapLink, type MapRequest, type MapResponse } from '@quarry/contracts';
 import {
   bareHost,
@@ -13,11 +13,8 @@ import {
   type RobotsFetcher,
   type SitemapFetcher,
 } from '@quarry/crawl';
-import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import type { GuardedHttpClient } from '@quarry/platform/net';
-import type { PlatformMetrics } from '@quarry/platform/observability';
-import type { Logger } from 'pino';
-import type { DocumentIndexRepository } from '../search/document-index.repository';
+import type { IndexJobDeps } from '../search/index-job.deps';
 import type { SearchProvider } from '../search/search-provider';
 import { pageSummary } from './page-summary.util';
 import { rankByRelevance } from './relevance.util';
@@ -28,21 +25,12 @@ export interface MapCaller {
   zeroDataRetention: boolean;
 }
 
-export interface MapServiceDeps {
+export interface MapServiceDeps extends IndexJobDeps {
   client: GuardedHttpClient;
   sitemaps: SitemapFetcher;
   robots: RobotsFetcher;
-  index: DocumentIndexRepository;
-  provider?: SearchProvider;
-  jobs: JobRepository;
-  outcomes: JobOutcomeStore;
-  credits: CreditsService;
-  logger: Logger;
-  /** Counts maps (`kind="map"`: running, finished, duration, credits). */
-  metrics?: PlatformMetrics;
   /** Pages fetched by the light crawl after the start page. */
   crawlPages: number;
-  retentionHours: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;

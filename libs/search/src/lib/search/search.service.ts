@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PRICES, scrapeCredits, type CreditsService } from '@quarry/billing';
+import { PRICES, scrapeCredits } from '@quarry/billing';
 import {
   AppError,
   type ScrapeDocument,
@@ -11,11 +11,8 @@ import {
   type SearchWebResult,
 } from '@quarry/contracts';
 import { crawlUrlKey, isWithinDomain, parseHttpUrl } from '@quarry/crawl';
-import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
-import type { PlatformMetrics } from '@quarry/platform/observability';
-import type { Logger } from 'pino';
-import type { DocumentIndexRepository } from './document-index.repository';
-import type { ProviderCategory, ProviderResult, SearchProvider } from './search-provider';
+import type { IndexJobDeps } from './index-job.deps';
+import type { ProviderCategory, ProviderResult } from './search-provider';
 
 /** Scrapes one result (the API's synchronous scrape path). */
 export type ResultScraper = (
@@ -33,17 +30,8 @@ export interface SearchCaller {
   zeroDataRetention: boolean;
 }
 
-export interface SearchServiceDeps {
-  index: DocumentIndexRepository;
-  provider?: SearchProvider;
-  jobs: JobRepository;
-  outcomes: JobOutcomeStore;
-  credits: CreditsService;
-  logger: Logger;
-  /** Counts searches (`kind="search"`: running, finished, duration, credits). */
-  metrics?: PlatformMetrics;
+export interface SearchServiceDeps extends IndexJobDeps {
   providerTimeoutMs: number;
-  retentionHours: number;
 }
 
 const MAX_PROVIDER_PAGES = 10;
