@@ -1,4 +1,4 @@
-import { jobEventSchema, type JobEvent } from '@quarry/contracts';
+import type { JobEvent } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 
 /**
@@ -13,10 +13,8 @@ export class JobEventsConsumer {
   ) {}
 
   async start(): Promise<void> {
-    await this.bus.subscribe(
-      'jobEvents',
-      { group: this.group, concurrency: 64, schema: jobEventSchema },
-      async (message) => this.deliver(message.value as JobEvent),
+    await this.bus.subscribe('jobEvents', { group: this.group, concurrency: 64 }, async (message) =>
+      this.deliver(message.value as JobEvent),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { agentWorkMessageSchema, CONSUMER_GROUPS } from '@quarry/contracts';
+import { CONSUMER_GROUPS } from '@quarry/contracts';
 import type { JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
@@ -35,7 +35,6 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
       {
         group: CONSUMER_GROUPS.agentOrchestrators,
         concurrency: this.config.agent.concurrency,
-        schema: agentWorkMessageSchema,
         onInvalid: (error) => this.logger.error({ err: error }, 'invalid agent message skipped'),
       },
       async (message) => {

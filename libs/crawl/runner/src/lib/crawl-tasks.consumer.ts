@@ -1,6 +1,6 @@
 import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
 import { CrawlTaskHandler } from '@quarry/crawl';
-import { CONSUMER_GROUPS, crawlTaskMessageSchema } from '@quarry/contracts';
+import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
@@ -23,7 +23,6 @@ export class CrawlTasksConsumer implements OnApplicationBootstrap {
       {
         group: CONSUMER_GROUPS.crawlWorkers,
         concurrency: this.config.crawl.workerConcurrency,
-        schema: crawlTaskMessageSchema,
         onInvalid: (error) => this.logger.error({ err: error }, 'invalid crawl task skipped'),
       },
       (message) => this.handler.handle(message.value),

@@ -1,5 +1,5 @@
 import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { CONSUMER_GROUPS, monitorCheckMessageSchema } from '@quarry/contracts';
+import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { CheckRunner, MonitorScheduler } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
@@ -22,7 +22,6 @@ export class MonitorCheckConsumer implements OnApplicationBootstrap, BeforeAppli
       {
         group: CONSUMER_GROUPS.monitorRunners,
         concurrency: this.config.monitor.checkConcurrency,
-        schema: monitorCheckMessageSchema,
         onInvalid: (error) => this.logger.error({ err: error }, 'invalid monitor check message skipped'),
       },
       (message) => this.runner.run(message.value.checkId),

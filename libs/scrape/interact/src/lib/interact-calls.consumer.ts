@@ -1,5 +1,5 @@
 import { Inject, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CONSUMER_GROUPS, interactCallMessageSchema } from '@quarry/contracts';
+import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { JobClaims, JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { LLM_PROVIDER, type LlmProvider } from '@quarry/llm';
 import { BlobStore } from '@quarry/platform/blob';
@@ -88,7 +88,6 @@ export class InteractCallsConsumer implements OnApplicationBootstrap, OnApplicat
       {
         group: CONSUMER_GROUPS.interactWorkers,
         concurrency: CALL_CONCURRENCY,
-        schema: interactCallMessageSchema,
         onInvalid: (error) => logger.error({ err: error }, 'invalid interact call skipped'),
       },
       (message) => handler.handle(message.value),

@@ -1,5 +1,5 @@
 import type { OnApplicationBootstrap } from '@nestjs/common';
-import { CONSUMER_GROUPS, scrapeJobMessageSchema } from '@quarry/contracts';
+import { CONSUMER_GROUPS } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger } from '@quarry/platform/observability';
@@ -23,7 +23,6 @@ export class ScrapeJobConsumer implements OnApplicationBootstrap {
       {
         group: CONSUMER_GROUPS.scrapeWorkers,
         concurrency: this.config.worker.concurrency,
-        schema: scrapeJobMessageSchema,
         onInvalid: (error) => this.logger.error({ err: error }, 'invalid scrape job message skipped'),
       },
       (message) => this.handler.handle(message.value),

@@ -1,5 +1,5 @@
 import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
-import { CONSUMER_GROUPS, documentParseJobMessageSchema } from '@quarry/contracts';
+import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
@@ -20,7 +20,6 @@ export class DocumentParseJobsConsumer implements OnApplicationBootstrap {
       {
         group: CONSUMER_GROUPS.docParsers,
         concurrency: this.config.documents.concurrency,
-        schema: documentParseJobMessageSchema,
         onInvalid: (error) => this.logger.error({ err: error }, 'invalid parse job message skipped'),
       },
       (message) => this.parser.handler.handle(message.value),

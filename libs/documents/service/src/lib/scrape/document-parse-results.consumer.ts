@@ -1,4 +1,4 @@
-import { documentParseResultEventSchema, type DocumentParseResultEvent } from '@quarry/contracts';
+import { type DocumentParseResultEvent } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 
 /**
@@ -16,7 +16,7 @@ export class DocumentParseResultsConsumer {
   async start(): Promise<void> {
     await this.bus.subscribe(
       'documentParseResults',
-      { group: this.group, concurrency: 32, schema: documentParseResultEventSchema },
+      { group: this.group, concurrency: 32 },
       async (message) => this.deliver(message.value as DocumentParseResultEvent),
     );
   }
