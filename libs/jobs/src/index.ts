@@ -12,3 +12,4 @@ export * from './lib/jobs.module';
 export * from './lib/parse-upload.repository';
 export * from './lib/page-verdict.util';
 export * from './lib/team-jobs.repository';
+export * from './lib/worker-job';

@@ -6,23 +6,13 @@ import {
   jobErrorOf,
   type DocumentParseJobMessage,
   type DocumentParseResultEvent,
-  type JobError,
   type ParsedDocumentOutput,
   type ParseRequest,
   type ScrapeDocument,
   type ScrapeRequest,
 } from '@quarry/contracts';
 import { parseDocument, type DocumentToolkit, type OfficeConvertOptions } from '@quarry/documents/parsing';
-import {
-  isSuspect,
-  isTerminal,
-  publishJobEvent,
-  UNSTORABLE_RESULT,
-  type JobClaims,
-  type JobOutcomeStore,
-  type JobRepository,
-} from '@quarry/jobs';
-import { isDataError } from '@quarry/platform/database';
+import { WorkerJob, type JobClaims, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
 import { withSpan, type Logger, type PlatformMetrics } from '@quarry/platform/observability';
@@ -50,7 +40,11 @@ export const RESULT_TTL_MS = 10 * 60 * 1000;
  * result`) it stores the parsed content as a blob and announces it to the waiting scrape worker.
  */
 export class ParseJobHandler {
-  constructor(private readonly deps: ParseJobHandlerDeps) {}
+  private readonly job: WorkerJob;
+
+  constructor(private readonly deps: ParseJobHandlerDeps) {
+    this.job = new WorkerJob(deps, 'parse');
+  }
 
   async handle(message: DocumentParseJobMessage): Promise<void> {
     if (message.reply.type === 'job') return this.handleUpload(message, message.reply.request);
@@ -98,29 +92,21 @@ export class ParseJobHandler {
   }
 
   private async handleUpload(message: DocumentParseJobMessage, request: ParseRequest): Promise<void> {
-    const { jobs, blobs } = this.deps;
-    const job = await jobs.find(message.jobId);
-    if (!job) {
-      this.deps.logger.warn({ jobId: message.jobId }, 'parse job has no job row; skipped');
-      return;
-    }
-    if (isTerminal(job.status)) {
-      await this.announce(message, job.status, job.error);
-      return;
-    }
+    const job = await this.job.admit(message);
+    if (!job) return;
     if (Date.now() >= message.deadline) {
-      await this.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+      await this.job.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
       return;
     }
-    const input = await blobs.get(message.input.blobKey);
+    const input = await this.deps.blobs.get(message.input.blobKey);
     if (!input) {
-      await this.fail(message, {
+      await this.job.fail(message, {
         code: 'DOCUMENT_INVALID',
         message: 'The uploaded file is no longer available; upload it again',
       });
       return;
     }
-    await this.deps.claims.gate.run(isSuspect(job), () => this.parseUpload(message, request, input.data));
+    await this.job.guarded(job, () => this.parseUpload(message, request, input.data));
   }
 
   private async parseUpload(
@@ -128,14 +114,8 @@ export class ParseJobHandler {
     request: ParseRequest,
     data: Buffer,
   ): Promise<void> {
-    const { jobs, outcomes, blobs, metrics } = this.deps;
-    const claim = await this.deps.claims.claim(message.jobId, 'parse');
-    if (claim.outcome === 'finished') {
-      const job = await jobs.find(message.jobId);
-      if (job && isTerminal(job.status)) await this.announce(message, job.status, job.error);
-      return;
-    }
-    if (claim.outcome === 'quarantined') return this.announce(message, 'failed', claim.error);
+    const { blobs, metrics } = this.deps;
+    if (!(await this.job.claim(message))) return;
     metrics.jobsRunning.inc({ kind: 'parse' });
     const startedAt = Date.now();
     try {
@@ -154,10 +134,7 @@ export class ParseJobHandler {
       for (const enricher of enrichers) await enricher.enrich(document, scrapeLike, context);
       if (enrichers.length === 0 && !request.formats.some((format) => format.type === 'markdown'))
         delete document.markdown;
-      const stored = await outcomes.complete({
-        jobId: message.jobId,
-        teamId: message.teamId,
-        kind: 'parse',
+      await this.job.complete(message, {
         credits,
         documents: request.zeroDataRetention
           ? []
@@ -170,34 +147,12 @@ export class ParseJobHandler {
                 document,
               },
             ],
-      });
-      metrics.jobDuration.observe(
-        { kind: 'parse', engine: message.input.kind },
-        (Date.now() - startedAt) / 1000,
-      );
-      if (stored) {
-        metrics.jobsFinished.inc({ kind: 'parse', outcome: 'completed' });
-        metrics.creditsConsumed.inc({ kind: 'parse' }, credits);
-      }
-      await publishJobEvent(this.deps.bus, {
-        jobId: message.jobId,
-        teamId: message.teamId,
-        kind: 'parse',
-        status: 'completed',
-        inlineResult: request.zeroDataRetention && stored ? document : undefined,
-        at: Date.now(),
+        inlineResult: request.zeroDataRetention ? document : undefined,
+        engine: message.input.kind,
+        startedAt,
       });
     } catch (error) {
-      if (isDataError(error)) {
-        this.deps.logger.error({ err: error, jobId: message.jobId }, 'parse result could not be stored');
-        await this.fail(message, UNSTORABLE_RESULT);
-      } else if (error instanceof AppError) {
-        await this.fail(message, jobErrorOf(error));
-      } else {
-        // Infrastructure failure: the bus redelivers, and this run does not count as an attempt.
-        await this.deps.claims.release(message.jobId);
-        throw error;
-      }
+      await this.job.failed(message, error);
     } finally {
       metrics.jobsRunning.dec({ kind: 'parse' });
     }
@@ -254,27 +209,6 @@ export class ParseJobHandler {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  private async fail(message: DocumentParseJobMessage, error: JobError): Promise<void> {
-    if (await this.deps.outcomes.fail(message.jobId, error))
-      this.deps.metrics.jobsFinished.inc({ kind: 'parse', outcome: 'failed' });
-    await this.announce(message, 'failed', error);
-  }
-
-  private async announce(
-    message: DocumentParseJobMessage,
-    status: 'completed' | 'failed' | 'cancelled' | 'queued' | 'active',
-    error?: JobError,
-  ): Promise<void> {
-    await publishJobEvent(this.deps.bus, {
-      jobId: message.jobId,
-      teamId: message.teamId,
-      kind: 'parse',
-      status,
-      error,
-      at: Date.now(),
-    });
   }
 }
 

@@ -1,0 +1,150 @@
+import { AppError, jobErrorOf, type JobError, type JobKind, type ScrapeDocument } from '@quarry/contracts';
+import type { MessageBus } from '@quarry/platform/bus';
+import { isDataError } from '@quarry/platform/database';
+import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+import { isSuspect, UNSTORABLE_RESULT, type JobClaims } from './job-claims';
+import { publishJobEvent } from './job-events';
+import type { CompletedOutcome, JobOutcomeStore } from './job-outcome.store';
+import { isTerminal, type JobRecord, type JobRepository } from './job.repository';
+
+export interface WorkerJobDeps {
+  jobs: JobRepository;
+  outcomes: JobOutcomeStore;
+  claims: JobClaims;
+  bus: MessageBus;
+  metrics: PlatformMetrics;
+  logger: Logger;
+}
+
+/** The job a bus message carries. */
+export interface WorkerJobRef {
+  jobId: string;
+  teamId: string;
+}
+
+type AnnouncedStatus = 'completed' | 'failed' | 'cancelled' | 'queued' | 'active';
+
+export interface WorkerJobCompletion {
+  /** Credits written to the ledger with the outcome (0 for work a parent job bills). */
+  credits: number;
+  /** False for work a parent job bills: the parent counts the credits once it succeeds. */
+  countCredits?: boolean;
+  documents: CompletedOutcome['documents'];
+  /** The document sent with the completion event (zero data retention: nothing is stored to read). */
+  inlineResult?: ScrapeDocument;
+  /** The `engine` label of the duration metric. */
+  engine: string;
+  startedAt: number;
+}
+
+/**
+ * The life of one job a worker runs from the bus (a scrape, a parsed upload), the same for every
+ * kind: a job without a row is skipped and a finished one re-announced; suspects of a process death
+ * go through the process's gate; the run is claimed (a job finished elsewhere or quarantined is only
+ * announced); the outcome, its documents and its charge are stored in one transaction before the
+ * completion event; a refused run (AppError) or an unstorable result is a stored failure, while an
+ * infrastructure failure releases the claim and is thrown for the bus to redeliver.
+ */
+export class WorkerJob {
+  constructor(
+    private readonly deps: WorkerJobDeps,
+    readonly kind: JobKind,
+  ) {}
+
+  /** The job to run, or undefined when there is none (skipped) or it already finished (re-announced). */
+  async admit(ref: WorkerJobRef): Promise<JobRecord | undefined> {
+    const job = await this.deps.jobs.find(ref.jobId);
+    if (!job) {
+      this.deps.logger.warn({ jobId: ref.jobId }, `${this.kind} job has no job row; skipped`);
+      return undefined;
+    }
+    if (isTerminal(job.status)) {
+      await this.announce(ref, job.status, job.error);
+      return undefined;
+    }
+    return job;
+  }
+
+  /** Runs `work` through the process's gate: a suspect of an earlier process death runs alone. */
+  guarded(job: JobRecord, work: () => Promise<void>): Promise<void> {
+    return this.deps.claims.gate.run(isSuspect(job), work);
+  }
+
+  /** Claims the run for this process; false when it finished elsewhere or was quarantined (announced). */
+  async claim(ref: WorkerJobRef): Promise<boolean> {
+    const claim = await this.deps.claims.claim(ref.jobId, this.kind);
+    if (claim.outcome === 'finished') {
+      const job = await this.deps.jobs.find(ref.jobId);
+      if (job && isTerminal(job.status)) await this.announce(ref, job.status, job.error);
+      return false;
+    }
+    if (claim.outcome === 'quarantined') {
+      await this.announce(ref, 'failed', claim.error);
+      return false;
+    }
+    return true;
+  }
+
+  /** Stores the outcome with its documents and charge, counts it and announces the completion. */
+  async complete(ref: WorkerJobRef, completion: WorkerJobCompletion): Promise<void> {
+    const { outcomes, metrics } = this.deps;
+    const stored = await outcomes.complete({
+      jobId: ref.jobId,
+      teamId: ref.teamId,
+      kind: this.kind,
+      credits: completion.credits,
+      documents: completion.documents,
+    });
+    metrics.jobDuration.observe(
+      { kind: this.kind, engine: completion.engine },
+      (Date.now() - completion.startedAt) / 1000,
+    );
+    if (stored) {
+      metrics.jobsFinished.inc({ kind: this.kind, outcome: 'completed' });
+      if (completion.countCredits !== false)
+        metrics.creditsConsumed.inc({ kind: this.kind }, completion.credits);
+    }
+    await publishJobEvent(this.deps.bus, {
+      jobId: ref.jobId,
+      teamId: ref.teamId,
+      kind: this.kind,
+      status: 'completed',
+      inlineResult: stored ? completion.inlineResult : undefined,
+      at: Date.now(),
+    });
+  }
+
+  /**
+   * What a run that threw becomes: a result the database refused and a refusal (AppError) are
+   * stored failures; anything else is infrastructure — the claim is released (the run does not count
+   * as an attempt) and the error thrown, so the bus redelivers.
+   */
+  async failed(ref: WorkerJobRef, error: unknown): Promise<void> {
+    if (isDataError(error)) {
+      // The database refused the result (a value it cannot hold): retrying cannot help.
+      this.deps.logger.error({ err: error, jobId: ref.jobId }, `${this.kind} result could not be stored`);
+      return this.fail(ref, UNSTORABLE_RESULT);
+    }
+    if (error instanceof AppError) return this.fail(ref, jobErrorOf(error));
+    await this.deps.claims.release(ref.jobId);
+    throw error;
+  }
+
+  /** Records the failure (counted once) and announces it. */
+  async fail(ref: WorkerJobRef, error: JobError): Promise<void> {
+    if (await this.deps.outcomes.fail(ref.jobId, error))
+      this.deps.metrics.jobsFinished.inc({ kind: this.kind, outcome: 'failed' });
+    await this.announce(ref, 'failed', error);
+  }
+
+  async announce(ref: WorkerJobRef, status: AnnouncedStatus, error?: JobError): Promise<void> {
+    await publishJobEvent(this.deps.bus, {
+      jobId: ref.jobId,
+      teamId: ref.teamId,
+      kind: this.kind,
+      status,
+      error,
+      at: Date.now(),
+    });
+  }
+}
