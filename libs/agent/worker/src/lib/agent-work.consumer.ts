@@ -3,7 +3,7 @@ import { CONSUMER_GROUPS } from '@quarry/contracts';
 import type { JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { HealthRegistry, LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { HealthRegistry, PlatformMetrics } from '@quarry/platform/observability';
 import { AgentRunner } from './agent-runner';
 import { AgentSweeper } from './agent-sweeper';
 import { TaskRunner } from './task-runner';
@@ -23,7 +23,6 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
     @Inject(AGENT_JOB_WAITER) private readonly waiter: JobWaiter,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
     @Inject(HealthRegistry) private readonly health: HealthRegistry,
   ) {}
@@ -35,7 +34,6 @@ export class AgentWorkConsumer implements OnApplicationBootstrap, BeforeApplicat
       {
         group: CONSUMER_GROUPS.agentOrchestrators,
         concurrency: this.config.agent.concurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid agent message skipped'),
       },
       async (message) => {
         const work = message.value;

@@ -3,7 +3,6 @@ import { CrawlTaskHandler } from '@quarry/crawl';
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { LOGGER, type Logger } from '@quarry/platform/observability';
 
 /**
  * Consumes `crawl.tasks` (group `crawl-workers`): frontier pages of crawls and batches, each handled
@@ -14,7 +13,6 @@ export class CrawlTasksConsumer implements OnApplicationBootstrap {
     @Inject(CrawlTaskHandler) private readonly handler: CrawlTaskHandler,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -23,7 +21,6 @@ export class CrawlTasksConsumer implements OnApplicationBootstrap {
       {
         group: CONSUMER_GROUPS.crawlWorkers,
         concurrency: this.config.crawl.workerConcurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid crawl task skipped'),
       },
       (message) => this.handler.handle(message.value),
     );

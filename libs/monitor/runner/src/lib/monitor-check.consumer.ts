@@ -3,7 +3,7 @@ import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { CheckRunner, MonitorScheduler } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { HealthRegistry, LOGGER, type Logger } from '@quarry/platform/observability';
+import { HealthRegistry } from '@quarry/platform/observability';
 
 /** Consumes `monitor.checks` (runs checks) and runs the monitor scheduler in this process. */
 export class MonitorCheckConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -12,7 +12,6 @@ export class MonitorCheckConsumer implements OnApplicationBootstrap, BeforeAppli
     @Inject(MonitorScheduler) private readonly scheduler: MonitorScheduler,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
     @Inject(HealthRegistry) private readonly health: HealthRegistry,
   ) {}
 
@@ -22,7 +21,6 @@ export class MonitorCheckConsumer implements OnApplicationBootstrap, BeforeAppli
       {
         group: CONSUMER_GROUPS.monitorRunners,
         concurrency: this.config.monitor.checkConcurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid monitor check message skipped'),
       },
       (message) => this.runner.run(message.value.checkId),
     );

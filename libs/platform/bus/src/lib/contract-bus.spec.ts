@@ -69,4 +69,26 @@ describe('ContractBus', () => {
     expect(seen).toEqual([{ type: 'task', runId: RUN, teamId: TEAM, taskId: RUN }]);
     await sut.stop();
   });
+  it('logs a refused delivery with its topic and group when the subscriber does not handle it', async () => {
+    const transport = new MemoryBus(logger);
+    const logged: { fields: Record<string, unknown>; message: string }[] = [];
+    const sut = new ContractBus(transport, {
+      error: (fields: Record<string, unknown>, message: string) => void logged.push({ fields, message }),
+    } as never);
+    await sut.start();
+    const seen: AgentWorkMessage[] = [];
+    await sut.subscribe(
+      'agentWork',
+      { group: 'g', concurrency: 1 },
+      async (message) => void seen.push(message.value),
+    );
+    await transport.publish('agentWork', { type: 'advance', runId: RUN });
+    await sut.publish('agentWork', { type: 'advance', runId: RUN, teamId: TEAM });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logged).toHaveLength(1);
+    expect(logged[0].message).toBe('invalid message skipped');
+    expect(logged[0].fields).toMatchObject({ topic: 'agent.work', group: 'g' });
+    expect(seen).toEqual([{ type: 'advance', runId: RUN, teamId: TEAM }]);
+    await sut.stop();
+  });
 });

@@ -1,5 +1,5 @@
 import { TOPICS, type TopicKey, type TopicMessage, type TopicPayload } from '@quarry/contracts';
-import type { ConsumerLag } from '@quarry/platform/observability';
+import type { ConsumerLag, Logger } from '@quarry/platform/observability';
 import type {
   MessageBus,
   MessageHandler,
@@ -22,9 +22,14 @@ export class InvalidMessageError extends Error {
 /**
  * The typed bus over a transport: every payload is checked against its topic's schema at both ends
  * (before it is sent, and when it is delivered), so a wrong message is refused where it is made.
+ * A delivered message the schema refuses is skipped and logged with its topic and group, unless the
+ * subscriber handles it itself (`onInvalid`).
  */
 export class ContractBus implements MessageBus {
-  constructor(private readonly transport: MessageTransport) {}
+  constructor(
+    private readonly transport: MessageTransport,
+    private readonly logger?: Pick<Logger, 'error'>,
+  ) {}
 
   get driver(): MessageBus['driver'] {
     return this.transport.driver;
@@ -51,7 +56,17 @@ export class ContractBus implements MessageBus {
     handler: MessageHandler<TopicMessage<K>>,
   ): Promise<void> {
     const schema = options.schema ?? (TOPICS[topic].schema as TopicSubscribeOptions<K>['schema']);
-    return this.transport.subscribe(topic, { ...options, schema }, handler);
+    const logger = this.logger;
+    const onInvalid =
+      options.onInvalid ??
+      (logger
+        ? (error: unknown) =>
+            logger.error(
+              { err: error, topic: TOPICS[topic].name, group: options.group },
+              'invalid message skipped',
+            )
+        : undefined);
+    return this.transport.subscribe(topic, { ...options, schema, onInvalid }, handler);
   }
 
   subscriptionsReady(): Promise<void> {

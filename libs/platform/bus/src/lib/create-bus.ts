@@ -8,7 +8,7 @@ import type { MessageBus, MessageTransport } from './message-bus';
 
 /** The process's bus: the configured transport behind the topics' contracts. */
 export function createBus(config: AppConfig['bus'], logger: Logger, metrics?: PlatformMetrics): MessageBus {
-  return new ContractBus(createTransport(config, logger, metrics));
+  return new ContractBus(createTransport(config, logger, metrics), logger.child({ component: 'bus' }));
 }
 
 function createTransport(

@@ -88,7 +88,6 @@ export class InteractCallsConsumer implements OnApplicationBootstrap, OnApplicat
       {
         group: CONSUMER_GROUPS.interactWorkers,
         concurrency: CALL_CONCURRENCY,
-        onInvalid: (error) => logger.error({ err: error }, 'invalid interact call skipped'),
       },
       (message) => handler.handle(message.value),
     );

@@ -2,7 +2,6 @@ import type { OnApplicationBootstrap } from '@nestjs/common';
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AppConfig } from '@quarry/platform/config';
-import type { Logger } from '@quarry/platform/observability';
 import type { ScrapeJobHandler } from './scrape-job.handler';
 
 /**
@@ -14,7 +13,6 @@ export class ScrapeJobConsumer implements OnApplicationBootstrap {
     private readonly handler: ScrapeJobHandler,
     private readonly bus: MessageBus,
     private readonly config: AppConfig,
-    private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -23,7 +21,6 @@ export class ScrapeJobConsumer implements OnApplicationBootstrap {
       {
         group: CONSUMER_GROUPS.scrapeWorkers,
         concurrency: this.config.worker.concurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid scrape job message skipped'),
       },
       (message) => this.handler.handle(message.value),
     );

@@ -67,9 +67,9 @@ import { createGuardedHttpClient } from './outbound';
     },
     {
       provide: ScrapeJobConsumer,
-      useFactory: (handler: ScrapeJobHandler, bus: MessageBus, config: AppConfig, logger: Logger) =>
-        new ScrapeJobConsumer(handler, bus, config, logger),
-      inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG, LOGGER],
+      useFactory: (handler: ScrapeJobHandler, bus: MessageBus, config: AppConfig) =>
+        new ScrapeJobConsumer(handler, bus, config),
+      inject: [ScrapeJobHandler, MESSAGE_BUS, APP_CONFIG],
     },
   ],
   exports: [ScrapePipeline, PipelineExtensions, GuardedHttpClient],

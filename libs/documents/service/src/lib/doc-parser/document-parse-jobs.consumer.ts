@@ -2,7 +2,6 @@ import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { LOGGER, type Logger } from '@quarry/platform/observability';
 import { DocParserLifecycle } from './doc-parser.lifecycle';
 
 /** Consumes `document.parse.jobs` (group `doc-parsers`): PDFs fetched by scrapes and uploads to /v2/parse. */
@@ -11,7 +10,6 @@ export class DocumentParseJobsConsumer implements OnApplicationBootstrap {
     @Inject(DocParserLifecycle) private readonly parser: DocParserLifecycle,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -20,7 +18,6 @@ export class DocumentParseJobsConsumer implements OnApplicationBootstrap {
       {
         group: CONSUMER_GROUPS.docParsers,
         concurrency: this.config.documents.concurrency,
-        onInvalid: (error) => this.logger.error({ err: error }, 'invalid parse job message skipped'),
       },
       (message) => this.parser.handler.handle(message.value),
     );
