@@ -1,5 +1,5 @@
 /**
- * Crawl throughput benchmark (issue 4 §10): our crawler against Crawlee's CheerioCrawler on the same
+ * Crawl throughput benchmark (docs/crawl.md#benchmark-benchcrawl): our crawler against Crawlee's CheerioCrawler on the same
  * generated loopback site, in the same run, at the same concurrency. Prints pages/s, CPU per page and
  * the ratios, with the load average around each run (the machine is shared: read ratios, not absolutes).
  *

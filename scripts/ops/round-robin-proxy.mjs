@@ -39,7 +39,7 @@ export function startProxy({ port, host = '127.0.0.1', upstreams, log = () => un
     return targets.find((target) => !tried.has(target));
   };
 
-  // The API's error shape (spec §7.1): {success:false, error:"Bad Gateway"}, the cause in details.
+  // The API's error shape (docs/compatibility.md#errors): {success:false, error:"Bad Gateway"}, the cause in details.
   const fail = (response, status, reason) => {
     stats.failed += 1;
     if (response.headersSent) return response.destroy();

@@ -5,7 +5,7 @@ import { freePort } from './support/crawl-support';
 import { startStandalone, type Platform } from './support/platform';
 
 /**
- * `AUTH_ENABLED=false` (compat §1.2 "auth off", §22 Transport): any or no Authorization header is
+ * `AUTH_ENABLED=false` ("auth off", docs/compatibility.md#keys-and-no-keys): any or no Authorization header is
  * accepted, every request belongs to one implicit team, and no rate limit applies — so an SDK built
  * with an empty key (which then sends no Authorization header) works end to end.
  */

@@ -3,7 +3,7 @@ import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { eventually, query, startCrawlCluster, type CrawlCluster } from './support/crawl-support';
 
 /**
- * Fault tolerance (issue 4 §2): three workers share a crawl over Kafka; one is killed with SIGKILL
+ * Fault tolerance (docs/crawl.md#how-a-crawl-runs): three workers share a crawl over Kafka; one is killed with SIGKILL
  * while pages are in flight. The crawl must still complete with every page stored exactly once and
  * charged exactly once.
  */

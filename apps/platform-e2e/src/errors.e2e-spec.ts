@@ -14,7 +14,7 @@ type ErrorBody = {
 };
 
 /**
- * The error table of the foundation issue (spec §7), on a cluster that refuses private networks
+ * The error table of the foundation issue (docs/compatibility.md#errors), on a cluster that refuses private networks
  * except the fixture site's own address (127.0.0.1 via OUTBOUND_ALLOWLIST).
  */
 describe('errors in the spec shape', () => {

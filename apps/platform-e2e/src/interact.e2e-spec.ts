@@ -23,7 +23,7 @@ const GUARDED = {
 };
 
 /**
- * Interact (spec §1, §4.2; compat §7.3) with the unmodified SDK 4.42: sessions on the pages of
+ * Interact (docs/interact.md) with the unmodified SDK 4.42: sessions on the pages of
  * earlier scrapes, Playwright-style code in the browser sandbox, offline prompts, billing on stop
  * and the exact errors — over Kafka (calls keyed by session reach the worker holding the page) and
  * in one process.

@@ -150,7 +150,7 @@ describe('language-model formats and a model-planned agent on a cluster, against
     expect(llm.calls.filter((request) => request.responseFormat?.name === 'extraction')).toHaveLength(2);
   });
 
-  it('ends an agent run as refused when the model declines (spec §6), and answers a declined scrape json with 422', async () => {
+  it('ends an agent run as refused when the model declines (docs/agent.md#trace-and-snapshots), and answers a declined scrape json with 422', async () => {
     override = (request) =>
       request.responseFormat?.name === 'extraction'
         ? { content: null, refusal: 'I cannot help with that.' }

@@ -54,7 +54,7 @@ describe('scrape through Kafka (2 gateways, 2 workers)', () => {
     }
   });
 
-  it('fills the metadata of §2.4', async () => {
+  it('fills the metadata (docs/scraping.md#response-document)', async () => {
     const { body } = await scrape({ url: `${site.url}/article` });
     expect(body.data.metadata).toMatchObject({
       title: 'Crawler article',

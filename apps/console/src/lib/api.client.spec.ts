@@ -38,7 +38,7 @@ describe('ApiClient', () => {
       code: 'BAD_REQUEST',
       details: [{ path: ['url'] }],
     });
-    // success:false with HTTP 200 (compat §7.1) is an error too
+    // success:false with HTTP 200 (docs/compatibility.md#errors) is an error too
     await expect(
       new ApiClient('k', answer(200, { success: false, error: 'DNS' })).get('/v2/x'),
     ).rejects.toMatchObject({ status: 200, message: 'DNS' });

@@ -8,7 +8,7 @@ export interface ApiResponse<T = Record<string, unknown>> {
 
 /**
  * Every answer of the API the tests see is checked against the published contract: any non-2xx of a
- * `/v2` route must be the spec §7.1 error body, and a successful scrape the spec §2.2 document.
+ * `/v2` route must be the error body (docs/compatibility.md#errors), and a successful scrape the document (docs/scraping.md#response-document).
  */
 function checkContract(method: string, path: string, status: number, body: unknown): void {
   if (!path.startsWith('/v2')) return;

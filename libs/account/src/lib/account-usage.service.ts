@@ -24,7 +24,7 @@ export function billingPeriod(at = new Date()): { start: Date; end: Date } {
 }
 
 /**
- * The account routes the SDK's usage methods call (compat §16), answered from real figures: the
+ * The account routes the SDK's usage methods call (docs/crawl.md#account-routes), answered from real figures: the
  * credit ledger, the team's balance, the language-model token ledger, the crawl frontier and the
  * jobs table. Billing periods are calendar months (UTC); the token allowance (remaining, plan) is
  * the credit allowance × TOKENS_PER_CREDIT, token history counts the tokens models really used.

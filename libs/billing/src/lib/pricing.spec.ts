@@ -31,7 +31,7 @@ describe('scrapeCredits', () => {
     expect(scrapeCredits({ ...base, zeroDataRetention: true, rawPdf: true })).toBe(2);
   });
 
-  it('bills json 5 and deterministicJson 3 per page (compat §19.4), json winning when both apply', () => {
+  it('bills json 5 and deterministicJson 3 per page (docs/scraping.md#credits), json winning when both apply', () => {
     expect(scrapeCredits(base)).toBe(1);
     expect(scrapeCredits({ ...base, formats: [{ type: 'json' }] } as never)).toBe(5);
     expect(scrapeCredits({ ...base, formats: [{ type: 'deterministicJson' }] } as never)).toBe(3);

@@ -1,7 +1,7 @@
 import { findFormat, hasFormat, type FormatObject, type ScrapeDocument } from '@quarry/contracts';
 
 /**
- * The one table of prices, in credits (spec §8, compat §19.4). Every charge is computed from it.
+ * The one table of prices, in credits (docs/scraping.md#credits). Every charge is computed from it.
  */
 export const PRICES = {
   /** A scraped page (HTML, JSON, text, image…). */
@@ -13,7 +13,7 @@ export const PRICES = {
   /** Language-model formats: json (also change tracking in json mode), summary, question/query, highlights. */
   jsonExtraction: 4,
   /**
-   * `deterministicJson` (compat §19.4: 3 per page, 10 when a script is generated): our extractor is
+   * `deterministicJson` (docs/scraping.md#credits: 3 per page, 10 when a script is generated): our extractor is
    * structured data + schema field matching and never generates a script, so always the 3-credit case.
    */
   deterministicJson: 2,
@@ -33,7 +33,7 @@ export const PRICES = {
   map: 1,
   /** Search: per started block of 10 results. */
   searchPer10Results: 2,
-  /** Extract job (compat §12): its final extraction, on top of every page read at that page's scrape price. */
+  /** Extract job (docs/extract.md): its final extraction, on top of every page read at that page's scrape price. */
   extract: 4,
   /** One interact call (code or prompt) on a scraped page; stopping the session is free. */
   interact: 1,
@@ -56,7 +56,7 @@ export interface ScrapeChargeInput {
 /** Credits for one scraped page, with the surcharges of its options. */
 export function scrapeCredits(input: ScrapeChargeInput): number {
   if (input.lockdown) return input.cacheHit ? PRICES.lockdownHit : PRICES.lockdownMiss;
-  // A base64 PDF is flat (spec §2.1.2): the language-model formats and redactPII are not applied to it.
+  // A base64 PDF is flat (docs/scraping.md#credits): the language-model formats and redactPII are not applied to it.
   if (input.rawPdf) return PRICES.rawPdf + (input.zeroDataRetention ? PRICES.zeroDataRetention : 0);
   let credits = PRICES.page;
   if (input.pdfPages && input.pdfPages > 1) credits += (input.pdfPages - 1) * PRICES.pdfPage;
@@ -81,7 +81,7 @@ export function scrapeCredits(input: ScrapeChargeInput): number {
 
 /**
  * The PDF part of a stored document's price, read back from the document: a cache hit of a parsed
- * PDF costs its pages again (spec §2.1.2), a cached base64 PDF the flat price.
+ * PDF costs its pages again (docs/scraping.md#credits), a cached base64 PDF the flat price.
  */
 export function documentBilling(document: ScrapeDocument): Pick<ScrapeChargeInput, 'pdfPages' | 'rawPdf'> {
   const { contentType, numPages } = document.metadata;

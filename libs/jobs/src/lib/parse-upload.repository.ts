@@ -14,7 +14,7 @@ export interface ParseUploadRecord {
   parsedAt: Date | null;
 }
 
-/** Upload references of `POST /v2/parse/upload-url` (compat §14). */
+/** Upload references of `POST /v2/parse/upload-url` (docs/documents.md#other-formats-post-v2parse). */
 export class ParseUploadRepository {
   constructor(private readonly db: Database) {}
 

@@ -28,7 +28,7 @@ function engineFor(schema: JsonSchema): AnyAjv {
 
 /**
  * Checks that `schema` is a valid JSON Schema (its dialect's meta-schema, resolvable references)
- * and compiles it. Invalid schemas are answered 422 by the callers (spec §7.2).
+ * and compiles it. Invalid schemas are answered 422 by the callers (docs/compatibility.md#errors).
  */
 export function checkJsonSchema(schema: JsonSchema): SchemaCheck {
   const key = JSON.stringify(schema);
@@ -71,7 +71,7 @@ export function describeErrors(errors: readonly ErrorObject[], root: string): st
 }
 
 /**
- * The schema as sent to a structured-output model (compat §4): `additionalProperties` dropped,
+ * The schema as sent to a structured-output model (docs/llm.md#formats): `additionalProperties` dropped,
  * `required` entries that name no property pruned, everywhere in the tree. Answers are still
  * validated against the caller's original schema.
  */

@@ -123,7 +123,7 @@ describe('OpenAiCompatibleProvider against a local chat-completions server', () 
     expect(server.calls).toHaveLength(1);
   });
 
-  it('caps the attempts at 5 whatever it is configured with (spec §7.4)', async () => {
+  it('caps the attempts at 5 whatever it is configured with (docs/llm.md#the-provider)', async () => {
     server.respondWith(() => ({ status: 503 }));
     const error = (await sut({ maxAttempts: 10 })
       .complete({ messages: [{ role: 'user', content: 'x' }], usage })
@@ -196,7 +196,7 @@ describe('OpenAiCompatibleProvider against a local chat-completions server', () 
   });
 });
 
-describe('retry policy (spec §7.4)', () => {
+describe('retry policy (docs/llm.md#the-provider)', () => {
   it('doubles per attempt with jitter and caps at 30 s', () => {
     expect(backoffDelayMs(1, 500, () => 1)).toBe(500);
     expect(backoffDelayMs(2, 500, () => 1)).toBe(1_000);

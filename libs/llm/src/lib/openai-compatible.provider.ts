@@ -23,7 +23,7 @@ export interface OpenAiCompatibleOptions {
   model: string;
   /** Per attempt. */
   timeoutMs: number;
-  /** Attempts in total (spec §7.4: at most 5; larger values are capped). */
+  /** Attempts in total (docs/llm.md#the-provider: at most 5; larger values are capped). */
   maxAttempts: number;
   maxOutputTokens: number;
   maxInputChars: number;
@@ -54,7 +54,7 @@ class RetryableFailure extends Error {
 
 /**
  * Chat completions over the OpenAI protocol (`POST {base}/chat/completions`), with JSON-schema
- * structured output, per-attempt timeouts, the retry rules of spec §7.4 and token accounting. The
+ * structured output, per-attempt timeouts, the retry rules of docs/llm.md#the-provider and token accounting. The
  * endpoint is operator-configured, so it is called directly rather than through the SSRF guard.
  */
 export class OpenAiCompatibleProvider implements LlmProvider {

@@ -1,11 +1,11 @@
 /**
- * Retry rules of spec §7.4, applied to calls the platform makes itself: retry 408, 429, 500, 502,
+ * Retry rules of docs/llm.md#the-provider, applied to calls the platform makes itself: retry 408, 429, 500, 502,
  * 503, 504 and connection failures; exponential backoff with jitter, doubling per attempt, capped at
  * 30 s; at most 5 attempts; a `Retry-After` header wins when present.
  */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 export const MAX_BACKOFF_MS = 30_000;
-/** Spec §7.4: at most 5 attempts. */
+/** docs/llm.md#the-provider: at most 5 attempts. */
 export const MAX_ATTEMPTS = 5;
 /**
  * The longest `Retry-After` a call without a deadline waits for; a server asking for more is

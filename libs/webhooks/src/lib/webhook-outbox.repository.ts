@@ -36,7 +36,7 @@ export interface ClaimedStream {
 }
 
 /**
- * The webhook outbox (compat §17): events are rows written in the transaction that caused them, so
+ * The webhook outbox (docs/crawl.md#webhooks): events are rows written in the transaction that caused them, so
  * a page event exists exactly when the page's outcome does. One sender at a time holds a job's
  * stream (a lease) and sends its events in order.
  */

@@ -29,7 +29,7 @@ const RESPONSE_LIMIT = 64 * 1024;
 
 /**
  * Sends the webhook outbox. Per job one sender holds the stream's lease and keeps the order of
- * compat §17: `started` alone first, page events (a few in parallel), `completed`/`failed` alone
+ * docs/crawl.md#webhooks: `started` alone first, page events (a few in parallel), `completed`/`failed` alone
  * and only after every earlier event was delivered or given up. Failures retry with exponential
  * backoff; private targets are refused by the guarded client unless the deployment allows them.
  */

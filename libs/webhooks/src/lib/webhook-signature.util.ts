@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** `X-Firecrawl-Signature` value: `sha256=<hex HMAC-SHA256 of the exact body>` (compat §17). */
+/** `X-Firecrawl-Signature` value: `sha256=<hex HMAC-SHA256 of the exact body>` (docs/crawl.md#webhooks). */
 export function signWebhookBody(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }

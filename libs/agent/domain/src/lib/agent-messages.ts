@@ -1,6 +1,6 @@
 import { TRACED_AGENT_MODEL } from '@quarry/contracts';
 
-/** Messages of spec §7.3, word for word where the spec gives them. */
+/** Messages of the agent routes, word for word as docs/agent.md#api lists them. */
 export const AGENT_MESSAGES = {
   notFound: 'Agent job not found',
   snapshotNotFound: 'Snapshot not found',

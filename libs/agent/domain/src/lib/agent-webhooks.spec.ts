@@ -17,7 +17,7 @@ describe('agent webhooks', () => {
     data: { price: 49 },
   };
 
-  it('builds the status body of compat §13: no data and 0 credits for a failed run', () => {
+  it('builds the status body (docs/agent.md#api): no data and 0 credits for a failed run', () => {
     expect(agentStatusBody({ ...run, state: 'completed', effort: 'low' })).toEqual({
       success: true,
       status: 'completed',

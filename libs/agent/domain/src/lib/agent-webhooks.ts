@@ -27,7 +27,7 @@ export interface AgentStatusInput {
   warning?: string | null;
 }
 
-/** The status body of compat §13: failed runs report no data and 0 credits (spec §3). */
+/** The status body (docs/agent.md#api): failed runs report no data and 0 credits (docs/agent.md#lifecycle). */
 export function agentStatusBody(run: AgentStatusInput): AgentStatusResponse {
   const status = publicStatus(run.state);
   const body: AgentStatusResponse = {
@@ -65,7 +65,7 @@ export type AgentWebhookDetail =
   | { event: 'cancelled'; error: string };
 
 /**
- * `agent.started|action|completed|failed|cancelled` (compat §17: an agent webhook's `events`),
+ * `agent.started|action|completed|failed|cancelled` (docs/crawl.md#webhooks: an agent webhook's `events`),
  * filtered by the caller's subscription. `action` is one page a sub-agent read; `completed` carries
  * the run's final status body as `data[0]`; a cancelled run sends `agent.cancelled`, not `agent.failed`.
  */

@@ -9,7 +9,7 @@ import type { AgentLimits, PageRecord } from './planner';
 import type { RunState } from './run-state';
 
 /**
- * Extract jobs (compat §12) are runs of the agent machinery with a fixed plan: read the given
+ * Extract jobs (docs/extract.md) are runs of the agent machinery with a fixed plan: read the given
  * pages (a `…/*` URL stands for the pages a map of that site finds, web search adds pages when
  * enabled) in one round, then extract to the schema. These pure helpers hold what differs.
  */
@@ -56,7 +56,7 @@ export function unreadableMessage(pages: readonly PageRecord[]): string {
   return `None of the ${pages.length} page(s) of the extract job could be read${reasons ? ` (${reasons})` : ''}.`;
 }
 
-/** The status a poll reports (compat §12). */
+/** The status a poll reports (docs/extract.md). */
 export function extractStatusOf(state: RunState, outcome: AgentRunOutcome | null): ExtractJobStatus {
   if (state === 'completed') return 'completed';
   if (state === 'failed') return outcome === 'cancelled' ? 'cancelled' : 'failed';
@@ -76,7 +76,7 @@ export interface ExtractJobView {
   showSources: boolean;
 }
 
-/** `GET /v2/extract/:jobId` (compat §12): `success` is false only for a failed job; `data` is `[]` until completed. */
+/** `GET /v2/extract/:jobId` (docs/extract.md): `success` is false only for a failed job; `data` is `[]` until completed. */
 export function extractStatusBody(job: ExtractJobView, tokensUsed: number): ExtractStatusResponse {
   const status = extractStatusOf(job.state, job.outcome);
   const completed = status === 'completed';
@@ -96,7 +96,7 @@ export function extractStatusBody(job: ExtractJobView, tokensUsed: number): Extr
   return body;
 }
 
-/** A webhook outbox row to write with the state change that causes it (compat §17). */
+/** A webhook outbox row to write with the state change that causes it (docs/crawl.md#webhooks). */
 export interface WebhookEventRow {
   type: string;
   payload: { success: boolean; error?: string; document?: unknown };

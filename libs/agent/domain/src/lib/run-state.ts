@@ -1,7 +1,7 @@
 import type { AgentErrorCode, AgentRunOutcome, AgentTraceError } from '@quarry/contracts';
 
 /**
- * The agent run state machine (spec §3, compat §13):
+ * The agent run state machine (docs/agent.md#lifecycle):
  *
  *   queued ─start→ running ─finish(succeeded)→ completed
  *     │               │──finish(failed | refused | credit_limit_reached)→ failed
@@ -19,7 +19,7 @@ export function isTerminalState(state: RunState): boolean {
   return TERMINAL_STATES.includes(state);
 }
 
-/** The status a poll reports (compat §13: processing | completed | failed). */
+/** The status a poll reports (docs/agent.md#api: processing | completed | failed). */
 export function publicStatus(state: RunState): 'processing' | 'completed' | 'failed' {
   if (state === 'completed') return 'completed';
   if (state === 'failed') return 'failed';
@@ -73,7 +73,7 @@ const SOURCES: Record<AgentErrorCode, AgentTraceError['source']> = {
   internal: 'system',
 };
 
-/** The structured error of terminal and error.occurred events (spec §6); `retryable` as in spec §7. */
+/** The structured error of terminal and error.occurred events (docs/agent.md#trace-and-snapshots); `retryable` as in docs/compatibility.md#errors. */
 export function traceError(
   code: AgentErrorCode,
   detail: { message?: string; maxCredits?: number } = {},

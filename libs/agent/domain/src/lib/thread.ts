@@ -21,7 +21,7 @@ export function chatMessage(data: unknown): string {
   return JSON.stringify(data ?? null, null, 2);
 }
 
-/** A thread lists each run as `processing` or by its outcome (compat §13). */
+/** A thread lists each run as `processing` or by its outcome (docs/agent.md). */
 export function threadRunStatus(
   state: RunState,
   outcome: AgentRunOutcome | null,

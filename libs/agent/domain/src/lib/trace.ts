@@ -17,7 +17,7 @@ export function subagent(runId: string, taskIdValue: string, name: string): Agen
   return { id: taskIdValue, role: 'subagent', name, parentId: orchestratorAgentId(runId) };
 }
 
-/** The stored and served form of an event (compat §13 shape). */
+/** The stored and served form of an event (shape: docs/agent.md#trace-and-snapshots). */
 export function materialize(
   runId: string,
   event: PendingEvent,

@@ -38,7 +38,7 @@ export interface ExtractStepsDeps {
 }
 
 /**
- * What an extract job (compat §12) does differently from an agent run, for the AgentRunner: it
+ * What an extract job (docs/extract.md) does differently from an agent run, for the AgentRunner: it
  * resolves its pages when it starts (site globs through map, web search), reads them in one round
  * with the caller's scrape options, extracts with the caller's system prompt, and reports through
  * `extract.*` webhooks and the extract status body.

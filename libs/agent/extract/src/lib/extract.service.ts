@@ -40,7 +40,7 @@ export interface ExtractServiceDeps {
 }
 
 /**
- * The extract API (compat §12, deprecated): an extract job is a run of the agent orchestrators
+ * The extract API (docs/extract.md, deprecated): an extract job is a run of the agent orchestrators
  * (kind `extract`) that reads the given pages and extracts them to the schema.
  */
 export class ExtractService {
@@ -132,7 +132,7 @@ export class ExtractService {
     return !isIP(host) || this.addresses.allows(host);
   }
 
-  /** Teams with enforced zero data retention cannot run extract jobs (spec §7.3: "not supported on extract"). */
+  /** Teams with enforced zero data retention cannot run extract jobs (docs/agent.md#api: "not supported on extract"). */
   private assertAllowed(auth: AuthContext): void {
     if (auth.zeroDataRetention)
       throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.zeroDataRetention });

@@ -52,7 +52,7 @@ export interface AgentServiceDeps {
   webhookDeliveries: Pick<WebhookOutboxRepository, 'deliverySummary'>;
 }
 
-/** The agent API (spec §4.3, compat §13): create, poll, trace, snapshot, cancel and list runs. */
+/** The agent API (docs/agent.md#api): create, poll, trace, snapshot, cancel and list runs. */
 export class AgentService {
   constructor(private readonly deps: AgentServiceDeps) {}
 
@@ -126,7 +126,7 @@ export class AgentService {
     return webhookDelivery ? { ...body, webhookDelivery } : body;
   }
 
-  /** `GET /v2/agent/threads/:threadId` (compat §13): the thread's runs, oldest turn first. */
+  /** `GET /v2/agent/threads/:threadId` (docs/agent.md): the thread's runs, oldest turn first. */
   async thread(auth: AuthContext, threadId: string, includeData: boolean): Promise<AgentThreadResponse> {
     this.assertAllowed(auth);
     const runs = await this.deps.runs.threadRuns(auth.teamId, threadId);
@@ -223,7 +223,7 @@ export class AgentService {
     return { success: true, id: run.id, snapshotId: snapshot.id, snapshot: snapshot.content };
   }
 
-  /** Cancel (spec §3): running → cancelling, then failed; 409 when finished or already cancelling. */
+  /** Cancel (docs/agent.md#lifecycle): running → cancelling, then failed; 409 when finished or already cancelling. */
   async cancel(auth: AuthContext, jobId: string): Promise<{ success: true }> {
     this.assertAllowed(auth);
     const events: PendingEvent[] = [
@@ -304,7 +304,7 @@ export class AgentService {
     return run;
   }
 
-  /** Teams with enforced zero data retention cannot run agent jobs (spec §7.3). */
+  /** Teams with enforced zero data retention cannot run agent jobs (docs/agent.md#api). */
   private assertAllowed(auth: AuthContext): void {
     if (auth.zeroDataRetention)
       throw new AppError('BAD_REQUEST', { message: AGENT_MESSAGES.zeroDataRetention });

@@ -188,7 +188,7 @@ function startEvents(task: AgentTaskRecord): PendingEvent[] {
 }
 
 /**
- * The tool call's result, and for a page that could not be read the sub-agent's error (spec §6:
+ * The tool call's result, and for a page that could not be read the sub-agent's error (docs/agent.md#trace-and-snapshots:
  * terminal events carry {code, retryable}); the run goes on with the pages that were read.
  */
 function finishEvents(

@@ -12,7 +12,7 @@ import type { AuthContext } from '@quarry/identity';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 
-/** Usage, queue and concurrency figures of the caller's team (compat §16). */
+/** Usage, queue and concurrency figures of the caller's team (docs/crawl.md#account-routes). */
 @Controller('v2')
 export class AccountController {
   constructor(@Inject(AccountUsageService) private readonly usage: AccountUsageService) {}

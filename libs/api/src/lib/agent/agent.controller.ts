@@ -17,7 +17,7 @@ import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 
-/** Agent runs (spec §4.3, compat §13). */
+/** Agent runs (docs/agent.md#api). */
 @Controller('v2/agent')
 export class AgentController {
   constructor(@Inject(AgentService) private readonly agents: AgentService) {}

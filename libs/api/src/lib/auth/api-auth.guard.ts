@@ -9,7 +9,7 @@ import { AUTH_REQUIREMENT, type AuthenticatedRequest, type AuthRequirement } fro
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Bearer authentication (spec §5), permission check, per-team rate limit and UUID path checks. */
+/** Bearer authentication (docs/compatibility.md#keys-and-no-keys), permission check, per-team rate limit and UUID path checks. */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
   constructor(

@@ -11,7 +11,7 @@ import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 
-/** Extract jobs (compat §12; deprecated). */
+/** Extract jobs (docs/extract.md; deprecated). */
 @Controller('v2/extract')
 export class ExtractController {
   constructor(@Inject(ExtractService) private readonly extracts: ExtractService) {}

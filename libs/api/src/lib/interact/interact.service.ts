@@ -29,7 +29,7 @@ const DEADLINE_GRACE_MS = 3_000;
 const STOP_WAIT_MS = 30_000;
 
 /**
- * Interact (spec §1, §4.2; compat §7.3) at the gateway: finds the team's scrape, opens or reuses
+ * Interact (docs/interact.md#sessions) at the gateway: finds the team's scrape, opens or reuses
  * its session, and sends each call over the bus keyed by session id, so the worker holding the
  * session's live page runs it; the call's completion event wakes the request.
  */

@@ -39,7 +39,7 @@ function callerOf(auth: AuthContext): MonitorCaller {
 const targetsOf = (raw: unknown): unknown =>
   raw && typeof raw === 'object' ? (raw as { targets?: unknown }).targets : undefined;
 
-/** Monitors (compat §15): CRUD, manual runs, checks; the email opt-in routes take a token instead of a key. */
+/** Monitors (docs/monitor.md): CRUD, manual runs, checks; the email opt-in routes take a token instead of a key. */
 @Controller('v2/monitor')
 export class MonitorController {
   constructor(@Inject(MonitorService) private readonly monitors: MonitorService) {}

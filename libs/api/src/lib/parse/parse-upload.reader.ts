@@ -10,7 +10,7 @@ import {
 import { parseOrThrow } from '@quarry/platform/runtime';
 import type { FastifyRequest } from 'fastify';
 
-/** A validated upload: the file and its options (compat §14). */
+/** A validated upload: the file and its options (docs/documents.md#other-formats-post-v2parse). */
 export interface ParseUpload {
   filename: string;
   contentType?: string;

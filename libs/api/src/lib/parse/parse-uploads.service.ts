@@ -23,7 +23,7 @@ export interface UploadTicket {
 }
 
 /**
- * Upload references (compat §14): a signed PUT URL to send a large file to, then `POST /v2/parse
+ * Upload references (docs/documents.md#other-formats-post-v2parse): a signed PUT URL to send a large file to, then `POST /v2/parse
  * {uploadRef}`. References live 10 minutes; a team may hold 10 unparsed ones per 24 hours.
  */
 @Injectable()

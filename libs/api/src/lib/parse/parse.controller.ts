@@ -49,7 +49,7 @@ export class ParseController {
     };
   }
 
-  /** `POST /v2/parse` (compat §14): multipart `file` + `options` → the parsed document. */
+  /** `POST /v2/parse` (docs/documents.md#other-formats-post-v2parse): multipart `file` + `options` → the parsed document. */
   @Route({
     method: 'post',
     summary:
@@ -66,7 +66,7 @@ export class ParseController {
       {
         name: 'options',
         description:
-          'JSON: the scrape options of compat §3 without url (formats, parsers, timeout…); see PARSE_UNSUPPORTED_OPTIONS.',
+          'JSON: the scrape options without url (formats, parsers, timeout…); see PARSE_UNSUPPORTED_OPTIONS.',
       },
     ],
     statuses: [402, 408, 422],
@@ -77,7 +77,7 @@ export class ParseController {
     return this.parses.parse(auth, await readParseUpload(request));
   }
 
-  /** `POST /v2/parse/upload-url` (compat §14). */
+  /** `POST /v2/parse/upload-url` (docs/documents.md#other-formats-post-v2parse). */
   @Route({
     method: 'post',
     path: 'upload-url',

@@ -6,7 +6,7 @@ import { buildOpenApiDocument, documentedRoutes } from '../openapi/openapi.util'
 import { Route } from '../openapi/route.decorator';
 import { PARSE_UPLOAD_ROUTE } from '../parse/parse-upload.route';
 
-/** `GET /`: a small identity of the API (compat §1.1), and the OpenAPI document built from the @Route declarations. */
+/** `GET /`: a small identity of the API (docs/compatibility.md#errors), and the OpenAPI document built from the @Route declarations. */
 @Controller()
 export class RootController {
   constructor(

@@ -14,7 +14,7 @@ export function cacheLookupRequest(request: ScrapeRequest): ScrapeRequest {
 }
 
 /**
- * Change tracking of a cached copy (compat §4): its markdown compared with the team's last stored
+ * Change tracking of a cached copy (docs/scraping.md#formats): its markdown compared with the team's last stored
  * scrape of the URL and tag. Nothing is stored — the cached copy is not a new sighting of the page,
  * and lockdown is zero data retention (as change tracking with `zeroDataRetention`). `json` mode
  * compares values read from a fresh page and is null here, with a warning.

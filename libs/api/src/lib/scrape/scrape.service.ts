@@ -47,7 +47,7 @@ export class ScrapeService {
     @Inject(ChangeSnapshotRepository) private readonly snapshots: ChangeSnapshotRepository,
   ) {}
 
-  /** `POST /v2/scrape`; the response also carries `scrape_id` when `origin` contains "website" (compat §7.1). */
+  /** `POST /v2/scrape`; the response also carries `scrape_id` when `origin` contains "website" (docs/scraping.md#response-document). */
   async scrape(
     auth: AuthContext,
     input: ScrapeRequest,
@@ -146,7 +146,7 @@ export class ScrapeService {
       }
     }
     await this.credits.ensureAvailable(auth.teamId, minimumCredits());
-    // Cache and index (spec §2.1): answered here, so a hit never reaches the bus or a worker.
+    // Cache and index (docs/scraping.md#cache-and-index): answered here, so a hit never reaches the bus or a worker.
     if (isCacheReadable(request)) {
       const hit = await this.cache.lookup(auth.teamId, cacheLookupRequest(request));
       this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
@@ -270,7 +270,7 @@ export class ScrapeService {
     return applyCachedAnswer(hit.document, answer.overlay);
   }
 
-  /** Lockdown misses cost 1 credit (spec §2.1); the job keeps no input and the URL is not logged. */
+  /** Lockdown misses cost 1 credit (docs/scraping.md#cache-and-index); the job keeps no input and the URL is not logged. */
   private async chargeLockdownMiss(auth: AuthContext): Promise<void> {
     const jobId = randomUUID();
     await this.outcomes.recordFinished(

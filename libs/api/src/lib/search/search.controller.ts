@@ -15,7 +15,7 @@ import { Route } from '../openapi/route.decorator';
 import { ScrapeService } from '../scrape/scrape.service';
 import { searchResultScrapers } from './search-scrapers.util';
 
-/** Search answers validation failures with "Invalid request body" (compat §11) unless a key is unknown. */
+/** Search answers validation failures with "Invalid request body" (docs/crawl.md#search) unless a key is unknown. */
 export class SearchValidationPipe implements PipeTransform<unknown, SearchRequest> {
   transform(value: unknown): SearchRequest {
     try {

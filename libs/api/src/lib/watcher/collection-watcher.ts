@@ -21,7 +21,7 @@ const CLOSE = { done: 1000, notFound: 1008, forbidden: 3003, unauthorized: 3000,
 const SCOPE: Record<CollectionKind, string> = { crawl: 'crawl', batch_scrape: 'scrape' };
 
 /**
- * The WebSocket watcher of crawls and batches (compat §18): the API key comes as the subprotocol
+ * The WebSocket watcher of crawls and batches (docs/crawl.md#websocket-watcher): the API key comes as the subprotocol
  * (echoed by the server) or the Authorization header; the socket gets a `catchup` frame with the
  * status, a `document` frame per finished page (checked every second), and on completion a `done`
  * frame and close 1000. Failed and cancelled jobs close without `done`, so the SDK's fallback poll
@@ -139,7 +139,7 @@ export class CollectionWatcher implements OnApplicationBootstrap, BeforeApplicat
  * The `catchup` frame's status. A running job's later documents come as `document` frames, so its
  * `next` is dropped; a finished job's socket closes after the catchup, so its `next` (documents
  * beyond the first page) stays for the caller to follow. A job that failed before storing anything (its
- * start URL failed: a kickoff failure) is reported as compat §18 says, with `success:false`; the
+ * start URL failed: a kickoff failure) is reported as docs/crawl.md#websocket-watcher says, with `success:false`; the
  * SDK's watcher reads only `status` and ends on it.
  */
 function catchupOf(status: CollectionStatusResponse): Extract<WatcherFrame, { type: 'catchup' }>['data'] {

@@ -3,7 +3,7 @@ import type { CollectionKind } from '@quarry/crawl';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
-/** The GET routes that also accept a WebSocket upgrade (compat §18). */
+/** The GET routes that also accept a WebSocket upgrade (docs/crawl.md#websocket-watcher). */
 const WATCH_ROUTES: Record<string, CollectionKind> = {
   '/v2/crawl/:jobId': 'crawl',
   '/v2/batch/scrape/:jobId': 'batch_scrape',

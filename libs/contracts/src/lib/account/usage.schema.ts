@@ -1,4 +1,4 @@
-/** Account routes the SDK's usage methods call (compat §16). */
+/** Account routes the SDK's usage methods call (docs/crawl.md#account-routes). */
 import { z } from 'zod';
 
 const period = { billingPeriodStart: z.string(), billingPeriodEnd: z.string() };

@@ -1,5 +1,5 @@
 /**
- * Answers of the agent routes (compat §13) as zod contracts for the OpenAPI document. The trace
+ * Answers of the agent routes (docs/agent.md) as zod contracts for the OpenAPI document. The trace
  * event types in agent-trace.types.ts are what the runner writes; the routes' @Route declarations
  * check at compile time that what they return fits these schemas.
  */

@@ -1,4 +1,4 @@
-/** Response shapes of the agent routes and its trace events (compat §13). Plain types: responses are not validated. */
+/** Response shapes of the agent routes and its trace events (docs/agent.md). Plain types: responses are not validated. */
 import type { WebhookDeliverySummary } from '../crawl/webhook.schema';
 import type { AgentModel } from './agent-request.schema';
 
@@ -115,7 +115,7 @@ export interface AgentThreadRun {
   data?: unknown;
 }
 
-/** `GET /v2/agent/threads/:threadId` (compat §13): the thread and its runs, oldest turn first. */
+/** `GET /v2/agent/threads/:threadId` (docs/agent.md): the thread and its runs, oldest turn first. */
 export interface AgentThreadResponse {
   success: true;
   thread: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `GET /`: the API's identity (compat §1.1). */
+/** `GET /`: the API's identity (docs/compatibility.md#errors). */
 export const apiIdentityResponseSchema = z.object({
   message: z.string(),
   documentation_url: z.string(),

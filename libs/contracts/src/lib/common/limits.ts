@@ -1,4 +1,4 @@
-/** Numeric limits of the v2 contract (product spec §8, compat §3 where the spec is silent). */
+/** Numeric limits of the v2 contract (docs/compatibility.md#limits). */
 export const LIMITS = {
   timeoutMs: { min: 1_000, max: 300_000, default: 60_000 },
   waitForMs: { max: 60_000 },

@@ -4,7 +4,7 @@ import { checkScrapeOptions, scrapeOptionsShape } from '../scrape/scrape-options
 import { webhookSchema } from './webhook.schema';
 
 /**
- * Body of `POST /v2/batch/scrape` (compat §9): scrape options flattened next to `urls`. URLs are
+ * Body of `POST /v2/batch/scrape` (docs/crawl.md#batch-scrape): scrape options flattened next to `urls`. URLs are
  * checked one by one by the service, so `ignoreInvalidURLs` can list the bad ones instead of failing.
  */
 export const batchScrapeRequestSchema = z

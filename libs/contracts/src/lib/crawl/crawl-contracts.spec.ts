@@ -16,7 +16,7 @@ function failure(
   return describeValidationError(result.error);
 }
 
-describe('crawl request (compat §8.1)', () => {
+describe('crawl request (docs/crawl.md#crawl-options)', () => {
   it('applies the documented defaults', () => {
     expect(crawlRequestSchema.parse({ url: 'https://example.com' })).toMatchObject({
       limit: 10_000,
@@ -146,7 +146,7 @@ describe('batch, map and search requests', () => {
       useIndex: true,
     });
     expect(mapRequestSchema.safeParse({ url: 'https://example.com', limit: 100_001 }).success).toBe(false);
-    // the crawler options (compat §10), with the crawl's rules
+    // the crawler options (docs/crawl.md#map), with the crawl's rules
     expect(
       mapRequestSchema.parse({
         url: 'https://example.com',
@@ -189,7 +189,7 @@ describe('batch, map and search requests', () => {
     expect(searchRequestSchema.safeParse({ query: 'q', limit: 101 }).success).toBe(false);
   });
 
-  it('search: limit 1..100, source objects, developer not combinable, exclusive domain filters (compat §11)', () => {
+  it('search: limit 1..100, source objects, developer not combinable, exclusive domain filters (docs/crawl.md#search)', () => {
     for (const limit of [1, 100])
       expect(searchRequestSchema.safeParse({ query: 'q', limit }).success).toBe(true);
     for (const limit of [0, 101, 2.5])

@@ -42,7 +42,7 @@ export const pathPatternsSchema = z
   });
 
 /**
- * Crawler options shared by crawl and (partly) map (compat §8.1): how links are followed. Kept as a
+ * Crawler options shared by crawl and (partly) map (docs/crawl.md#crawl-options): how links are followed. Kept as a
  * plain shape so each endpoint composes its own strict object.
  */
 export const crawlerOptionsShape = {
@@ -64,13 +64,13 @@ export const crawlerOptionsShape = {
   maxConcurrency: z.int().min(1).max(LIMITS.crawl.maxConcurrency).optional(),
 };
 
-/** Natural-language crawl instructions (compat §8.1): an empty or blank prompt is an invalid prompt (400). */
+/** Natural-language crawl instructions (docs/crawl.md#crawl-options): an empty or blank prompt is an invalid prompt (400). */
 const promptSchema = z
   .string()
   .max(LIMITS.promptMaxLength)
   .refine((prompt) => prompt.trim().length > 0, { error: 'The prompt must not be empty' });
 
-/** Body of `POST /v2/crawl` (compat §8.1). Unknown keys are rejected. */
+/** Body of `POST /v2/crawl` (docs/crawl.md#crawl-options). Unknown keys are rejected. */
 export const crawlRequestSchema = z.strictObject({
   url: httpUrlSchema,
   ...crawlerOptionsShape,
@@ -89,7 +89,7 @@ export type CrawlerOptions = Omit<
   'url' | 'prompt' | 'webhook' | 'scrapeOptions' | 'zeroDataRetention' | 'origin' | 'integration'
 >;
 
-/** Body of `POST /v2/crawl/params-preview` (compat §8.3; not strict in the reference). */
+/** Body of `POST /v2/crawl/params-preview` (docs/crawl.md#crawl-options; not strict in the reference). */
 export const crawlParamsPreviewSchema = z.object({
   url: httpUrlSchema,
   prompt: promptSchema,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { scrapeDocumentSchema } from '../scrape/document.schema';
 import { webhookDeliverySummarySchema } from './webhook.schema';
 
-/** Status of a crawl or batch as the API reports it (compat §8.2). */
+/** Status of a crawl or batch as the API reports it (docs/crawl.md#status-paging-cancel-errors). */
 export const COLLECTION_STATUSES = ['scraping', 'completed', 'failed', 'cancelled'] as const;
 export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 
@@ -75,7 +75,7 @@ export const activeCrawlsResponseSchema = z.object({
 });
 export type ActiveCrawlsResponse = z.infer<typeof activeCrawlsResponseSchema>;
 
-/** Frames of the WebSocket watcher (compat §18). */
+/** Frames of the WebSocket watcher (docs/crawl.md#websocket-watcher). */
 export type WatcherFrame =
   | { type: 'catchup'; data: Omit<CollectionStatusResponse, 'success'> & { success: boolean } }
   | { type: 'document'; data: CollectionStatusResponse['data'][number] }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '../common/url.schema';
 
-/** Events a caller may subscribe to (compat §17); every event is sent when `events` is omitted. */
+/** Events a caller may subscribe to (docs/crawl.md#webhooks); every event is sent when `events` is omitted. */
 export const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -9,7 +9,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-firecrawl-signature';
 
 /**
- * A webhook object `{url, headers, metadata, events}` (compat §8.1, §13, §15): `events` out of
+ * A webhook object `{url, headers, metadata, events}` (docs/crawl.md#webhooks, docs/agent.md#webhooks, docs/monitor.md#notifications): `events` out of
  * `events`, all of them by default; the signature header is reserved.
  */
 export function webhookObjectSchemaFor<const E extends readonly [string, ...string[]]>(events: E) {
@@ -42,7 +42,7 @@ export function webhookSchemaFor<const E extends readonly [string, ...string[]]>
     .transform((value) => (typeof value === 'string' ? object.parse({ url: value }) : value));
 }
 
-/** `webhook` of crawl, batch and extract requests (compat §8.1, §12). */
+/** `webhook` of crawl, batch and extract requests (docs/crawl.md#webhooks, docs/extract.md#webhooks). */
 export const webhookSchema = webhookSchemaFor(WEBHOOK_EVENTS);
 
 /** Where and what to deliver: the normalised `webhook` of a job (its events of its own kind). */
@@ -53,7 +53,7 @@ export interface WebhookSettings<E extends string = WebhookEvent> {
   events: E[];
 }
 
-/** Body POSTed to a webhook (compat §17). `webhookId` is stable across retries of one delivery. */
+/** Body POSTed to a webhook (docs/crawl.md#webhooks). `webhookId` is stable across retries of one delivery. */
 export interface WebhookBody<T = unknown> {
   success: boolean;
   type: string;

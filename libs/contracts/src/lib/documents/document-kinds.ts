@@ -1,5 +1,5 @@
 /**
- * Document types the doc-parser converts (compat §14 extensions, plus images for OCR). The kind is
+ * Document types the doc-parser converts (docs/documents.md#other-formats-post-v2parse extensions, plus images for OCR). The kind is
  * decided from the file name's extension, checked against the bytes where a signature exists.
  */
 export const DOCUMENT_KINDS = [

@@ -5,7 +5,7 @@ import { DOCUMENT_KINDS } from './document-kinds';
 import type { Parser, PdfParser } from '../scrape/parsers.schema';
 import { parseRequestSchema } from './parse-request.schema';
 
-/** How a PDF is parsed: the `pdf` parser's options (spec §2.1.2) without its `type`. */
+/** How a PDF is parsed: the `pdf` parser's options (docs/documents.md#pdf-parsing) without its `type`. */
 export const pdfParseOptionsSchema = z.object({
   mode: z.enum(['fast', 'auto', 'ocr']),
   maxPages: z.int().min(1).optional(),
@@ -23,7 +23,7 @@ export const DEFAULT_PDF_PARSE_OPTIONS: PdfParseOptions = {
 };
 
 /**
- * The PDF parsing a request asks for (spec §2.1.2): absent `parsers` means the default `pdf` parser;
+ * The PDF parsing a request asks for (docs/documents.md#pdf-parsing): absent `parsers` means the default `pdf` parser;
  * `parsers: []` means none (null: the PDF is returned base64-encoded for a flat credit).
  */
 export function pdfParseOptionsOf(parsers: readonly Parser[] | undefined): PdfParseOptions | null {

@@ -7,7 +7,7 @@ import {
 } from '../scrape/scrape-options.schema';
 
 /**
- * Options of `POST /v2/parse` (compat §14): the shared scrape options without `url`, sent as the
+ * Options of `POST /v2/parse` (docs/documents.md#other-formats-post-v2parse): the shared scrape options without `url`, sent as the
  * multipart `options` field (a JSON string) or next to an `uploadRef`. Unknown keys are rejected.
  */
 export const parseRequestSchema = z
@@ -33,7 +33,7 @@ const UNSUPPORTED_FORMATS = [
 ] as const;
 
 /**
- * Options that make no sense for an uploaded file (compat §14): answered 400
+ * Options that make no sense for an uploaded file (docs/documents.md#other-formats-post-v2parse): answered 400
  * PARSE_UNSUPPORTED_OPTIONS. Returns one line per offending option; empty when the request is fine.
  */
 export function unsupportedParseOptions(request: ParseRequest): string[] {
@@ -53,7 +53,7 @@ export function unsupportedParseOptions(request: ParseRequest): string[] {
   return problems;
 }
 
-/** Body of `POST /v2/parse/upload-url` (compat §14). */
+/** Body of `POST /v2/parse/upload-url` (docs/documents.md#other-formats-post-v2parse). */
 export const parseUploadUrlRequestSchema = z.strictObject({
   filename: z.string().trim().min(1).max(512),
   contentType: z.string().max(256).optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Answer of `POST /v2/parse/upload-url` (compat §14): where and how to PUT the file. */
+/** Answer of `POST /v2/parse/upload-url` (docs/documents.md#other-formats-post-v2parse): where and how to PUT the file. */
 export const parseUploadUrlResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({

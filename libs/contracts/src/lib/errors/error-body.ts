@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INVALID_URL } from '../common/url.schema';
 
 /**
- * Every non-2xx body (spec §7.1): `success` false, a human-readable `error`, optionally a `code` and
+ * Every non-2xx body (docs/compatibility.md#errors): `success` false, a human-readable `error`, optionally a `code` and
  * structured `details`; 5xx answers add the `errorId` of their log line, 429s `retry_after_seconds`.
  */
 export const errorBodySchema = z
@@ -56,7 +56,7 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
 const depth = (details: ValidationDetail[]) => Math.max(0, ...details.map((d) => d.path.length));
 
 /**
- * Turns a zod error into the message and `details` of a 400 (compat §19.2): an unknown key wins (at any
+ * Turns a zod error into the message and `details` of a 400 (docs/compatibility.md#errors): an unknown key wins (at any
  * depth: `location.foo`, an extra key of an action or a format object), then an `Invalid URL`, then the
  * first custom rule's message, else "Bad Request".
  */

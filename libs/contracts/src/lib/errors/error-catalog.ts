@@ -1,5 +1,5 @@
 /**
- * Every error the API answers with: HTTP status, default message (spec §7, compat §19) and whether a
+ * Every error the API answers with: HTTP status, default message (docs/compatibility.md#errors) and whether a
  * client may retry. Domain code throws `AppError(code)`; the gateway's one filter renders this table.
  */
 export const ERROR_CATALOG = {
@@ -67,7 +67,7 @@ export const ERROR_CATALOG = {
     retryable: true,
   },
   CONFLICT: { status: 409, message: 'Conflict', retryable: false },
-  /** A second session asked to save a browser profile another session is saving (spec §2.1.5; text per §7.2, reason in details). */
+  /** A second session asked to save a browser profile another session is saving (docs/scraping.md#profiles; text per docs/compatibility.md#errors, reason in details). */
   SCRAPE_PROFILE_LOCKED: { status: 409, message: 'Conflict', retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload Too Large', retryable: false },
   REQUEST_HEADER_FIELDS_TOO_LARGE: {
@@ -129,7 +129,7 @@ export const ERROR_CATALOG = {
   BAD_GATEWAY: { status: 502, message: 'Bad Gateway', retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service Unavailable', retryable: true },
   GATEWAY_TIMEOUT: { status: 504, message: 'Gateway Timeout', retryable: true },
-  // Answered with HTTP 200 and success:false (compat §7.1): the SDK raises it as an error.
+  // Answered with HTTP 200 and success:false (docs/compatibility.md#errors): the SDK raises it as an error.
   SCRAPE_DNS_RESOLUTION_ERROR: {
     status: 200,
     message: 'The domain name of the URL could not be resolved',

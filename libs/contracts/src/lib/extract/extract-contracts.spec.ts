@@ -8,7 +8,7 @@ function failure(body: unknown) {
   return describeValidationError(result.error);
 }
 
-describe('extract request (compat §12)', () => {
+describe('extract request (docs/extract.md)', () => {
   it('applies the documented defaults', () => {
     const sut = extractRequestSchema.parse({ urls: ['https://example.com/a'] });
     expect(sut).toEqual({

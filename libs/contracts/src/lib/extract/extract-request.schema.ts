@@ -5,15 +5,15 @@ import { isOpenObjectWithoutProperties, OPEN_SCHEMA_MESSAGE } from '../scrape/fo
 import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
 
 export const EXTRACT_LIMITS = {
-  /** URLs a request may name (compat §12). */
+  /** URLs a request may name (docs/extract.md). */
   maxUrls: 10,
-  /** Minimum balance before a job starts (compat §2: credits ≥ 20). */
+  /** Minimum balance before a job starts (docs/extract.md#api: credits ≥ 20). */
   minimumCredits: 20,
   /** Upper bound of `limit` (the pages actually read are also capped by AGENT_MAX_PAGES). */
   maxLimit: 10_000,
 } as const;
 
-/** Texts of the extract routes (compat §12, §21 #18), word for word. */
+/** Texts of the extract routes (docs/extract.md#api), word for word. */
 export const EXTRACT_MESSAGES = {
   notFound: 'Extract job not found',
   urlsOrPrompt: "Either 'urls' or 'prompt' must be provided.",
@@ -27,7 +27,7 @@ export const EXTRACT_MESSAGES = {
 export const SITE_GLOB_SUFFIX = '/*';
 
 /**
- * Body of `POST /v2/extract` (compat §12; deprecated, kept for the SDK's `extract`/`startExtract`).
+ * Body of `POST /v2/extract` (docs/extract.md; deprecated, kept for the SDK's `extract`/`startExtract`).
  * Strict. URLs are checked one by one by the service, so `ignoreInvalidURLs` can list the bad ones;
  * the schema's JSON Schema validity is checked there too (422).
  */
@@ -64,7 +64,7 @@ export const extractRequestSchema = z
     if (request.timeout !== undefined && (request.scrapeOptions?.waitFor ?? 0) > request.timeout / 2)
       issue('waitFor must not exceed half of timeout', ['scrapeOptions', 'waitFor']);
   })
-  // Web search finds pages anywhere, so it implies external links (compat §12).
+  // Web search finds pages anywhere, so it implies external links (docs/extract.md).
   .transform((request) => ({
     ...request,
     allowExternalLinks: request.allowExternalLinks || request.enableWebSearch,

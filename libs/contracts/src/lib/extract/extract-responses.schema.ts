@@ -1,4 +1,4 @@
-/** Response shapes of the extract routes (compat §12). */
+/** Response shapes of the extract routes (docs/extract.md). */
 import { z } from 'zod';
 import { webhookDeliverySummarySchema } from '../crawl/webhook.schema';
 

@@ -21,7 +21,7 @@ export const interactCallMessageSchema = z.object({
 });
 export type InteractCallMessage = z.output<typeof interactCallMessageSchema>;
 
-/** What an `execute` call stores on its job row and answers (compat §7.3 fields). */
+/** What an `execute` call stores on its job row and answers (fields: docs/interact.md). */
 export interface InteractCallResult {
   output?: string;
   stdout?: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 
 export const INTERACT_LIMITS = {
-  /** `timeout` of a call in seconds (compat §7.3): covers restoring the page and running the code or prompt. */
+  /** `timeout` of a call in seconds (docs/interact.md): covers restoring the page and running the code or prompt. */
   timeoutSeconds: { min: 1, max: 300, default: 30 },
   /** Largest `code` accepted. */
   codeMaxLength: 100_000,
@@ -24,7 +24,7 @@ export const INTERACT_MESSAGES = {
 } as const;
 
 /**
- * Body of `POST /v2/scrape/:jobId/interact` (compat §7.3): Playwright-style `code` or a
+ * Body of `POST /v2/scrape/:jobId/interact` (docs/interact.md): Playwright-style `code` or a
  * natural-language `prompt`, run on the page of an earlier scrape. Strict.
  */
 export const interactRequestSchema = z
@@ -58,7 +58,7 @@ export const interactRequestSchema = z
 export type InteractRequestInput = z.input<typeof interactRequestSchema>;
 export type InteractRequest = z.output<typeof interactRequestSchema>;
 
-/** Answer of an interact call (compat §7.3); `result` is the JSON text of the code's return value. */
+/** Answer of an interact call (docs/interact.md); `result` is the JSON text of the code's return value. */
 export const interactResponseSchema = z.object({
   success: z.literal(true),
   output: z.string().optional(),

@@ -5,7 +5,7 @@ import { crawlerOptionsShape, SITEMAP_MODES } from '../crawl/crawl-request.schem
 import { locationSchema } from '../scrape/scrape-options.schema';
 
 /**
- * The crawler options map takes (compat §10: all of them but `sitemap` and `ignoreQueryParameters`,
+ * The crawler options map takes (docs/crawl.md#map: all of them but `sitemap` and `ignoreQueryParameters`,
  * which map defines itself, and `limit`, whose range is map's). Patterns, full-URL matching, the
  * entire domain, subdomains, de-duplication, discovery depth and concurrency shape the listing;
  * robots and politeness options are accepted and have no effect (map fetches only a few pages).
@@ -18,7 +18,7 @@ const {
   ...mapCrawlerOptions
 } = crawlerOptionsShape;
 
-/** Body of `POST /v2/map` (compat §10). */
+/** Body of `POST /v2/map` (docs/crawl.md#map). */
 export const mapRequestSchema = z.strictObject({
   ...mapCrawlerOptions,
   url: httpUrlSchema,

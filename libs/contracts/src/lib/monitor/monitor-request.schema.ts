@@ -4,7 +4,7 @@ import { crawlerOptionsShape } from '../crawl/crawl-request.schema';
 import { webhookObjectSchemaFor } from '../crawl/webhook.schema';
 import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
 
-/** Limits of monitors (compat §15; the per-target URL cap and the crawl default are ours). */
+/** Limits of monitors (docs/monitor.md; the per-target URL cap and the crawl default are ours). */
 export const MONITOR_LIMITS = {
   name: { min: 1, max: 256 },
   maxTargets: 50,
@@ -25,7 +25,7 @@ export const MONITOR_LIMITS = {
 export const MONITOR_SEARCH_WINDOWS = ['5m', '15m', '1h', '6h', '24h', '7d'] as const;
 export type MonitorSearchWindow = (typeof MONITOR_SEARCH_WINDOWS)[number];
 
-/** Webhook event names of monitors (compat §17); `page`/`completed`/`failed` are accepted as their short forms. */
+/** Webhook event names of monitors (docs/crawl.md#webhooks); `page`/`completed`/`failed` are accepted as their short forms. */
 export const MONITOR_WEBHOOK_EVENTS = [
   'monitor.page',
   'monitor.check.completed',
@@ -111,7 +111,7 @@ export const monitorTargetSchema = z.discriminatedUnion('type', [
 export type MonitorTargetInput = z.input<typeof monitorTargetSchema>;
 export type MonitorTarget = z.output<typeof monitorTargetSchema>;
 
-/** `webhook` of a monitor (compat §15): an object only. */
+/** `webhook` of a monitor (docs/monitor.md): an object only. */
 export const monitorWebhookSchema = webhookObjectSchemaFor(MONITOR_WEBHOOK_EVENTS);
 export type MonitorWebhook = z.output<typeof monitorWebhookSchema>;
 
@@ -141,7 +141,7 @@ const retentionDaysSchema = z
 const goalSchema = z.string().trim().min(1).max(MONITOR_LIMITS.goalMaxLength);
 const targetsSchema = z.array(monitorTargetSchema).min(1).max(MONITOR_LIMITS.maxTargets);
 
-/** A search target is judged against the goal: it needs one unless the judge is turned off (compat §15). */
+/** A search target is judged against the goal: it needs one unless the judge is turned off (docs/monitor.md). */
 function checkGoal(
   request: { targets?: MonitorTarget[]; goal?: string | null; judgeEnabled?: boolean },
   ctx: z.RefinementCtx,
@@ -159,7 +159,7 @@ function checkGoal(
   }
 }
 
-/** Body of `POST /v2/monitor` (compat §15). Unknown keys are rejected. */
+/** Body of `POST /v2/monitor` (docs/monitor.md). Unknown keys are rejected. */
 export const createMonitorSchema = z
   .strictObject({
     name: nameSchema,

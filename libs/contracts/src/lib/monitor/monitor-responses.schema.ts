@@ -7,7 +7,7 @@ import {
   monitorWebhookSchema,
 } from './monitor-request.schema';
 
-/** Counts of a check's pages by status (compat §15). */
+/** Counts of a check's pages by status (docs/monitor.md). */
 export const monitorSummarySchema = z.object({
   totalPages: z.int(),
   same: z.int(),
@@ -189,7 +189,7 @@ export const monitorCheckDetailViewSchema = monitorCheckViewSchema.extend({
 });
 export type MonitorCheckDetailView = z.infer<typeof monitorCheckDetailViewSchema>;
 
-/** Item of a `monitor.page` webhook (compat §17). */
+/** Item of a `monitor.page` webhook (docs/crawl.md#webhooks). */
 export const monitorPageEventSchema = z.object({
   monitorId: z.string(),
   checkId: z.string(),
@@ -213,7 +213,7 @@ export const monitorCheckCompletedEventSchema = z.object({
 });
 export type MonitorCheckCompletedEvent = z.infer<typeof monitorCheckCompletedEventSchema>;
 
-/** Answers of the monitor routes (compat §15). */
+/** Answers of the monitor routes (docs/monitor.md). */
 export const monitorResponseSchema = z.object({ success: z.literal(true), data: monitorViewSchema });
 export const monitorListResponseSchema = z.object({
   success: z.literal(true),

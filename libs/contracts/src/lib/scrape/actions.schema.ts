@@ -85,7 +85,7 @@ export type Action = z.infer<typeof actionSchema>;
 export type ScreenshotAction = z.infer<typeof screenshotActionSchema>;
 export type PdfAction = z.infer<typeof pdfActionSchema>;
 
-/** Total waiting an action list asks for (a selector wait counts one second, compat §3.1). */
+/** Total waiting an action list asks for (a selector wait counts one second, docs/scraping.md#actions). */
 export function actionsWaitMs(actions: readonly Action[]): number {
   let total = 0;
   for (const action of actions) {

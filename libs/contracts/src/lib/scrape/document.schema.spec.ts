@@ -76,7 +76,7 @@ describe('response contracts', () => {
     expect(scrapeResponseSchema.safeParse(changed).success).toBe(false);
   });
 
-  it('describes the error body of spec §7.1', () => {
+  it('describes the error body (docs/compatibility.md#errors)', () => {
     expect(
       errorBodySchema.safeParse({ success: false, error: 'Rate limit exceeded', retry_after_seconds: 3 })
         .success,

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Response shapes of a scraped document (spec §2.2–§2.8, compat §5), as zod schemas with the types
+ * Response shapes of a scraped document (docs/scraping.md#response-document, docs/scraping.md#formats), as zod schemas with the types
  * inferred from them. The services do not validate their own answers at run time; the OpenAPI
  * document publishes these schemas and the e2e tests check real answers against them.
  */
 
 const stringOrList = z.union([z.string(), z.array(z.string())]);
 
-/** `data.metadata` (spec §2.4): the named fields, plus every other meta tag of the page. */
+/** `data.metadata` (docs/scraping.md#response-document): the named fields, plus every other meta tag of the page. */
 export const documentMetadataSchema = z
   .object({
     title: stringOrList.optional(),
@@ -37,7 +37,7 @@ export const documentMetadataSchema = z
   .catchall(z.unknown());
 export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
 
-/** `data.actions` (spec §2.2): results of the request's actions, each list in action order. */
+/** `data.actions` (docs/scraping.md#response-document): results of the request's actions, each list in action order. */
 export const actionResultsSchema = z.object({
   screenshots: z.array(z.string()),
   scrapes: z.array(z.object({ url: z.string(), html: z.string() })),
@@ -46,7 +46,7 @@ export const actionResultsSchema = z.object({
 });
 export type ActionResults = z.infer<typeof actionResultsSchema>;
 
-/** `data.changeTracking` (spec §2.5). */
+/** `data.changeTracking` (docs/scraping.md#formats). */
 export const changeTrackingResultSchema = z.object({
   previousScrapeAt: z.string().nullable(),
   changeStatus: z.enum(['new', 'same', 'changed', 'removed']),
@@ -56,11 +56,11 @@ export const changeTrackingResultSchema = z.object({
 });
 export type ChangeTrackingResult = z.infer<typeof changeTrackingResultSchema>;
 
-/** Items of `data.pages` (spec §2.2, PDFs). */
+/** Items of `data.pages` (docs/scraping.md#response-document, PDFs). */
 export const pageMarkdownSchema = z.object({ pageNumber: z.int().min(1), markdown: z.string() });
 export type PageMarkdown = z.infer<typeof pageMarkdownSchema>;
 
-/** Block types named by spec §2.3; new types may appear, so clients (and this schema) accept any string. */
+/** Block types named in docs/documents.md#output; new types may appear, so clients (and this schema) accept any string. */
 export const BLOCK_TYPES = [
   'title',
   'section_header',
@@ -76,7 +76,7 @@ export const BLOCK_TYPES = [
 ] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 
-/** One block of `data.blocks[].items` (spec §2.3). */
+/** One block of `data.blocks[].items` (docs/documents.md#output). */
 export const layoutBlockSchema = z.object({
   id: z.string().regex(/^p\d+\.b\d+$/),
   type: z.string(),
@@ -90,7 +90,7 @@ export const layoutBlockSchema = z.object({
 });
 export type LayoutBlock = z.infer<typeof layoutBlockSchema>;
 
-/** Items of `data.blocks` (spec §2.3): one per page. */
+/** Items of `data.blocks` (docs/documents.md#output): one per page. */
 export const pageBlocksSchema = z.object({
   pageNumber: z.int().min(1),
   width: z.number().nullable(),
@@ -103,7 +103,7 @@ export type PageBlocks = z.infer<typeof pageBlocksSchema>;
 const nullableString = z.string().nullable().optional();
 const extractedObject = z.record(z.string(), z.unknown()).nullable().optional();
 
-/** `data` of a scrape (spec §2.2): the requested formats and `metadata`. */
+/** `data` of a scrape (docs/scraping.md#response-document): the requested formats and `metadata`. */
 export const scrapeDocumentSchema = z.object({
   markdown: z.string().optional(),
   summary: nullableString,
@@ -133,7 +133,7 @@ export const scrapeDocumentSchema = z.object({
 });
 export type ScrapeDocument = z.infer<typeof scrapeDocumentSchema>;
 
-/** The 200 answer of `POST /v2/scrape` and `GET /v2/scrape/:id` (spec §2.2, compat §7.1). */
+/** The 200 answer of `POST /v2/scrape` and `GET /v2/scrape/:id` (docs/scraping.md#response-document). */
 export const scrapeResponseSchema = z.object({
   success: z.literal(true),
   data: scrapeDocumentSchema,

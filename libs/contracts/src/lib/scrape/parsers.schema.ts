@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 
 /**
- * The `pdf` parser (spec §2.1.2): an object with no additional properties. The bare string `"pdf"`
+ * The `pdf` parser (docs/documents.md#pdf-parsing): an object with no additional properties. The bare string `"pdf"`
  * is its shorthand with every option at its default: the reference service and its SDKs send it
  * (e.g. the JS SDK's "scrape with all options"), so it is accepted (docs/compatibility.md).
  */

@@ -77,10 +77,10 @@ export const scrapeOptionsShape = {
 
 type ScrapeOptionsInput = z.output<z.ZodObject<typeof scrapeOptionsShape>>;
 
-/** RFC 9110 §5.1: a field name is a token. */
+/** RFC 9110 section 5.1: a field name is a token. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Cross-field rules of spec §2.1 and compat §3/§4, shared by every schema built from the shape. */
+/** Cross-field rules of the scrape options (docs/scraping.md#options, docs/scraping.md#formats), shared by every schema built from the shape. */
 export function checkScrapeOptions(
   options: ScrapeOptionsInput,
   ctx: z.RefinementCtx,
@@ -121,7 +121,7 @@ export function checkScrapeOptions(
 }
 
 /**
- * Applies the rules that derive one option from others (spec §2.1): lockdown's default maxAge,
+ * Applies the rules that derive one option from others (docs/scraping.md#options): lockdown's default maxAge,
  * storeInCache forced off by sensitive parameters, lockdown as zero data retention.
  */
 export function resolveScrapeOptions<T extends ScrapeOptionsInput & { zeroDataRetention?: boolean }>(
@@ -139,7 +139,7 @@ export function resolveScrapeOptions<T extends ScrapeOptionsInput & { zeroDataRe
 export const scrapeOptionsSchema = z
   .strictObject({
     ...scrapeOptionsShape,
-    // The SDK's types allow these inside nested scrapeOptions (compat §8.1): accepted, ignored.
+    // The SDK's types allow these inside nested scrapeOptions (docs/crawl.md#crawl-options): accepted, ignored.
     origin: z.string().max(256).optional(),
     integration: z.string().max(256).optional(),
     toolDetail: z.unknown().optional(),

@@ -16,7 +16,7 @@ function failure(body: Record<string, unknown>) {
   return describeValidationError(result.error);
 }
 
-describe('scrape request contract (spec §2.1)', () => {
+describe('scrape request contract (docs/scraping.md#options)', () => {
   it('applies every documented default', () => {
     const request = ok({});
     expect(request).toMatchObject({
@@ -234,7 +234,7 @@ describe('scrape request contract (spec §2.1)', () => {
     });
   });
 
-  describe('actions (§2.1.3)', () => {
+  describe('actions (docs/scraping.md#actions)', () => {
     it('accepts all nine types with defaults', () => {
       const actions = ok({
         actions: [
@@ -297,7 +297,7 @@ describe('scrape request contract (spec §2.1)', () => {
     });
   });
 
-  describe('parsers (§2.1.2)', () => {
+  describe('parsers (docs/documents.md#pdf-parsing)', () => {
     it('accepts the object form with defaults', () => {
       expect(ok({ parsers: [{ type: 'pdf' }] }).parsers).toEqual([
         { type: 'pdf', mode: 'auto', pages: false, blocks: false, pageMarkers: false },

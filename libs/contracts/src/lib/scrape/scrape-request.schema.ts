@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpUrlSchema } from '../common/url.schema';
 import { checkScrapeOptions, resolveScrapeOptions, scrapeOptionsShape } from './scrape-options.schema';
 
-/** Body of `POST /v2/scrape` (spec §2.1, compat §7.1). Unknown keys are rejected. */
+/** Body of `POST /v2/scrape` (docs/scraping.md#options). Unknown keys are rejected. */
 export const scrapeRequestSchema = z
   .strictObject({
     url: httpUrlSchema,
@@ -10,7 +10,7 @@ export const scrapeRequestSchema = z
     zeroDataRetention: z.boolean().default(false),
     origin: z.string().max(256).default('api'),
     integration: z.string().max(256).optional(),
-    // SDK extras accepted and ignored (compat §7.1).
+    // SDK extras accepted and ignored (docs/compatibility.md#unknown-keys).
     domainTools: z.unknown().optional(),
     toolDetail: z.unknown().optional(),
   })

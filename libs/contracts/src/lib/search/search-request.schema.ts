@@ -19,7 +19,7 @@ const CATEGORY_ALIASES: Record<string, 'github' | 'research' | 'pdf' | 'develope
   documentation: 'developer',
 };
 
-/** Formats a search may scrape its results into (compat §11). */
+/** Formats a search may scrape its results into (docs/crawl.md#search). */
 export const SEARCH_SCRAPE_FORMATS: readonly FormatType[] = [
   'markdown',
   'html',
@@ -81,7 +81,7 @@ const domainSchema = z
   .max(253)
   .regex(/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i, { error: 'Domains must be host names, e.g. example.com' });
 
-/** Body of `POST /v2/search` (compat §11). */
+/** Body of `POST /v2/search` (docs/crawl.md#search). */
 export const searchRequestSchema = z
   .strictObject({
     query: z.string().trim().min(1).max(LIMITS.search.maxQueryLength),
@@ -112,7 +112,7 @@ export const searchRequestSchema = z
     threatProtection: z.record(z.string(), z.unknown()).optional(),
     origin: z.string().max(256).default('api'),
     integration: z.string().max(256).optional(),
-    // SDK extras accepted and ignored (compat §7.1).
+    // SDK extras accepted and ignored (docs/compatibility.md#unknown-keys).
     toolDetail: z.unknown().optional(),
     domainTools: z.unknown().optional(),
   })

@@ -83,7 +83,7 @@ async function parsePdfDocument(
     ...(request.pdf.pages ? { pages: layout.pages } : {}),
     ...(request.pdf.blocks ? { blocks: layout.blocks } : {}),
     metadata,
-    // numPages and the billed pages are the same count: failed pages cost nothing (spec §2.1.2, §8).
+    // numPages and the billed pages are the same count: failed pages cost nothing (docs/scraping.md#credits).
     pdfPages: result.numPages,
     pageSummary: layout.blocks.map((page) => ({
       source: result.sources[page.pageNumber - 1] ?? 'native_text',

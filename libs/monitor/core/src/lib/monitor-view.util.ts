@@ -4,7 +4,7 @@ import type { SubscriptionRecord } from './persistence/email-subscription.reposi
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
-/** The API's Monitor object (compat §15). */
+/** The API's Monitor object (docs/monitor.md). */
 export function monitorView(monitor: MonitorRecord, subscriptions?: SubscriptionRecord[]): MonitorView {
   const view: MonitorView = {
     id: monitor.id,
@@ -42,7 +42,7 @@ export function monitorView(monitor: MonitorRecord, subscriptions?: Subscription
   return view;
 }
 
-/** The API's MonitorCheck object (compat §15). */
+/** The API's MonitorCheck object (docs/monitor.md). */
 export function checkView(check: CheckRecord): MonitorCheckView {
   return {
     id: check.id,

@@ -57,7 +57,7 @@ export interface MonitorServiceDeps {
   webhookTargets: WebhookTargetPolicy;
 }
 
-/** The monitor API (compat §15): CRUD, manual runs, checks with their pages, email opt-in. */
+/** The monitor API (docs/monitor.md): CRUD, manual runs, checks with their pages, email opt-in. */
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}
 
@@ -371,7 +371,7 @@ export class MonitorService {
     if (overrides && !caller.canOverrideRobots) throw new AppError('FORBIDDEN');
   }
 
-  /** Zero-data-retention teams cannot use monitors (compat §15): they keep page history. */
+  /** Zero-data-retention teams cannot use monitors (docs/monitor.md): they keep page history. */
   private assertAllowed(caller: MonitorCaller): void {
     if (caller.zeroDataRetention)
       throw new AppError('BAD_REQUEST', { message: MONITOR_MESSAGES.zeroDataRetention });

@@ -88,7 +88,7 @@ describe('loadConfig', () => {
     expect(() => sut({ ADMIN_HEALTH_URLS: 'http://worker:3002' })).toThrow(/ADMIN_HEALTH_URLS/);
   });
 
-  it('allows at most 5 language-model attempts (spec §7.4)', () => {
+  it('allows at most 5 language-model attempts (docs/llm.md#the-provider)', () => {
     expect(sut({ LLM_MAX_ATTEMPTS: '5' }).llm.maxAttempts).toBe(5);
     expect(() => sut({ LLM_MAX_ATTEMPTS: '6' })).toThrow(/LLM_MAX_ATTEMPTS/);
   });

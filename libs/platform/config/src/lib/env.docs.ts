@@ -349,7 +349,7 @@ export const ENV_DOCS = {
   LLM_MAX_ATTEMPTS: {
     default: '`5`',
     description:
-      "Attempts per model call, 1–5 (spec §7.4: retries on 408/429/5xx/timeouts with backoff); a `Retry-After` or backoff that would pass the request's deadline ends the call so the format falls back.",
+      "Attempts per model call, 1–5 (retries on 408/429/5xx/timeouts with backoff); a `Retry-After` or backoff that would pass the request's deadline ends the call so the format falls back (docs/llm.md#the-provider).",
   },
   LLM_MAX_OUTPUT_TOKENS: {
     default: '`4096`',

@@ -225,7 +225,7 @@ export const envSchema = z.object({
   LLM_API_KEY: optionalString,
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   LLM_TIMEOUT_MS: int(60_000, 100, 600_000),
-  LLM_MAX_ATTEMPTS: int(5, 1, 5), // spec §7.4: at most 5 attempts
+  LLM_MAX_ATTEMPTS: int(5, 1, 5), // docs/llm.md#the-provider: at most 5 attempts
   LLM_MAX_OUTPUT_TOKENS: int(4_096, 16, 1_000_000),
   LLM_MAX_INPUT_CHARS: int(100_000, 1_000, 10_000_000),
 

@@ -41,7 +41,7 @@ export interface OutboundResponse {
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
 
 const systemLookup: HostLookup = (hostname) => {
-  // RFC 6761 §6.3: names under `.localhost` are loopback even without a resolver entry (like browsers do).
+  // RFC 6761 section 6.3: names under `.localhost` are loopback even without a resolver entry (like browsers do).
   if (/\.localhost\.?$/i.test(hostname)) return Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
   return new Promise((resolve, reject) =>
     dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),

@@ -1,4 +1,4 @@
-/** How every refusal of a target by the outbound guard begins (compat §7.1: `metadata.error` of the 403 answer). */
+/** How every refusal of a target by the outbound guard begins (docs/scraping.md#engines: `metadata.error` of the 403 answer). */
 export const BLOCKED_TARGET_ERROR = 'Blocked insecure target URL';
 
 /** The target resolves to (or is) an address outbound requests may not reach. */

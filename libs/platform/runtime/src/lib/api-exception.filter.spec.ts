@@ -7,7 +7,7 @@ import { renderError } from './api-exception.filter';
 describe('renderError', () => {
   const lines: Record<string, unknown>[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  // Every rendered body must be the error body of spec §7.1.
+  // Every rendered body must be the error body (docs/compatibility.md#errors).
   const sut = (error: unknown) => {
     const rendered = renderError(error, logger, { method: 'POST', url: '/v2/scrape' });
     errorBodySchema.parse(rendered.body);

@@ -28,7 +28,7 @@ interface Rendered {
   headers: Record<string, string>;
 }
 
-/** Renders an AppError as the spec's error body (§7.1). */
+/** Renders an AppError as the API's error body (docs/compatibility.md#errors). */
 export function renderAppError(error: AppError): Rendered {
   const code = bodyCodeFor(error.code);
   const body: ErrorBody = { success: false, error: error.message };
@@ -97,7 +97,7 @@ function logFailure(error: unknown, logger: Logger, context: { method?: string; 
   return errorId;
 }
 
-/** The one global filter: every non-2xx HTTP answer is written here (spec §7). */
+/** The one global filter: every non-2xx HTTP answer is written here (docs/compatibility.md#errors). */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}

@@ -36,7 +36,7 @@ export class RouteMethods {
 }
 
 /**
- * Requests the framework refuses before they reach a route answer in the spec's error shape (§7.1):
+ * Requests the framework refuses before they reach a route answer in the API's error shape (docs/compatibility.md#errors):
  * a known path asked with a method it does not serve → 405 with `Allow`, on the router's 404 path
  * (`request.is404`) and for methods Node's HTTP parser does not know at all.
  */

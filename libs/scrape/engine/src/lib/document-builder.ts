@@ -18,7 +18,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
- * Turns a fetched page into the API document for the requested formats (spec §2.2, §2.4); decoding
+ * Turns a fetched page into the API document for the requested formats (docs/scraping.md#response-document); decoding
  * and the content pipeline run on `transformer` (worker threads in the services), within `deadline`.
  */
 export async function buildDocument(
@@ -140,7 +140,7 @@ export function needsMarkdownForOthers(request: ScrapeRequest): boolean {
   );
 }
 
-/** The document answered for a target the outbound guard refused (compat §7.1: HTTP 200, statusCode 403). */
+/** The document answered for a target the outbound guard refused (docs/scraping.md#engines: HTTP 200, statusCode 403). */
 export function blockedDocument(request: ScrapeRequest, scrapeId: string, reason: string): ScrapeDocument {
   return {
     ...(hasFormat(request.formats, 'markdown') ? { markdown: '' } : {}),

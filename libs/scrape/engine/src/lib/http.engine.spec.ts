@@ -3,7 +3,7 @@ import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { startFixtureServer, type FixtureServer } from '@quarry/testing';
 import { HttpEngine } from './http.engine';
 
-describe('HttpEngine Accept-Language (spec §2.1.4: location defaults to country US)', () => {
+describe('HttpEngine Accept-Language (docs/scraping.md#options: location defaults to country US)', () => {
   let site: FixtureServer;
   let client: GuardedHttpClient;
   let sut: HttpEngine;

@@ -17,7 +17,7 @@ export class HttpEngine implements Engine {
     options: { proxyUrl?: string } = {},
   ): Promise<FetchedPage> {
     const { headers, dropped } = forwardableHeaders(request.headers);
-    // Spec §2.1.4: the location defaults to country US, and its languages to the country's language
+    // docs/scraping.md#options: the location defaults to country US, and its languages to the country's language
     // (the browser emulates the same); a caller's own Accept-Language wins.
     if (!hasHeader(headers, 'accept-language')) {
       const { languages } = locationProfile(request.location?.country ?? 'US', request.location?.languages);

@@ -1,6 +1,6 @@
 /**
  * Header names of the `headers` option that no engine forwards: they describe the connection
- * rather than the request (RFC 9110 §7.6.1 hop-by-hop headers, message framing, the target's
+ * rather than the request (RFC 9110 section 7.6.1 hop-by-hop headers, message framing, the target's
  * authority), so the HTTP client and the browser set them themselves, and Chromium refuses to
  * let a page override several of them. Browsers' fetch() ignores the same names.
  */

@@ -9,7 +9,7 @@ import {
   isTlsError,
 } from '@quarry/platform/net';
 
-/** Maps an engine failure to the API's error (compat §7.1 outcome table). Blocked targets are not errors: see ScrapePipeline. */
+/** Maps an engine failure to the API's error (docs/compatibility.md#errors). Blocked targets are not errors: see ScrapePipeline. */
 export function toScrapeError(error: unknown, url: string): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof DnsResolutionError) {

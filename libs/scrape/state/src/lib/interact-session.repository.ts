@@ -76,7 +76,7 @@ const COLUMNS =
 /**
  * Interact sessions (docs/interact.md): at most one active session per scrape, its restore state
  * (current URL, cookies, localStorage), its idle expiry, and the end of a session, which writes the
- * state back to the scrape's profile when it saves changes (spec §2.1.5) and releases its lock.
+ * state back to the scrape's profile when it saves changes (docs/scraping.md#profiles) and releases its lock.
  */
 export class InteractSessionRepository {
   constructor(

@@ -3,7 +3,7 @@ import { Database, type Prisma } from '@quarry/platform/database';
 import { EMPTY_PROFILE, mergeProfileState, normalizeProfileState, type ProfileState } from './profile-state';
 
 /**
- * Named browser profiles of a team (spec §2.1.5). Reading is free; writing back needs the
+ * Named browser profiles of a team (docs/scraping.md#profiles). Reading is free; writing back needs the
  * profile's saving lock, which one job holds at a time (a second saver gets 409) until it saves,
  * releases, or its lease runs out (a crashed worker cannot keep a profile locked).
  */

@@ -45,7 +45,7 @@ interface Found {
 }
 
 /**
- * `POST /v2/map` (compat §10): the URLs of a site from its sitemaps, a light link crawl, the team's
+ * `POST /v2/map` (docs/crawl.md#map): the URLs of a site from its sitemaps, a light link crawl, the team's
  * index of earlier scrapes and (when configured) web search — never from the sitemap alone unless
  * `sitemap:"only"` — filtered to the site, ranked by `search`, cut to `limit`.
  */
@@ -292,7 +292,7 @@ export class MapService {
   }
 
   /**
-   * Same site rules as compat §10: same origin (subdomains with `includeSubdomains` or the crawler's
+   * Same site rules as docs/crawl.md#map: same origin (subdomains with `includeSubdomains` or the crawler's
    * `allowSubdomains`), the input path prefix with `filterByPath` unless `crawlEntireDomain`. Origins,
    * not host names: another port of the same host is another site (its pages in the team index are
    * not this site's); `http` and `https` on their default ports count as one site.

@@ -1,4 +1,4 @@
-/** Relevance of a link to a map `search` (cosine similarity of token counts; compat §10). */
+/** Relevance of a link to a map `search` (cosine similarity of token counts; docs/crawl.md#map). */
 
 export function tokens(text: string): string[] {
   return text

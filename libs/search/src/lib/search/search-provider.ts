@@ -25,7 +25,7 @@ export interface ProviderResult {
   height?: number;
 }
 
-/** A web search backend (compat §11: pluggable). */
+/** A web search backend (docs/crawl.md#search: pluggable). */
 export interface SearchProvider {
   readonly name: string;
   search(

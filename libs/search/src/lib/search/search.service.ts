@@ -45,7 +45,7 @@ const TIME_RANGES: Record<string, string> = {
 };
 
 /**
- * `POST /v2/search` (compat §11): the configured web search provider (SearXNG protocol) and the
+ * `POST /v2/search` (docs/crawl.md#search): the configured web search provider (SearXNG protocol) and the
  * team's own index of stored pages (PostgreSQL full-text search), optionally scraping the web
  * results. Without a provider, results come from the index alone.
  */
@@ -70,7 +70,7 @@ export class SearchService {
         message: 'asyncScraping keeps results to be read later and is unavailable with zero data retention',
       });
     }
-    // The pre-check (402 otherwise): at least `limit` credits (compat §1.3), and at least the most the
+    // The pre-check (402 otherwise): at least `limit` credits (docs/crawl.md#search), and at least the most the
     // request can cost, so a search never answers fewer results for lack of credits.
     await this.deps.credits.ensureAvailable(
       caller.teamId,
@@ -115,7 +115,7 @@ export class SearchService {
       let scrapeIds: SearchResponse['scrapeIds'];
       const scrapeOptions = data.web?.length && scrapesResults(request) ? request.scrapeOptions : undefined;
       if (data.web && scrapeOptions && request.asyncScraping && start) {
-        // Each result's scrape is started and billed when it runs; the answer names the jobs (compat §11).
+        // Each result's scrape is started and billed when it runs; the answer names the jobs (docs/crawl.md#search).
         scrapeIds = { web: await this.startScrapes(data.web, scrapeOptions, start) };
       } else if (data.web && scrapeOptions) {
         const scraped = await this.scrapeResults(data.web, scrapeOptions, deadline, scrape);
@@ -125,7 +125,7 @@ export class SearchService {
       const count = (data.web?.length ?? 0) + (data.news?.length ?? 0) + (data.images?.length ?? 0);
       const searchCreditsUsed = searchCredits(count, request);
       const id = await this.record(caller, request, searchCreditsUsed);
-      // The scrapes were charged by the scrape path (one job each): the answer reports both (compat §11).
+      // The scrapes were charged by the scrape path (one job each): the answer reports both (docs/crawl.md#search).
       return {
         success: true,
         data,
@@ -161,7 +161,7 @@ export class SearchService {
       for (const result of await this.fromProvider(request, 'general', signal))
         push(result.url, result.title, result.content);
     }
-    // Each category is its own provider query (compat §11: results labelled with their category).
+    // Each category is its own provider query (docs/crawl.md#search: results labelled with their category).
     for (const category of categories) {
       const plan = SEARCH_CATEGORIES[category];
       const before = results.length;
@@ -328,7 +328,7 @@ async function eachResult(count: number, task: (index: number) => Promise<void>)
   await Promise.all(Array.from({ length: Math.min(SCRAPE_PARALLELISM, count) }, worker));
 }
 
-/** Search credits for `results` results (compat §11): 2 per started block of 10, × 5 with enterprise `zdr`/`anon`. */
+/** Search credits for `results` results (docs/crawl.md#search): 2 per started block of 10, × 5 with enterprise `zdr`/`anon`. */
 export function searchCredits(results: number, request: Pick<SearchRequest, 'enterprise'>): number {
   const premium = request.enterprise?.some((mode) => mode === 'zdr' || mode === 'anon') ? 5 : 1;
   return results <= 0 ? 0 : Math.ceil(results / 10) * PRICES.searchPer10Results * premium;
@@ -418,7 +418,7 @@ const onHosts = (url: string, hosts: readonly string[]) => {
 };
 
 /**
- * How each search category (compat §11) is asked of a SearXNG provider — its category and a query
+ * How each search category (docs/crawl.md#search) is asked of a SearXNG provider — its category and a query
  * filter — and which of the team's own pages belong to it.
  */
 export const SEARCH_CATEGORIES: Record<

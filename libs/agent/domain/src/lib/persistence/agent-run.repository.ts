@@ -294,7 +294,7 @@ export class AgentRunRepository {
     }, TX);
   }
 
-  /** Cancel request (spec §3): atomically moves queued/running to cancelling; reports the state it found. */
+  /** Cancel request (docs/agent.md#lifecycle): atomically moves queued/running to cancelling; reports the state it found. */
   async requestCancel(
     runId: string,
     teamId: string,

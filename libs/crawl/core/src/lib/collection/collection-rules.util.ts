@@ -54,7 +54,7 @@ export function apiStatus(status: JobStatus): CollectionStatus {
   return status === 'queued' || status === 'active' ? 'scraping' : status;
 }
 
-/** Nested scrapeOptions accept and ignore the SDK's envelope keys (compat §8.1). */
+/** Nested scrapeOptions accept and ignore the SDK's envelope keys (docs/crawl.md#crawl-options). */
 export function stripEnvelope(options: CrawlRequest['scrapeOptions']): Record<string, unknown> {
   const { origin: _origin, integration: _integration, toolDetail: _toolDetail, ...rest } = options;
   return rest;

@@ -163,7 +163,7 @@ function serviceFor(world: World = {}) {
 const crawlInput = (input: Partial<CrawlRequestInput> = {}) =>
   crawlRequestSchema.parse({ url: 'https://site.test/', ...input });
 
-describe('CollectionService status paging (compat §8.2, our `next` rule)', () => {
+describe('CollectionService status paging (docs/crawl.md#status-paging-cancel-errors, our `next` rule)', () => {
   it('pages finished documents with `skip`/`limit` and an absolute `next` only while more exist', async () => {
     const { sut } = serviceFor({ stored: 250 });
     const first = await sut.status(caller(), 'crawl', ID);
@@ -242,7 +242,7 @@ describe('CollectionService status paging (compat §8.2, our `next` rule)', () =
     ).toMatchObject({ total: 10, status: 'cancelled' });
   });
 
-  it('reports timing, expiry and a failed job as success:true with its error (compat §8.2)', async () => {
+  it('reports timing, expiry and a failed job as success:true with its error (docs/crawl.md#status-paging-cancel-errors)', async () => {
     const { sut } = serviceFor({
       status: 'failed',
       stored: 0,
@@ -276,7 +276,7 @@ describe('CollectionService status paging (compat §8.2, our `next` rule)', () =
   });
 });
 
-describe('CollectionService warnings (compat §8.2)', () => {
+describe('CollectionService warnings (docs/crawl.md#status-paging-cancel-errors)', () => {
   const narrow = (count: number) =>
     `Only ${count} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a higher-level path like https://site.test/`;
 
@@ -330,7 +330,7 @@ describe('CollectionService warnings (compat §8.2)', () => {
   });
 });
 
-describe('CollectionService crawl start (compat §8.1)', () => {
+describe('CollectionService crawl start (docs/crawl.md#crawl-options)', () => {
   it('caps maxConcurrency at the team concurrency', async () => {
     const cases: [Partial<Caller>, number | undefined, number][] = [
       [{ concurrencyLimit: 4 }, 50, 4],

@@ -20,7 +20,7 @@ import { StartCrawlUseCase, type StartCrawlResponse } from './start-crawl.usecas
 export type { Caller, CollectionServiceDeps, CollectionServiceSettings } from './collection.types';
 
 /**
- * Crawls and batch scrapes as the API sees them (compat §8, §9): one entry point over the use cases
+ * Crawls and batch scrapes as the API sees them (docs/crawl.md#crawl-options, docs/crawl.md#batch-scrape): one entry point over the use cases
  * (start a crawl, start or extend a batch, read, cancel), so controllers, the v1 translation, the
  * watcher and monitors hold one object.
  */
@@ -47,7 +47,7 @@ export class CollectionService {
     return this.startCrawlCase.execute(caller, input, idempotencyKey, explicitKeys);
   }
 
-  /** `POST /v2/crawl/params-preview` (compat §8.3): the options a prompt would set. */
+  /** `POST /v2/crawl/params-preview` (docs/crawl.md#crawl-options): the options a prompt would set. */
   previewParams(
     caller: Pick<Caller, 'teamId'>,
     url: string,

@@ -67,7 +67,7 @@ const OFFLINE_WARNING =
   'crawl prompt: no language model is configured (LLM_BASE_URL); the options were read from the prompt by rules';
 
 /**
- * Crawler options from a crawl's `prompt` (compat §8.1, §8.3): asked of the language model when one
+ * Crawler options from a crawl's `prompt` (docs/crawl.md#crawl-options): asked of the language model when one
  * is configured — each answered option checked by the crawl contract's own rules, invalid ones
  * dropped with a warning — and read by rules (`crawlOptionsFromPrompt`) when no model is configured
  * or the model cannot be reached, which the warning says.

@@ -2,7 +2,7 @@ import type { CrawlerOptions } from '@quarry/contracts';
 import { sectionPattern, sectionsNamed } from './prompt-sections.util';
 import type { SiteOutline } from './site-outline.util';
 
-/** Crawler options a prompt can set (compat §8.3 `params-preview` data). */
+/** Crawler options a prompt can set (docs/crawl.md#crawl-options `params-preview` data). */
 export type PromptOptions = Partial<
   Pick<
     CrawlerOptions,

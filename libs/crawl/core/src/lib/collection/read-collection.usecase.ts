@@ -15,7 +15,7 @@ import type { Caller, CollectionServiceDeps } from './collection.types';
 
 type PageCounts = { inFlight: number; queued: number; robotsBlocked: number };
 
-/** What callers read of crawls and batches (compat §8.2, §9): status pages with `next`, errors, the active list, WebSocket frames. */
+/** What callers read of crawls and batches (docs/crawl.md#status-paging-cancel-errors, docs/crawl.md#batch-scrape): status pages with `next`, errors, the active list, WebSocket frames. */
 export class ReadCollectionUseCase {
   constructor(private readonly deps: CollectionServiceDeps) {}
 
@@ -44,7 +44,7 @@ export class ReadCollectionUseCase {
     const body = this.statusBody(job, collection, counts, data);
     const webhookDelivery = collection.webhook ? await this.deps.collections.webhookDelivery(id) : undefined;
     if (webhookDelivery) body.webhookDelivery = webhookDelivery;
-    // Our rule (compat §8.2): `next` only when completed documents exist beyond this page now.
+    // Our rule (docs/crawl.md#status-paging-cancel-errors): `next` only when completed documents exist beyond this page now.
     if (returnedUpTo < stored && data.length > 0) {
       body.next = `${collectionUrl(caller, this.deps.settings, kind, id)}?skip=${returnedUpTo}${page.limit !== undefined ? `&limit=${size}` : ''}`;
     }
@@ -139,7 +139,7 @@ export class ReadCollectionUseCase {
 }
 
 /**
- * A completed crawl that found (almost) nothing below a non-root start path (compat §8.2); not when
+ * A completed crawl that found (almost) nothing below a non-root start path (docs/crawl.md#status-paging-cancel-errors); not when
  * it already crawled the entire domain, nor for failed (the error says why) or cancelled ones.
  */
 function narrowStartWarning(job: JobRecord, collection: CollectionRow): string | undefined {

@@ -14,7 +14,7 @@ import { collectionConcurrency, collectionUrl, pageCost, pageTemplate } from './
 import type { Caller, CollectionServiceDeps } from './collection.types';
 
 /**
- * `POST /v2/batch/scrape` (compat §9): URL validation (`ignoreInvalidURLs`), credits for every page,
+ * `POST /v2/batch/scrape` (docs/crawl.md#batch-scrape): URL validation (`ignoreInvalidURLs`), credits for every page,
  * a new batch dispatched at once, or pages appended to a running one (`appendToId`).
  */
 export class StartBatchUseCase {

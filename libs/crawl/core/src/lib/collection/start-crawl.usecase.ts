@@ -24,13 +24,13 @@ export type StartCrawlResponse = CollectionStartResponse & {
 };
 
 /**
- * `POST /v2/crawl` (compat §8): options from the prompt, robots permission, credits (a crawl short
+ * `POST /v2/crawl` (docs/crawl.md#crawl-options): options from the prompt, robots permission, credits (a crawl short
  * of credits gets a lower limit), the stored crawl and its kickoff task; and the prompt preview.
  */
 export class StartCrawlUseCase {
   constructor(private readonly deps: CollectionServiceDeps) {}
 
-  /** With a `prompt`, options read from it fill the fields the caller did not send (`explicitKeys`: the body's keys; explicit fields win, compat §8.1). */
+  /** With a `prompt`, options read from it fill the fields the caller did not send (`explicitKeys`: the body's keys; explicit fields win, docs/crawl.md#crawl-options). */
   async execute(
     caller: Caller,
     input: CrawlRequest,
@@ -61,7 +61,7 @@ export class StartCrawlUseCase {
     const perPage = pageCost(template);
     const balance = await this.deps.credits.balance(caller.teamId);
     if (balance < perPage) throw new AppError('PAYMENT_REQUIRED');
-    // A crawl short of credits gets its limit lowered instead of a 402 (compat §1.3).
+    // A crawl short of credits gets its limit lowered instead of a 402 (docs/crawl.md#billing).
     const pageLimit = Math.max(1, Math.min(request.limit, Math.floor(balance / perPage)));
     const {
       url: _url,
@@ -110,7 +110,7 @@ export class StartCrawlUseCase {
       : response;
   }
 
-  /** `POST /v2/crawl/params-preview` (compat §8.3): the options a prompt would set. */
+  /** `POST /v2/crawl/params-preview` (docs/crawl.md#crawl-options): the options a prompt would set. */
   async previewParams(
     caller: Pick<Caller, 'teamId'>,
     url: string,

@@ -299,7 +299,7 @@ export class FrontierRepository {
 
   /**
    * Whether the collection still runs. The share lock waits for a concurrent finish (whose UPDATE
-   * locks the row), so a page event is never written after the collection's final event (compat §17).
+   * locks the row), so a page event is never written after the collection's final event (docs/crawl.md#webhooks).
    */
   private async isActiveIn(tx: SqlExecutor, id: string): Promise<boolean> {
     const rows = await tx.query(

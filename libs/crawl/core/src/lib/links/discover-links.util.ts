@@ -1,6 +1,6 @@
 /**
  * Link discovery for the crawler: absolute http(s) targets of `<a href>`/`<area href>` in the raw
- * HTML (compat §6), resolved against `<base href>`, without fragments, de-duplicated in document
+ * HTML (docs/crawl.md#crawl-options), resolved against `<base href>`, without fragments, de-duplicated in document
  * order. A tag scanner rather than a DOM: it runs on every crawled page, next to the full content
  * pipeline, and must cost little.
  */

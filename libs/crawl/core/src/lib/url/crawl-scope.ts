@@ -57,7 +57,7 @@ export function pathPatternFilter(
 }
 
 /**
- * Decides which discovered URLs a crawl follows (compat §8.1): host rules (same host, subdomains,
+ * Decides which discovered URLs a crawl follows (docs/crawl.md#crawl-options): host rules (same host, subdomains,
  * external), the start path unless `crawlEntireDomain`, include/exclude patterns, discovery depth
  * and link-trap bounds.
  */

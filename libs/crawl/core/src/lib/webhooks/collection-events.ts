@@ -5,14 +5,14 @@ import type { OutcomeEvent } from '../frontier/frontier.repository';
 
 type Subscribed = Pick<CollectionRow, 'kind' | 'webhook'>;
 
-/** Webhook event type names (compat §17). */
+/** Webhook event type names (docs/crawl.md#webhooks). */
 export function eventType(kind: CollectionKind, event: 'started' | 'page' | 'completed' | 'failed'): string {
   return `${kind === 'crawl' ? 'crawl' : 'batch_scrape'}.${event}`;
 }
 
 /**
  * The webhook events of crawls and batches, filtered by the caller's `events`. Order rules
- * (compat §17, our rule): `started` first, every `page` before the last event. A failed collection
+ * (docs/crawl.md#webhooks, our rule): `started` first, every `page` before the last event. A failed collection
  * ends with `crawl.failed` / `batch_scrape.failed` (`success:false`, `error`) when `failed` is
  * subscribed (the default, as in the reference), else with its `completed` event carrying
  * `success:false` when only `completed` is.

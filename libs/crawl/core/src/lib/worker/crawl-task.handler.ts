@@ -356,7 +356,7 @@ export class CrawlTaskHandler {
     return 'failed';
   }
 
-  /** Credits ran out: the crawl stops as `failed` with a clear error (compat §19.4, issue scope 8). */
+  /** Credits ran out: the crawl stops as `failed` with a clear error (docs/crawl.md#billing). */
   private async outOfCredits(page: PageRow, plan: CollectionPlan): Promise<void> {
     const { frontier, events } = this.deps;
     const collection = (await frontier.loadCollection(page.crawlId)) ?? plan.collection;

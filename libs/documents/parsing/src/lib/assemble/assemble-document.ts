@@ -20,7 +20,7 @@ export interface AssembledDocument {
   blocks: PageBlocks[];
 }
 
-/** The separator spec §2.1.2 puts before the content of physical page N when page markers are on. */
+/** The separator (docs/documents.md#output) put before the content of physical page N when page markers are on. */
 export function pageMarker(pageNumber: number): string {
   return `\n\n---\n\n<!-- page ${pageNumber} -->\n\n`;
 }

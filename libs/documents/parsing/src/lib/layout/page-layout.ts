@@ -12,7 +12,7 @@ import {
   listMarker,
 } from './text-patterns';
 
-/** Block types of spec §2.3. */
+/** Block types (docs/documents.md#output). */
 export type LayoutBlockType =
   | 'title'
   | 'section_header'

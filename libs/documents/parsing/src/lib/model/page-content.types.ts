@@ -22,7 +22,7 @@ export interface TextItem extends Box {
   confidence?: number;
 }
 
-/** Where the text of a page came from (spec §2.3 `source`). */
+/** Where the text of a page came from (docs/documents.md#output `source`). */
 export type PageSource = 'native_text' | 'layout_ocr';
 
 /** Everything the layout analysis needs about one page. */

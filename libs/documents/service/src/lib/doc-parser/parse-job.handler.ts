@@ -233,7 +233,7 @@ function contentOptions(request: ParseRequest): OfficeConvertOptions {
   };
 }
 
-/** The API document of an upload (compat §14: `metadata.sourceURL` is the file name) and its price. */
+/** The API document of an upload (docs/documents.md#other-formats-post-v2parse: `metadata.sourceURL` is the file name) and its price. */
 export function uploadDocument(
   message: DocumentParseJobMessage,
   request: ParseRequest,

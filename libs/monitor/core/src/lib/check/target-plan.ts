@@ -19,7 +19,7 @@ import {
 import { ZodError } from 'zod';
 
 /**
- * How a target's pages are compared (compat §15 `diff` shapes):
+ * How a target's pages are compared (docs/monitor.md `diff` shapes):
  * - `markdown`: change tracking of the markdown; diff `{text, json: parsed diff}`.
  * - `extraction`: a `json`/`deterministicJson` format; the extraction is compared field by field
  *   with the previous check's snapshot; diff `{json: {field: {previous, current}}}`.

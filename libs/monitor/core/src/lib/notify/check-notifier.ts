@@ -27,7 +27,7 @@ const MAX_DIFF_CHARS = 4_000;
 const MAX_PAGES_LISTED = 50;
 
 /**
- * A check's notifications (compat §15, §17): `monitor.page` events for every page that is not
+ * A check's notifications (docs/monitor.md#notifications): `monitor.page` events for every page that is not
  * `same` and one `monitor.check.completed`, written to the webhook outbox with the check's result
  * (signed and retried by the webhook sender); emails to confirmed recipients when pages changed,
  * sent only when SMTP is configured; Slack is not supported (recorded as such).

@@ -49,7 +49,7 @@ const CRASH =
   /Target closed|Session closed|Protocol error|Connection closed|browser is not connected|page crashed|Unable to get browser page|detached Frame/i;
 
 /**
- * The scrape engine of the worker (spec §2.1, issue "engine choice"): HTTP first when the request
+ * The scrape engine of the worker (docs/scraping.md#engines): HTTP first when the request
  * needs no browser feature, the browser when it does (`actions`, `screenshot`, `branding`,
  * `waitFor`, `mobile`, `location`, `profile`) or when the HTTP answer turns out to need JavaScript.
  * The choice and the fallback are reported in `metadata.engine` and `metadata.engineFallback`.
@@ -282,7 +282,7 @@ export class BrowserEngine implements Engine {
     if (result.adsBlocked) metrics.browserRequestsRefused.inc({ reason: 'ad' }, result.adsBlocked);
   }
 
-  /** Waits for one of the team's browser slots (2/3 of the remaining time at most, compat §7.1). */
+  /** Waits for one of the team's browser slots (2/3 of the remaining time at most, docs/scraping.md#team-concurrency). */
   private async teamSlot(context: EngineContext, deadline: number): Promise<Slot | undefined> {
     if (!this.deps.limiter || !context.teamId) return undefined;
     const limit = await this.deps.limiter.limitFor(context.teamId, this.deps.settings.teamConcurrency);

@@ -35,7 +35,7 @@ export class ActionAbortedError extends Error {
 }
 
 /**
- * Performs the request's actions in order (spec §2.1.3) and collects their results in action
+ * Performs the request's actions in order (docs/scraping.md#actions) and collects their results in action
  * order: screenshots and PDFs as stored URLs, page snapshots, JavaScript return values.
  */
 export async function runActions(actions: readonly Action[], context: ActionContext): Promise<ActionResults> {

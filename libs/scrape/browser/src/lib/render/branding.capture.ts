@@ -1,7 +1,7 @@
 import type { PageElement, PageGlobals, PageStyle } from './in-page.types';
 
 /**
- * In the page (serialised by `page.evaluate`, so self-contained): the brand identity of spec §2.6
+ * In the page (serialised by `page.evaluate`, so self-contained): the brand identity (`branding`, docs/scraping.md#formats)
  * from what the browser computed: CSS custom properties, computed styles of the body, headings,
  * links, buttons and inputs, the logo, favicon and og:image. Every member the page does not
  * express is null (no invented values); `personality` needs a language model and stays null.

@@ -23,7 +23,7 @@ export function desktopUserAgent(browserUserAgent: string): string {
 }
 
 /**
- * Device and place the page sees (spec §2.1 `mobile`, §2.1.4 `location`): viewport and touch,
+ * Device and place the page sees (`mobile`, `location`: docs/scraping.md#options): viewport and touch,
  * user agent, Accept-Language and `navigator.languages`, `Intl` locale and time zone. Applied
  * through one DevTools session before navigation.
  */

@@ -46,7 +46,7 @@ export function snapshotPage(cdp: CDPSession): Promise<PageSnapshot> {
 /**
  * Runs a prompt's steps on the session page: element descriptions are matched on the page when
  * their step comes, clicks, typing, keys, scrolling, waits and screenshots go through the scrape's
- * action executor (spec §2.1.3 actions), navigations through the guarded `goto`. Returns what was
+ * action executor (docs/scraping.md#actions), navigations through the guarded `goto`. Returns what was
  * done, line by line, and the answer of extraction steps.
  */
 export async function runPromptPlan(
