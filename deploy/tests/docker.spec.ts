@@ -14,12 +14,15 @@ import { builtApps, configEnvNames, readRepoFile, REPO_ROOT, repoPathExists } fr
 /**
  * No Docker engine runs here, so these checks keep the images honest instead: every path the
  * Dockerfile copies exists, the build stage runs the Nx build whose outputs the later stages copy,
- * each runtime target starts the bundle webpack writes for the apps it names, non-root, with a
+ * each runtime (`runtime-<name>` stage, chosen with `--build-arg RUNTIME=<name>`) has the packages its
+ * apps need, and the one service stage on top starts the bundle webpack writes, non-root, with a
  * health check on a route the services serve.
  */
 const DOCKERFILE = 'docker/Dockerfile';
-/** Runtime targets of docker/Dockerfile; the header line `# <target>-apps:` names the apps each one runs. */
+/** Runtimes of docker/Dockerfile; the header line `# <runtime>-apps:` names the apps each one runs. */
 const TARGETS = ['node', 'browser', 'ocr'] as const;
+/** The stage every image ends in: the service on the runtime `RUNTIME` names. */
+const SERVICE = 'service';
 const apps = builtApps();
 const appNames = new Set(apps.map((app) => app.name));
 const envNames = new Set(configEnvNames());
@@ -83,9 +86,14 @@ describe(DOCKERFILE, () => {
       expect(appNames.has(app) ? `${app} exists: move it to "<target>-apps:"` : 'pending').toBe('pending');
   });
 
-  it('builds on the Node.js 22 LTS image in every stage', () => {
+  it('builds on the Node.js 22 LTS image in every stage; the service stage starts from the chosen runtime', () => {
     expect(dockerfile.globalArgs.get('NODE_IMAGE')).toMatch(/^node:22(\.|-|$)/);
-    for (const { from } of dockerfile.stages) expect(from).toBe('${NODE_IMAGE}');
+    for (const { name, from } of dockerfile.stages)
+      expect(from).toBe(name === SERVICE ? 'runtime-${RUNTIME}' : '${NODE_IMAGE}');
+    expect(TARGETS).toContain(dockerfile.globalArgs.get('RUNTIME'));
+    for (const target of TARGETS) expect(stage(`runtime-${target}`).from).toBe('${NODE_IMAGE}');
+    // The service stage is the last one, so a build without --target ends there.
+    expect(dockerfile.stages[dockerfile.stages.length - 1].name).toBe(SERVICE);
   });
 
   it('declares ARG APP with the same default, a real (or pending) app, in every stage that uses it', () => {
@@ -150,16 +158,15 @@ describe(DOCKERFILE, () => {
       .join('\n');
     expect(run).toMatch(/npm (ci|install) --omit=dev/);
     expect(copies(deps).every((copy) => copy.from === 'build')).toBe(true);
-    for (const target of TARGETS)
-      expect(copies(stage(target)).find((copy) => copy.from === 'deps')?.sources).toEqual([
-        `${deps.workdir}/node_modules`,
-      ]);
+    expect(copies(stage(SERVICE)).find((copy) => copy.from === 'deps')?.sources).toEqual([
+      `${deps.workdir}/node_modules`,
+    ]);
   });
 
   it.each(TARGETS)(
-    'target %s starts the bundle webpack writes, as a non-root user, with a health check on /livez',
+    'the service on runtime %s starts the bundle webpack writes, as a non-root user, with a health check on /livez',
     (target) => {
-      const runtime = stage(target);
+      const runtime = stage(SERVICE);
       const entrypoint = runtime.instructions.find(
         (instruction) => instruction.keyword === 'ENTRYPOINT' || instruction.keyword === 'CMD',
       );
@@ -220,7 +227,7 @@ describe('docker/ as a whole', () => {
   });
 
   it('installs Chromium where the scrape worker runs, at the path the config expects', () => {
-    const runtime = stage('browser');
+    const runtime = stage('runtime-browser');
     expect(appsOf('browser')).toContain('scrape-worker');
     const install = runtime.instructions
       .filter((instruction) => instruction.keyword === 'RUN')
@@ -233,7 +240,7 @@ describe('docker/ as a whole', () => {
   });
 
   it('installs Tesseract with language data, Poppler and Ghostscript where documents are parsed', () => {
-    const runtime = stage('ocr');
+    const runtime = stage('runtime-ocr');
     expect(appsOf('ocr')).toContain('doc-parser');
     const install = runtime.instructions
       .filter((instruction) => instruction.keyword === 'RUN')
