@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Inject, Param, Query } from '@nestjs/common';
 import { AgentService } from '@quarry/agent/gateway';
 import {
   agentListQuerySchema,
@@ -13,9 +13,9 @@ import {
   monitorDeleteResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody, RouteQuery } from '../openapi/route-input.decorator';
 
 /** Agent runs (docs/agent.md#api). */
 @Controller('v2/agent')
@@ -31,10 +31,7 @@ export class AgentController {
     auth: { scope: 'agent', rateLimit: 'agent' },
     response: agentStartResponseSchema,
   })
-  start(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(agentRequestSchema)) request: AgentRequest,
-  ) {
+  start(@CurrentAuth() auth: AuthContext, @RouteBody() request: AgentRequest) {
     return this.agents.start(auth, request);
   }
 
@@ -46,10 +43,7 @@ export class AgentController {
     query: agentListQuerySchema,
     response: agentListResponseSchema,
   })
-  list(
-    @CurrentAuth() auth: AuthContext,
-    @Query(new ZodValidationPipe(agentListQuerySchema)) query: { before?: number },
-  ) {
+  list(@CurrentAuth() auth: AuthContext, @RouteQuery() query: { before?: number }) {
     return this.agents.list(auth, query.before);
   }
 

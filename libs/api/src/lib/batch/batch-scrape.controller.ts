@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Headers, Inject, Param, Query } from '@nestjs/common';
 import {
   type BatchScrapeRequest,
   batchScrapeRequestSchema,
@@ -9,11 +9,11 @@ import {
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
 import { callerOf } from '../crawl/caller.util';
 import { parsePaging } from '../crawl/paging.util';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 
 @Controller('v2/batch/scrape')
 export class BatchScrapeController {
@@ -32,7 +32,7 @@ export class BatchScrapeController {
     @CurrentAuth() auth: AuthContext,
     @RequestPublicUrl() publicUrl: string | undefined,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
-    @Body(new ZodValidationPipe(batchScrapeRequestSchema)) request: BatchScrapeRequest,
+    @RouteBody() request: BatchScrapeRequest,
   ) {
     return this.collections.startBatch(
       callerOf(auth, publicUrl),

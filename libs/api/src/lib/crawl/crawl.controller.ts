@@ -13,9 +13,9 @@ import {
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 import { callerOf } from './caller.util';
 import { parsePaging } from './paging.util';
 
@@ -36,7 +36,7 @@ export class CrawlController {
     @CurrentAuth() auth: AuthContext,
     @RequestPublicUrl() publicUrl: string | undefined,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
-    @Body(new ZodValidationPipe(crawlRequestSchema)) request: CrawlRequest,
+    @RouteBody() request: CrawlRequest,
     @Body() raw: unknown,
   ) {
     const explicit = new Set(raw && typeof raw === 'object' ? Object.keys(raw) : []);
@@ -57,10 +57,7 @@ export class CrawlController {
     auth: { scope: 'crawl', rateLimit: 'crawl' },
     response: crawlParamsPreviewResponseSchema,
   })
-  preview(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(crawlParamsPreviewSchema)) request: CrawlParamsPreviewRequest,
-  ) {
+  preview(@CurrentAuth() auth: AuthContext, @RouteBody() request: CrawlParamsPreviewRequest) {
     return this.collections.previewParams(callerOf(auth), request.url, request.prompt);
   }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { Controller, Inject, Param } from '@nestjs/common';
 import { ExtractService } from '@quarry/agent/extract';
 import {
   type ExtractRequest,
@@ -7,9 +7,9 @@ import {
   extractStatusResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 
 /** Extract jobs (docs/extract.md; deprecated). */
 @Controller('v2/extract')
@@ -25,10 +25,7 @@ export class ExtractController {
     auth: { scope: 'extract', rateLimit: 'extract' },
     response: extractStartResponseSchema,
   })
-  start(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(extractRequestSchema)) request: ExtractRequest,
-  ) {
+  start(@CurrentAuth() auth: AuthContext, @RouteBody() request: ExtractRequest) {
     return this.extracts.start(auth, request);
   }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { Controller, Inject, Param } from '@nestjs/common';
 import {
   type InteractRequest,
   interactRequestSchema,
@@ -6,9 +6,9 @@ import {
   interactStopResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 import { InteractService } from './interact.service';
 
 @Controller('v2/scrape')
@@ -28,7 +28,7 @@ export class InteractController {
   interact(
     @CurrentAuth() auth: AuthContext,
     @Param('jobId') jobId: string,
-    @Body(new ZodValidationPipe(interactRequestSchema)) request: InteractRequest,
+    @RouteBody() request: InteractRequest,
   ) {
     return this.interactions.interact(auth, jobId, request);
   }

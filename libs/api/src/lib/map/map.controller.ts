@@ -1,10 +1,10 @@
-import { Body, Controller, Inject } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { type MapRequest, mapRequestSchema, mapResponseSchema } from '@quarry/contracts';
 import { MapService } from '@quarry/search';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 
 @Controller('v2/map')
 export class MapController {
@@ -19,7 +19,7 @@ export class MapController {
     auth: { scope: 'map', rateLimit: 'map' },
     response: mapResponseSchema,
   })
-  map(@CurrentAuth() auth: AuthContext, @Body(new ZodValidationPipe(mapRequestSchema)) request: MapRequest) {
+  map(@CurrentAuth() auth: AuthContext, @RouteBody() request: MapRequest) {
     return this.maps.map(
       { teamId: auth.teamId, apiKeyId: auth.apiKeyId, zeroDataRetention: auth.zeroDataRetention },
       request,

@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
 import {
   type CreateMonitorRequest,
   createMonitorSchema,
@@ -22,10 +22,10 @@ import {
 } from '@quarry/contracts';
 import { hasScope, type AuthContext } from '@quarry/identity';
 import { MonitorService, type MonitorCaller } from '@quarry/monitor';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { ROBOTS_OVERRIDE_SCOPE } from '../crawl/caller.util';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody, RouteQuery } from '../openapi/route-input.decorator';
 
 function callerOf(auth: AuthContext): MonitorCaller {
   return {
@@ -53,11 +53,7 @@ export class MonitorController {
     auth: { scope: 'monitor', rateLimit: 'monitor' },
     response: monitorResponseSchema,
   })
-  create(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(createMonitorSchema)) request: CreateMonitorRequest,
-    @Body() raw: unknown,
-  ) {
+  create(@CurrentAuth() auth: AuthContext, @RouteBody() request: CreateMonitorRequest, @Body() raw: unknown) {
     return this.monitors.create(callerOf(auth), request, targetsOf(raw));
   }
 
@@ -69,10 +65,7 @@ export class MonitorController {
     query: monitorListQuerySchema,
     response: monitorListResponseSchema,
   })
-  list(
-    @CurrentAuth() auth: AuthContext,
-    @Query(new ZodValidationPipe(monitorListQuerySchema)) query: { limit: number; offset: number },
-  ) {
+  list(@CurrentAuth() auth: AuthContext, @RouteQuery() query: { limit: number; offset: number }) {
     return this.monitors.list(callerOf(auth), query.limit, query.offset);
   }
 
@@ -85,7 +78,7 @@ export class MonitorController {
     auth: 'public',
     response: monitorEmailResponseSchema,
   })
-  confirm(@Body(new ZodValidationPipe(monitorEmailTokenSchema)) request: MonitorEmailTokenRequest) {
+  confirm(@RouteBody() request: MonitorEmailTokenRequest) {
     return this.monitors.confirmEmail(request.token);
   }
 
@@ -98,7 +91,7 @@ export class MonitorController {
     auth: 'public',
     response: monitorEmailResponseSchema,
   })
-  unsubscribe(@Body(new ZodValidationPipe(monitorEmailTokenSchema)) request: MonitorEmailTokenRequest) {
+  unsubscribe(@RouteBody() request: MonitorEmailTokenRequest) {
     return this.monitors.unsubscribeEmail(request.token);
   }
 
@@ -128,7 +121,7 @@ export class MonitorController {
   update(
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,
-    @Body(new ZodValidationPipe(updateMonitorSchema)) request: UpdateMonitorRequest,
+    @RouteBody() request: UpdateMonitorRequest,
     @Body() raw: unknown,
   ) {
     return this.monitors.update(callerOf(auth), monitorId, request, targetsOf(raw));
@@ -157,11 +150,7 @@ export class MonitorController {
     auth: { scope: 'monitor', rateLimit: 'monitor' },
     response: monitorRunResponseSchema,
   })
-  run(
-    @CurrentAuth() auth: AuthContext,
-    @Param('monitorId') monitorId: string,
-    @Body(new ZodValidationPipe(runMonitorSchema)) _body: unknown,
-  ) {
+  run(@CurrentAuth() auth: AuthContext, @Param('monitorId') monitorId: string, @RouteBody() _body: unknown) {
     return this.monitors.run(callerOf(auth), monitorId);
   }
 
@@ -178,7 +167,7 @@ export class MonitorController {
   checks(
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,
-    @Query(new ZodValidationPipe(monitorChecksQuerySchema))
+    @RouteQuery()
     query: { limit: number; offset: number; status?: MonitorCheckStatus },
   ) {
     return this.monitors.checks(callerOf(auth), monitorId, query);
@@ -198,7 +187,7 @@ export class MonitorController {
     @CurrentAuth() auth: AuthContext,
     @Param('monitorId') monitorId: string,
     @Param('checkId') checkId: string,
-    @Query(new ZodValidationPipe(monitorCheckDetailQuerySchema)) query: MonitorCheckDetailQuery,
+    @RouteQuery() query: MonitorCheckDetailQuery,
   ) {
     return this.monitors.check(callerOf(auth), monitorId, checkId, query);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Header, Inject, Req } from '@nestjs/common';
+import { Controller, Header, Inject, Req } from '@nestjs/common';
 import {
   parseFormatCatalogue,
   type ParseFormatsResponse,
@@ -10,10 +10,10 @@ import {
 } from '@quarry/contracts';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import type { FastifyRequest } from 'fastify';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 import { readParseUpload } from './parse-upload.reader';
 import { ParseUploadsService } from './parse-uploads.service';
 import { ParseService } from './parse.service';
@@ -88,10 +88,7 @@ export class ParseController {
     auth: { scope: 'scrape', rateLimit: 'scrape' },
     response: parseUploadUrlResponseSchema,
   })
-  uploadUrl(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(parseUploadUrlRequestSchema)) request: ParseUploadUrlRequest,
-  ) {
+  uploadUrl(@CurrentAuth() auth: AuthContext, @RouteBody() request: ParseUploadUrlRequest) {
     return this.uploads.mint(auth, request);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Inject, Param } from '@nestjs/common';
 import {
   teamJobDetailResponseSchema,
   teamJobDocumentResponseSchema,
@@ -8,9 +8,9 @@ import {
   teamJobsResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteQuery } from '../openapi/route-input.decorator';
 import { TeamJobsService } from './team-jobs.service';
 
 /** Activity of the caller's team: its jobs of every kind (docs/console.md). */
@@ -27,10 +27,7 @@ export class TeamJobsController {
     query: teamJobsQuerySchema,
     response: teamJobsResponseSchema,
   })
-  list(
-    @CurrentAuth() auth: AuthContext,
-    @Query(new ZodValidationPipe(teamJobsQuerySchema)) query: TeamJobsQuery,
-  ) {
+  list(@CurrentAuth() auth: AuthContext, @RouteQuery() query: TeamJobsQuery) {
     return this.jobs.list(auth, query);
   }
 
@@ -46,7 +43,7 @@ export class TeamJobsController {
   detail(
     @CurrentAuth() auth: AuthContext,
     @Param('jobId') jobId: string,
-    @Query(new ZodValidationPipe(teamJobDocumentsQuerySchema)) page: { skip: number; limit: number },
+    @RouteQuery() page: { skip: number; limit: number },
   ) {
     return this.jobs.detail(auth, jobId, page);
   }

@@ -1,9 +1,9 @@
-import { Controller, Inject, Query } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { dailyUsageQuerySchema, dailyUsageResponseSchema, teamInfoResponseSchema } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
+import { RouteQuery } from '../openapi/route-input.decorator';
 import { TeamService } from './team.service';
 
 /** The caller's team and its daily usage (docs/console.md). */
@@ -32,10 +32,7 @@ export class TeamController {
     query: dailyUsageQuerySchema,
     response: dailyUsageResponseSchema,
   })
-  daily(
-    @CurrentAuth() auth: AuthContext,
-    @Query(new ZodValidationPipe(dailyUsageQuerySchema)) query: { days: number },
-  ) {
+  daily(@CurrentAuth() auth: AuthContext, @RouteQuery() query: { days: number }) {
     return this.team.daily(auth, query.days);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Headers, Inject, Param, Query } from '@nestjs/common';
 import {
   activeCrawlsResponseSchema,
   collectionCancelResponseSchema,
@@ -31,10 +31,10 @@ import {
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
-import { ZodValidationPipe } from '@quarry/platform/runtime';
 import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
 import { parsePaging } from '../crawl/paging.util';
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 import { V1ApiService } from './v1-api.service';
 
 const tag = 'v1';
@@ -55,10 +55,7 @@ export class V1Controller {
     auth: { scope: 'scrape', rateLimit: 'scrape' },
     response: v1ScrapeResponseSchema,
   })
-  scrape(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(v1ScrapeRequestSchema)) request: V1ScrapeRequest,
-  ) {
+  scrape(@CurrentAuth() auth: AuthContext, @RouteBody() request: V1ScrapeRequest) {
     return this.v1.scrape(auth, request);
   }
 
@@ -76,7 +73,7 @@ export class V1Controller {
     @CurrentAuth() auth: AuthContext,
     @RequestPublicUrl() publicUrl: string | undefined,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
-    @Body(new ZodValidationPipe(v1CrawlRequestSchema)) request: V1CrawlRequest,
+    @RouteBody() request: V1CrawlRequest,
   ) {
     return this.v1.startCrawl(auth, publicUrl, request, idempotencyOf(idempotencyKey));
   }
@@ -162,7 +159,7 @@ export class V1Controller {
     @CurrentAuth() auth: AuthContext,
     @RequestPublicUrl() publicUrl: string | undefined,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
-    @Body(new ZodValidationPipe(v1BatchScrapeRequestSchema)) request: V1BatchScrapeRequest,
+    @RouteBody() request: V1BatchScrapeRequest,
   ) {
     return this.v1.startBatch(auth, publicUrl, request, idempotencyOf(idempotencyKey));
   }
@@ -220,10 +217,7 @@ export class V1Controller {
     auth: { scope: 'map', rateLimit: 'map' },
     response: v1MapResponseSchema,
   })
-  map(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(v1MapRequestSchema)) request: V1MapRequest,
-  ) {
+  map(@CurrentAuth() auth: AuthContext, @RouteBody() request: V1MapRequest) {
     return this.v1.map(auth, request);
   }
 
@@ -237,10 +231,7 @@ export class V1Controller {
     auth: { scope: 'search', rateLimit: 'search' },
     response: v1SearchResponseSchema,
   })
-  search(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(v1SearchRequestSchema)) request: V1SearchRequest,
-  ) {
+  search(@CurrentAuth() auth: AuthContext, @RouteBody() request: V1SearchRequest) {
     return this.v1.search(auth, request);
   }
 
@@ -254,10 +245,7 @@ export class V1Controller {
     auth: { scope: 'extract', rateLimit: 'extract' },
     response: extractStartResponseSchema,
   })
-  extract(
-    @CurrentAuth() auth: AuthContext,
-    @Body(new ZodValidationPipe(v1ExtractRequestSchema)) request: V1ExtractRequest,
-  ) {
+  extract(@CurrentAuth() auth: AuthContext, @RouteBody() request: V1ExtractRequest) {
     return this.v1.startExtract(auth, request);
   }
 
