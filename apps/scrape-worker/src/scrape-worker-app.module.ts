@@ -6,9 +6,8 @@ import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/
 import { PdfScrapeModule } from '@quarry/documents/service';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';
-import { ScrapeFormatsModule } from '@quarry/scrape/formats';
-import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
-import { ScrapeRunnerModule } from '@quarry/scrape/runner';
+import { LlmFormatsModule } from '@quarry/scrape/model-formats';
+import { ScrapeFormatsModule, ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** The scrape worker: consumes scrape jobs and crawl/batch tasks; serves only probes and metrics over HTTP. */
 @Module({})

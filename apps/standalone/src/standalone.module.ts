@@ -8,9 +8,8 @@ import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';
-import { ScrapeFormatsModule } from '@quarry/scrape/formats';
-import { LlmFormatsModule } from '@quarry/scrape/llm-formats';
-import { ScrapeRunnerModule } from '@quarry/scrape/runner';
+import { LlmFormatsModule } from '@quarry/scrape/model-formats';
+import { ScrapeFormatsModule, ScrapeRunnerModule } from '@quarry/scrape/runner';
 
 /** Everything in one process (`make start`): the API and every worker, on embedded defaults. */
 @Module({})

@@ -26,7 +26,7 @@ import type { MapService, SearchProvider } from '@quarry/search';
 import type { JsonSchema } from '@quarry/llm';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger } from '@quarry/platform/observability';
-import type { PageInput } from '@quarry/scrape/extraction';
+import type { PageInput } from '@quarry/scrape/formats';
 
 export interface ExtractStepsDeps {
   runs: AgentRunRepository;

@@ -6,7 +6,7 @@ import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { ExtractionModule, ExtractionService } from '@quarry/scrape/extraction';
+import { ExtractionModule, ExtractionService } from '@quarry/scrape/model-formats';
 import { AgentRunRepository } from '@quarry/agent/domain';
 import { MapService, SEARCH_PROVIDER, SearchModule, type SearchProvider } from '@quarry/search';
 import { WebhookOutboxRepository, WebhooksModule } from '@quarry/webhooks';

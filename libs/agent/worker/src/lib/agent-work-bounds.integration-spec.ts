@@ -15,7 +15,7 @@ import { OfflineProvider } from '@quarry/llm';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
 import { PlatformMetrics } from '@quarry/platform/observability';
-import { ExtractionService } from '@quarry/scrape/extraction';
+import { ExtractionService } from '@quarry/scrape/model-formats';
 import { createTestDatabase, testConfig, uniqueName, type TestDatabase } from '@quarry/testing';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
 import pino from 'pino';

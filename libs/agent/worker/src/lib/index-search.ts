@@ -1,5 +1,5 @@
 import { isAcceptableHttpUrl } from '@quarry/contracts';
-import { Bm25, terms } from '@quarry/scrape/extraction';
+import { Bm25, terms } from '@quarry/scrape/formats';
 import type { Database } from '@quarry/platform/database';
 
 export interface IndexHit {

@@ -1,5 +1,5 @@
 import { findFormat, urlKey, type ChangeTrackingResult, type ScrapeRequest } from '@quarry/contracts';
-import { gitDiff, hasChanged } from '@quarry/scrape/extractors';
+import { gitDiff, hasChanged } from '@quarry/scrape/formats';
 import type { ChangeSnapshotRepository } from '@quarry/scrape/state';
 
 /**

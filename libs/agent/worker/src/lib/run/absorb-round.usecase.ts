@@ -8,7 +8,7 @@ import {
   type PlannerMemory,
   snapshotId,
 } from '@quarry/agent/domain';
-import { fillSchema, rankPassages, readStructuredData } from '@quarry/scrape/extraction';
+import { fillSchema, rankPassages, readStructuredData } from '@quarry/scrape/formats';
 import type { AgentRunnerDeps } from './agent-runner.deps';
 import type { RunPolicy } from './run-policy.util';
 import type { EndRunUseCase } from './end-run.usecase';

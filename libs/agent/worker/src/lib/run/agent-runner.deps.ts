@@ -4,7 +4,7 @@ import type { LlmProvider } from '@quarry/llm';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
-import type { ExtractionService } from '@quarry/scrape/extraction';
+import type { ExtractionService } from '@quarry/scrape/model-formats';
 import type { SearchProvider } from '@quarry/search';
 import type { ExtractSteps } from '@quarry/agent/extract';
 import type { IndexSearch } from '../index-search';

@@ -1,7 +1,7 @@
 import type { PlannerMemory } from '@quarry/agent/domain';
 import type { ScrapeDocument } from '@quarry/contracts';
 import type { DocumentRepository } from '@quarry/jobs';
-import type { PageInput } from '@quarry/scrape/extraction';
+import type { PageInput } from '@quarry/scrape/formats';
 
 /** The stored documents of the pages a run read successfully, as extraction input. */
 export async function pagesOf(documents: DocumentRepository, memory: PlannerMemory): Promise<PageInput[]> {

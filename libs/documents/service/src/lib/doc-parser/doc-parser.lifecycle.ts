@@ -10,8 +10,7 @@ import { BlobStore } from '@quarry/platform/blob';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { HealthRegistry, LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { ExtractionService } from '@quarry/scrape/extraction';
-import { LlmFormatsEnricher } from '@quarry/scrape/llm-formats';
+import { ExtractionService, LlmFormatsEnricher } from '@quarry/scrape/model-formats';
 import { closeDocumentToolkit, startDocumentToolkit } from '../document-toolkit.factory';
 import { ParseJobHandler } from './parse-job.handler';
 

@@ -1,6 +1,0 @@
-module.exports = {
-  displayName: 'scrape-extractors',
-  preset: '../../../jest.preset.js',
-  rootDir: __dirname,
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.integration-spec.ts'],
-};

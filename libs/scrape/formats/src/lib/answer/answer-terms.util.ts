@@ -1,0 +1,124 @@
+import { stem } from '../text/tokens.util';
+import { GENERIC_NOUNS, groupsOf, phraseGroups } from './lexicon.util';
+import { foldText, type PageFacts } from './page-facts.util';
+import { ROLE_VERBS, type QuestionFrame, type QuestionTerm } from './question-frame.util';
+
+// How the words of a question meet the words of the pages (exactAnswer): tokens, term matches and
+// the weight of each question term.
+
+export interface Token {
+  term: string;
+  lower: string;
+  start: number;
+  end: number;
+  segment: number;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:[.,'’][\p{L}\p{N}]+)*/gu;
+export const SEGMENT_BREAK = /(?:,\s|;\s|\s[·•|]\s|\s(?:and|but|while|whereas|or)\s|\s[–—]\s)/g;
+
+export function tokenize(text: string): Token[] {
+  const breaks: number[] = [];
+  for (const match of text.matchAll(SEGMENT_BREAK)) breaks.push(match.index ?? 0);
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const start = match.index ?? 0;
+    const lower = match[0].toLowerCase();
+    tokens.push({
+      term: stem(lower),
+      lower,
+      start,
+      end: start + match[0].length,
+      segment: breaks.filter((at) => at < start).length,
+    });
+  }
+  return tokens;
+}
+
+/** Whether a question term matches a page token: same stem, a near-prefix ("weigh"/"weight"), or the same lexicon group. */
+export function termMatches(term: QuestionTerm, token: string): boolean {
+  if (token === term.term || token.replace(/e$/, '') === term.term.replace(/e$/, '')) return true;
+  if (
+    term.term.length >= 4 &&
+    token.length >= 4 &&
+    (token.startsWith(term.term) || term.term.startsWith(token)) &&
+    Math.abs(token.length - term.term.length) <= 3
+  )
+    return true;
+  // A compound and its head ("smartwatch"/"watch", "underwater"/"water").
+  if (compoundOf(term.term, token) || compoundOf(token, term.term)) return true;
+  if (term.groups.length === 0) return false;
+  const groups = groupsOf(token);
+  return groups.some((group) => term.groups.includes(group));
+}
+
+/** Whether `whole` is a closed compound ending in `head` ("smartwatch" and "watch"). */
+function compoundOf(whole: string, head: string): boolean {
+  return head.length >= 4 && whole.length >= head.length + 3 && whole.endsWith(head) && !/\d/.test(whole);
+}
+
+export function matchesText(term: QuestionTerm, tokens: readonly Token[], lower: string): boolean {
+  if (tokens.some((token) => termMatches(term, token.term))) return true;
+  return term.groups.length > 0 && phraseGroups(lower).some((group) => term.groups.includes(group));
+}
+
+export function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export interface Weighted {
+  term: QuestionTerm;
+  weight: number;
+  /** Pages whose headline or title has the term: what those pages are about, not what tells their facts apart. */
+  subjectOf: Set<number>;
+  /** Pages whose sentences use the term somewhere. */
+  usedOn: Set<number>;
+}
+
+export function weightsFor(frame: QuestionFrame, pages: readonly PageFacts[]): Weighted[] {
+  const perPage = pages.map((page) =>
+    page.facts.filter((fact) => fact.source === 'text').map((fact) => tokenize(fact.value)),
+  );
+  const sentences = perPage.flat();
+  const total = Math.max(1, sentences.length);
+  return frame.terms.map((term) => {
+    const frequency = sentences.filter((tokens) =>
+      tokens.some((token) => termMatches(term, token.term)),
+    ).length;
+    const idf = Math.log(1 + total / Math.max(1, frequency));
+    const subjectOf = new Set<number>();
+    const usedOn = new Set<number>();
+    pages.forEach((page, index) => {
+      if (tokenize(`${page.headline} ${page.title}`).some((token) => termMatches(term, token.term)))
+        subjectOf.add(index);
+      if (perPage[index].some((tokens) => tokens.some((token) => termMatches(term, token.term))))
+        usedOn.add(index);
+    });
+    const weight = term.cue ? 1 : Math.min(3, Math.max(0.6, idf));
+    return {
+      term,
+      weight: GENERIC_NOUNS.has(term.word) ? 0.5 : ROLE_VERBS.has(term.word) ? Math.min(weight, 1) : weight,
+      subjectOf,
+      usedOn,
+    };
+  });
+}
+
+/** Terms of the question the pages never mention, not even by a synonym. */
+export function missingTerms(frame: QuestionFrame, pages: readonly PageFacts[]): string[] {
+  const vocabulary = pages.map((page) => {
+    const lower = page.vocabulary.toLowerCase();
+    return { tokens: tokenize(page.vocabulary), lower, folded: foldText(page.vocabulary) };
+  });
+  return frame.terms
+    .filter((term) => term.required && !ROLE_VERBS.has(term.word))
+    .filter(
+      (term) =>
+        !vocabulary.some(
+          (page) =>
+            matchesText(term, page.tokens, page.lower) ||
+            (/\d/.test(term.word) && page.folded.includes(foldText(term.word))),
+        ),
+    )
+    .map((term) => term.word);
+}

@@ -1,0 +1,177 @@
+import { foldText, pageFacts, type FactPage, type PageFacts } from './page-facts.util';
+import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
+import { findValues, type ValueKind } from './values.util';
+import { candidatesOf, score, TYPE_ONLY, type Candidate } from './answer-candidates.util';
+import { escape, missingTerms, weightsFor } from './answer-terms.util';
+
+/** The answer to a question read from one or more pages, or why there is none. */
+export interface ExactAnswer {
+  /** The value (a price, a weight, a name…), absent when the pages do not answer the question. */
+  answer?: string;
+  found: boolean;
+  /** Why nothing was answered. */
+  reason?: 'missing-terms' | 'no-candidate' | 'weak-evidence' | 'open-question';
+  /** The statement the answer was read from. */
+  evidence?: string;
+  /** Index of the page it came from. */
+  page?: number;
+  score: number;
+  frame: QuestionFrame;
+}
+
+const SPECIFIC_KINDS = new Set<ValueKind | undefined>([
+  'temperature',
+  'speed',
+  'power',
+  'energy',
+  'pressure',
+  'torque',
+  'frequency',
+  'resolution',
+  'email',
+  'phone',
+  'url',
+]);
+/** Share of the question's content weight that, missing from the pages, means they do not answer it. */
+const MISSING_SHARE = 0.4;
+/** Share of the question's content (plus cue words) a value needs to be the answer. */
+const EVIDENCE = 0.4;
+
+/**
+ * Whether the words the pages never mention make the question one they cannot answer: a missing
+ * name or number ("the Enterprise plan", "version 4.0"), or missing words that carry a large share
+ * of what the question is about. A paraphrase ("battery charge" for "battery life") leaves most of
+ * the question on the page and is scored instead (the missing words lower every value's support).
+ */
+function unanswerable(
+  frame: QuestionFrame,
+  pages: readonly PageFacts[],
+  missing: readonly string[],
+): boolean {
+  const original = frame.question;
+  const entity = missing.some(
+    (word) =>
+      /\d/.test(word) ||
+      new RegExp(`(?<!^)(?<![.?!]\\s)\\b${escape(word[0].toUpperCase() + word.slice(1))}\\b`).test(original),
+  );
+  if (entity) return true;
+  const weighted = weightsFor(frame, pages).filter((entry) => entry.term.required);
+  const total = weighted.reduce((sum, entry) => sum + entry.weight, 0);
+  const absent = weighted
+    .filter((entry) => missing.includes(entry.term.word))
+    .reduce((sum, entry) => sum + entry.weight, 0);
+  return total === 0 || absent / total >= MISSING_SHARE;
+}
+
+/**
+ * The exact answer to a factual question from pages' main content and structured data: the
+ * question's type (price, weight, date, count, person, place…) selects candidate values; each is
+ * scored by how much of the question is said about it — in its label (structured data, table
+ * header and row, definition, "Label: value"), next to it in its sentence, or in the heading above
+ * — with qualifiers ("was", "default", "maximum", "from … to") and prominence breaking ties. A
+ * question whose content words the pages never mention, or whose best candidate has too little
+ * support, has no answer: the caller says so instead of guessing.
+ */
+export function exactAnswer(
+  inputs: readonly FactPage[],
+  question: string,
+  options: { pagePrior?: readonly number[] } = {},
+): ExactAnswer {
+  const frame = analyzeQuestion(question);
+  const pages = inputs.map((input, index) => pageFacts(input, index));
+  const none = (reason: ExactAnswer['reason']): ExactAnswer => ({ found: false, reason, score: 0, frame });
+  if (frame.shape === 'subject') return subjectAnswer(frame, pages, options.pagePrior);
+  const missing = frame.shape === 'open' || frame.shape === 'boolean' ? [] : missingTerms(frame, pages);
+  if (missing.length > 0) {
+    // A rare, specific kind of value ("what temperature should the oven be") is answered by the one
+    // such value on the page even when the page does not repeat the question's other words.
+    const specific =
+      SPECIFIC_KINDS.has(frame.kinds[0]) &&
+      pages.some((page) =>
+        page.facts.some((fact) => findValues(fact.value).some((value) => value.kind === frame.kinds[0])),
+      );
+    if (specific) frame.terms = frame.terms.filter((term) => !missing.includes(term.word));
+    else if (unanswerable(frame, pages, missing)) {
+      return none('missing-terms');
+    }
+  }
+  if (frame.shape === 'open' || frame.shape === 'boolean') return none('open-question');
+
+  const weighted = weightsFor(frame, pages);
+  const content = weighted.filter((entry) => !entry.term.cue && !entry.term.optional);
+  const contentWeight = content.reduce((sum, entry) => sum + entry.weight, 0);
+  const candidates: Candidate[] = [];
+  for (const page of pages) {
+    const prior = options.pagePrior?.[pages.indexOf(page)] ?? 1;
+    for (const fact of page.facts) {
+      for (const candidate of candidatesOf(frame, fact)) {
+        const scored = score(frame, weighted, contentWeight, candidate, fact);
+        candidates.push({ ...scored, score: scored.score * prior });
+      }
+    }
+  }
+  if (candidates.length === 0) return none('no-candidate');
+  candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
+  const best = candidates[0];
+  const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
+  if (best.coverage < threshold || best.score <= 0) return { ...none('weak-evidence'), score: best.score };
+  return {
+    answer: rangeEnd(frame, best),
+    found: true,
+    evidence: best.fact.label ? `${best.fact.label}: ${best.fact.value}` : best.fact.value,
+    page: best.fact.page,
+    score: best.score,
+    frame,
+  };
+}
+
+/**
+ * A range of times or dates ("from 9:00 to 19:00") answers a question about one of its ends
+ * ("What time do they close?") with that end.
+ */
+function rangeEnd(frame: QuestionFrame, best: Candidate): string {
+  const text = clean(best.text);
+  const wantEnd = frame.qualifiers.has('end') && !frame.qualifiers.has('start');
+  const wantStart = frame.qualifiers.has('start') && !frame.qualifiers.has('end');
+  if ((!wantEnd && !wantStart) || (best.kind !== 'time' && best.kind !== 'date')) return text;
+  const range = /^(?:from\s+)?(.+?)\s*(?:\s(?:to|until|till)\s|[–—-])\s*(.+)$/i.exec(text);
+  if (!range || !/\d/.test(range[1]) || !/\d/.test(range[2])) return text;
+  return clean(wantEnd ? range[2] : range[1]);
+}
+
+function clean(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/^[,;:\s]+|[,;:\s]+$/g, '')
+    .trim();
+}
+
+/** "What is sold here": the page's product (structured Product name, or its headline). */
+function subjectAnswer(
+  frame: QuestionFrame,
+  pages: readonly PageFacts[],
+  prior?: readonly number[],
+): ExactAnswer {
+  const ranked = pages
+    .map((page, index) => ({ page, index, weight: prior?.[index] ?? 1 }))
+    .sort((a, b) => b.weight - a.weight);
+  const best = ranked[0]?.page;
+  if (!best) return { found: false, reason: 'no-candidate', score: 0, frame };
+  const product = best.entities.find((entity) =>
+    entity.types.some((type) => /Product|Book|Offer|Vehicle|Service|Course|Event|Recipe/.test(type)),
+  );
+  const name =
+    typeof product?.properties['name'] === 'string'
+      ? (product.properties['name'] as string).trim()
+      : undefined;
+  // The page's own heading is the most specific name; a title carries the site's and variant's names too.
+  const headline = best.headline;
+  const title = best.title.split(/\s+[|–—-]\s+/)[0]?.trim();
+  const answer = headline
+    ? name && !foldText(headline).includes(foldText(name))
+      ? name
+      : headline
+    : (name ?? title);
+  if (!answer) return { found: false, reason: 'no-candidate', score: 0, frame };
+  return { answer, found: true, evidence: headline, page: ranked[0].index, score: 1, frame };
+}

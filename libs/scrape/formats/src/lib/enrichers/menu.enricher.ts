@@ -1,0 +1,20 @@
+import { hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
+import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
+import { extractMenu } from '../extractors/menu.extractor';
+import { pageHtml } from './page-html.util';
+
+/** `menu` format (spec §2.8): null when the page is not a menu. */
+export class MenuEnricher implements DocumentEnricher {
+  readonly name = 'menu';
+
+  appliesTo(request: ScrapeRequest): boolean {
+    return hasFormat(request.formats, 'menu');
+  }
+
+  async enrich(document: ScrapeDocument, _request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
+    const html = pageHtml(context.page);
+    document.menu = html
+      ? (extractMenu(html, document.metadata.url) as unknown as Record<string, unknown> | null)
+      : null;
+  }
+}

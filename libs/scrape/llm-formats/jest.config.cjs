@@ -1,6 +1,0 @@
-module.exports = {
-  displayName: 'scrape-llm-formats',
-  preset: '../../../jest.preset.js',
-  rootDir: __dirname,
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.integration-spec.ts'],
-};

@@ -1,2 +1,0 @@
-export * from './lib/llm-formats.enricher';
-export * from './lib/llm-formats.module';

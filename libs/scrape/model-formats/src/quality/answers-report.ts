@@ -1,0 +1,56 @@
+/**
+ * Prints the offline-answer evaluation (docs/llm.md "Offline answers"): every set, the question
+ * format, free-text extract/agent tasks over one and three pages, the pre-issue-15 baseline, and
+ * the misses. Run by hand:
+ *
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register libs/scrape/model-formats/src/quality/answers-report.ts
+ *
+ * The floors that fail on regression are in answers-quality.spec.ts.
+ */
+import {
+  describe,
+  loadAnswerSet,
+  scoreBaseline,
+  scoreQuestionFormat,
+  scoreTasks,
+  type Scores,
+} from './answers-eval';
+
+const SETS = [
+  ['answers-tuning.md', 'tuning (rules developed on it)'],
+  ['answers-heldout.md', 'held-out 1 (in-sample after the fixes it prompted)'],
+  ['answers-heldout-2.md', 'held-out 2 (in-sample after the fixes it prompted)'],
+  ['answers-heldout-3.md', 'held-out 3 (in-sample after the fixes it prompted)'],
+  ['answers-heldout-4.md', 'held-out 4 (in-sample after the fixes it prompted)'],
+  ['answers-heldout-5.md', 'held-out 5 (in-sample after the fixes it prompted)'],
+  ['answers-heldout-6.md', 'held-out 6 (measured once untuned at 74.4 %, then partly fixed)'],
+] as const;
+
+const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : 'n/a');
+const row = (name: string, scores: Scores) =>
+  `| ${name} | ${scores.answered}/${scores.answerable} (${pct(scores.answered, scores.answerable)}) | ${scores.abstained}/${scores.unanswerable} (${pct(scores.abstained, scores.unanswerable)}) |`;
+
+async function main(): Promise<void> {
+  const lines = [
+    '| Set and path | Exact answer (answer on the page) | "Not found" (answer not on the page) |',
+    '| --- | --- | --- |',
+  ];
+  const misses: string[] = [];
+  for (const [file, name] of SETS) {
+    const set = loadAnswerSet(file);
+    const baseline = scoreBaseline(set);
+    const questions = await scoreQuestionFormat(set);
+    const single = await scoreTasks(set, 1);
+    const multi = await scoreTasks(set, 3);
+    lines.push(
+      row(`${name}: best-sentence baseline`, baseline),
+      row(`${name}: question format`, questions),
+      row(`${name}: extract/agent task, 1 page`, single),
+      row(`${name}: extract/agent task naming its subject, 3 pages`, multi),
+    );
+    misses.push(describe(`${name}, question format`, questions));
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n${misses.join('\n\n')}\n`);
+}
+
+void main();
