@@ -48,16 +48,6 @@ const SECTION_SIGN_ALLOWED = new Set([
   'apps/platform-e2e/src/extract.e2e-spec.ts',
   'apps/platform-e2e/src/faults.faults-spec.ts',
   'apps/platform-e2e/src/map-search-usage.e2e-spec.ts',
-  'libs/scrape/extraction/src/lib/extraction.service.ts',
-  'libs/scrape/extraction/src/lib/formats/json-format.ts',
-  'libs/scrape/extractors/src/lib/change-tracking.util.ts',
-  'libs/scrape/extractors/src/lib/menu.extractor.ts',
-  'libs/scrape/extractors/src/lib/product.extractor.ts',
-  'libs/scrape/formats/src/lib/change-tracking.enricher.ts',
-  'libs/scrape/formats/src/lib/menu.enricher.ts',
-  'libs/scrape/formats/src/lib/product.enricher.ts',
-  'libs/scrape/llm-formats/src/lib/document-fragments.util.ts',
-  'libs/scrape/llm-formats/src/lib/llm-formats.enricher.ts',
   // Names the sign as a permalink glyph headings carry, not as a reference.
   'libs/scrape/content/src/markdown/html-to-markdown.util.ts',
 ]);

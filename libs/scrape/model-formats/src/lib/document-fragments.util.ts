@@ -9,7 +9,7 @@ import {
 } from '@quarry/scrape/formats';
 
 /**
- * Keeps a parsed document's fragments (PDF `pages` and `blocks`, spec §2.2/§2.3) true to its
+ * Keeps a parsed document's fragments (PDF `pages` and `blocks`, docs/documents.md#output) true to its
  * markdown after a post-processing transform rewrote that markdown: every `markdownSpan` either
  * indexes the returned markdown exactly (`markdown.slice(start, end) === content`) or is null.
  */
@@ -28,7 +28,7 @@ function spanned(document: ScrapeDocument): { block: LayoutBlock; span: [number,
 /**
  * After a transform of the whole markdown (onlyCleanContent): each block's fragment is looked up,
  * in order, in the new markdown; a fragment that is no longer there verbatim (removed or rewritten)
- * gets `markdownSpan: null` (spec §2.3).
+ * gets `markdownSpan: null` (docs/documents.md#output).
  */
 export function relocateSpans(document: ScrapeDocument, markdown: string): void {
   let cursor = 0;

@@ -33,7 +33,7 @@ export class ExtractionService {
     return summarize(this.model, page, context);
   }
 
-  /** Validates a caller's json schema: 422 when it is not valid JSON Schema (spec §7.2). */
+  /** Validates a caller's json schema: 422 when it is not valid JSON Schema (docs/compatibility.md#errors). */
   assertValidSchema(schema: JsonSchema | undefined): void {
     assertValidSchema(schema);
   }

@@ -14,14 +14,14 @@ function piiOptions(value: ScrapeRequest['redactPII']): PiiOptions | undefined {
   return { mode: value.mode, entities: value.entities, replaceStyle: value.replaceStyle };
 }
 
-/** Appends a sentence to the document's warning (spec §2.2: warnings about language-model extraction). */
+/** Appends a sentence to the document's warning (warnings about language-model extraction: docs/scraping.md#response-document). */
 export function appendWarning(document: ScrapeDocument, warning: string | undefined): void {
   if (!warning) return;
   document.warning = document.warning ? `${document.warning} ${warning}` : warning;
 }
 
 /**
- * Derived language-model formats of a scrape (spec §2.1, compat §4): onlyCleanContent first (it
+ * Derived language-model formats of a scrape (docs/llm.md#formats): onlyCleanContent first (it
  * changes the markdown the others read), then summary, json, question/answer, highlights and query,
  * then redactPII over the markdown and the derived texts. Markdown built only for these formats is
  * removed when it was not itself requested.
@@ -64,7 +64,7 @@ export class LlmFormatsEnricher implements DocumentEnricher {
     let markdown = document.markdown ?? '';
     if (request.onlyCleanContent) {
       const cleaned = await extraction.clean(markdown, { zeroDataRetention: request.zeroDataRetention }, ctx);
-      // Block spans must index the markdown returned (spec §2.3): re-locate them, or null.
+      // Block spans must index the markdown returned (docs/documents.md#output): re-locate them, or null.
       if (cleaned.value !== markdown) relocateSpans(document, cleaned.value);
       markdown = cleaned.value;
       appendWarning(document, cleaned.warning);
@@ -152,7 +152,7 @@ export class LlmFormatsEnricher implements DocumentEnricher {
   }
 }
 
-/** `parsers: []` on a PDF (spec §2.1.2): the markdown is the file base64-encoded, not text. */
+/** `parsers: []` on a PDF (docs/scraping.md#credits): the markdown is the file base64-encoded, not text. */
 function isRawPdf(document: ScrapeDocument, request: ScrapeRequest): boolean {
   return request.parsers?.length === 0 && document.metadata.contentType === 'application/pdf';
 }

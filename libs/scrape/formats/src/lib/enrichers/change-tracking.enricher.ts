@@ -15,7 +15,7 @@ import { pageHtml } from './page-html.util';
 type ChangeTrackingFormat = FormatOf<'changeTracking'>;
 
 /**
- * `changeTracking` (spec §2.5): compares this scrape with the previous one of the same team, URL
+ * `changeTracking` (docs/scraping.md#formats): compares this scrape with the previous one of the same team, URL
  * and tag. `new` on first sight (or after a removal), `removed` when the page answers 404/410,
  * `changed` when the markdown differs beyond whitespace (or, in json mode, a compared value
  * differs), else `same`. `git-diff` mode adds a unified diff, `json` mode the schema's fields with

@@ -3,7 +3,7 @@ import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine'
 import { extractMenu } from '../extractors/menu.extractor';
 import { pageHtml } from './page-html.util';
 
-/** `menu` format (spec §2.8): null when the page is not a menu. */
+/** `menu` format (docs/scraping.md#formats): null when the page is not a menu. */
 export class MenuEnricher implements DocumentEnricher {
   readonly name = 'menu';
 

@@ -3,7 +3,7 @@ import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine'
 import { extractProduct } from '../extractors/product.extractor';
 import { pageHtml } from './page-html.util';
 
-/** `product` format (spec §2.7): null when the page shows no product. */
+/** `product` format (docs/scraping.md#formats): null when the page shows no product. */
 export class ProductEnricher implements DocumentEnricher {
   readonly name = 'product';
 

@@ -5,7 +5,7 @@ import { parseAmount, parseHtml, readStructuredData, text, type StructuredData }
 const IFRAME_LINK = /\[iframe\]\([^)]*\)/gi;
 
 /**
- * What "changed" compares (compat §4): the sorted multiset of the markdown's non-whitespace
+ * What "changed" compares (docs/scraping.md#formats): the sorted multiset of the markdown's non-whitespace
  * characters, after iframe links are removed. Moving, re-wrapping or re-spacing text is not a
  * change; adding, removing or replacing a character is.
  */

@@ -42,7 +42,7 @@ export interface MenuSection {
   items: MenuItem[];
 }
 
-/** Spec §2.8. */
+/** docs/scraping.md#formats */
 export interface Menu {
   isMenu: boolean;
   sections: MenuSection[];
@@ -86,7 +86,7 @@ const ESTABLISHMENTS = [
 ];
 
 /**
- * The menu on a page (spec §2.8) from schema.org `Menu`/`MenuSection`/`MenuItem` data (JSON-LD or
+ * The menu on a page (docs/scraping.md#formats) from schema.org `Menu`/`MenuSection`/`MenuItem` data (JSON-LD or
  * microdata), else from the DOM: headings followed by several priced items. Null when the page is
  * not a menu. The currency is set only when the page names it.
  */

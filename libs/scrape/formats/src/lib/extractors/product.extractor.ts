@@ -29,7 +29,7 @@ export interface ProductVariant {
   images?: { url: string; alt?: string }[];
 }
 
-/** Spec §2.7. */
+/** docs/scraping.md#formats */
 export interface Product {
   title: string;
   brand?: string;
@@ -66,7 +66,7 @@ const VARIANT_PROPERTIES = [
 ];
 
 /**
- * The product on a page (spec §2.7) from, in order: JSON-LD / microdata `Product` or `ProductGroup`
+ * The product on a page (docs/scraping.md#formats) from, in order: JSON-LD / microdata `Product` or `ProductGroup`
  * (variants from `hasVariant` or from several offers), OpenGraph product tags, then DOM heuristics
  * (a heading, a price element and a buy button together). Null when the page shows no product:
  * nothing is guessed beyond what the page states.

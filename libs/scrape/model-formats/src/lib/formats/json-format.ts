@@ -18,7 +18,7 @@ import {
 } from '@quarry/scrape/formats';
 import { shouldFallBack, type ModelAccess } from './model-or-fallback';
 
-/** Validates a caller's json schema: 422 when it is not valid JSON Schema (spec §7.2). */
+/** Validates a caller's json schema: 422 when it is not valid JSON Schema (docs/compatibility.md#errors). */
 export function assertValidSchema(schema: JsonSchema | undefined): void {
   if (!schema) return;
   const check = checkJsonSchema(schema);
