@@ -82,6 +82,7 @@ import { WebhooksModule } from '@quarry/webhooks';
           logger: logger.child({ component: 'crawl-worker' }),
           sitemapTimeoutMs: config.crawl.sitemapTimeoutMs,
           maxAttempts: config.jobs.maxAttempts,
+          pageLeaseMs: config.crawl.pageLeaseMs,
           gate,
         }),
       inject: [

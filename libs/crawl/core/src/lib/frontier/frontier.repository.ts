@@ -72,18 +72,29 @@ export class FrontierRepository {
 
   /**
    * Counts a run of a dispatched page. `exhausted`: `maxStarts` earlier runs ended without an outcome
-   * (their worker died), so the page is poison; `gone`: it has an outcome or is no longer dispatched.
+   * (their worker died), so the page is poison; `running`: out of starts, but the latest run began
+   * within `leaseMs` and may still be going; `gone`: it has an outcome or is no longer dispatched.
    */
-  async startPage(id: string, maxStarts: number): Promise<'started' | 'exhausted' | 'gone'> {
+  async startPage(
+    id: string,
+    maxStarts: number,
+    leaseMs: number,
+  ): Promise<'started' | 'running' | 'exhausted' | 'gone'> {
+    // A run renews the page's lease (dispatched_at) and records when it began. A page out of starts
+    // whose latest run began within the lease is held by a live run elsewhere (a duplicate delivery,
+    // e.g. after a consumer-group rebalance): 'running', not poison.
     const rows = await this.db.sql.query<Raw>(
-      `WITH target AS (SELECT id, starts FROM crawl_pages WHERE id = $1 AND status = 'dispatched' FOR UPDATE),
-            started AS (UPDATE crawl_pages p SET starts = p.starts + 1 FROM target t WHERE p.id = t.id AND t.starts < $2 RETURNING p.id)
-       SELECT (SELECT count(*) FROM target)::int AS dispatched, (SELECT count(*) FROM started)::int AS started`,
-      [id, maxStarts],
+      `WITH target AS (SELECT id, starts, started_at FROM crawl_pages WHERE id = $1 AND status = 'dispatched' FOR UPDATE),
+            started AS (UPDATE crawl_pages p SET starts = p.starts + 1, started_at = now(), dispatched_at = now()
+                        FROM target t WHERE p.id = t.id AND t.starts < $2 RETURNING p.id)
+       SELECT (SELECT count(*) FROM target)::int AS dispatched, (SELECT count(*) FROM started)::int AS started,
+              (SELECT count(*) FROM target WHERE started_at > now() - ($3::text || ' milliseconds')::interval)::int AS running`,
+      [id, maxStarts, String(leaseMs)],
     );
     const row = rows[0] ?? {};
     if (num(row['started']) > 0) return 'started';
-    return num(row['dispatched']) > 0 ? 'exhausted' : 'gone';
+    if (num(row['dispatched']) === 0) return 'gone';
+    return num(row['running']) > 0 ? 'running' : 'exhausted';
   }
 
   /** Gives back a run that ended for the platform's own reasons (redelivered, not counted). */

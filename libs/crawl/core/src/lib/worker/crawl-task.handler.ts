@@ -40,6 +40,8 @@ export interface CrawlTaskHandlerDeps {
   sitemapTimeoutMs: number;
   /** Runs of a page without an outcome after which it is quarantined as poison (WORK_MAX_ATTEMPTS). */
   maxAttempts: number;
+  /** How long a run holds its page (CRAWL_PAGE_LEASE_MS): a duplicate delivery within it is not a new run. */
+  pageLeaseMs: number;
   /** The process's one gate: pages suspected of a process death run alone. */
   gate: SuspectGate;
 }
@@ -129,8 +131,10 @@ export class CrawlTaskHandler {
 
   private async run(page: PageRow, plan: CollectionPlan): Promise<void> {
     const { frontier, metrics } = this.deps;
-    const start = await frontier.startPage(page.id, this.deps.maxAttempts);
-    if (start === 'gone') return;
+    const start = await frontier.startPage(page.id, this.deps.maxAttempts, this.deps.pageLeaseMs);
+    // Gone: stored meanwhile. Running: a duplicate delivery of a page a live run holds; that run
+    // records the outcome, or its death lets the lease expire and the sweeper re-sends the page.
+    if (start === 'gone' || start === 'running') return;
     if (start === 'exhausted') return this.quarantine(page, plan);
     // Pages are counted as `crawl_page` / `batch_scrape_page` (contracts' METRIC_JOB_KINDS); their credits under the collection's kind.
     const kind = pageKindOf(plan.collection.kind);
