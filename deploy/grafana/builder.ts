@@ -1,7 +1,7 @@
 /**
  * A small builder for Grafana dashboard JSON (schema 39): rows of panels laid out left to right on
  * the 24-column grid, every query against the `${datasource}` Prometheus variable. Each query is
- * written once, in deploy/grafana/dashboards.ts.
+ * written once, in deploy/grafana/dashboard-*.ts (listed by dashboards.ts).
  */
 export interface Query {
   expr: string;

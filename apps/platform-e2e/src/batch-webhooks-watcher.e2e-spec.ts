@@ -2,7 +2,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
 import { startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { WebSocket as UndiciWebSocket } from 'undici';
-import { WebSocket } from 'ws';
 import { call } from './support/api-client';
 import {
   createTeamKey,
@@ -13,34 +12,9 @@ import {
   type CrawlCluster,
   type WebhookReceiver,
 } from './support/crawl-support';
+import { watchRaw } from './support/watcher-support';
 
 const SECRET = 'webhook-test-secret';
-
-interface Frame {
-  type: string;
-  data?: {
-    status?: string;
-    data?: Document[];
-    completed?: number;
-    metadata?: Record<string, unknown>;
-  } & Record<string, unknown>;
-}
-
-/** Opens a raw WebSocket watcher and collects its frames until the server closes it. */
-function watchRaw(
-  url: string,
-  protocols: string[],
-): Promise<{ frames: Frame[]; code: number; reason: string; protocol: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, protocols);
-    const frames: Frame[] = [];
-    let protocol = '';
-    socket.on('open', () => (protocol = socket.protocol));
-    socket.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
-    socket.on('close', (code, reason) => resolve({ frames, code, reason: reason.toString(), protocol }));
-    socket.on('error', reject);
-  });
-}
 
 describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
   let site: CrawlSite;

@@ -1,23 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import Firecrawl from '@mendable/firecrawl-js';
-import {
-  scriptedModel,
-  startFakeLlmServer,
-  startFixtureServer,
-  uniqueName,
-  type FakeLlmReply,
-  type FakeLlmRequest,
-  type FakeLlmServer,
-  type FixtureHandler,
-  type FixtureServer,
-} from '@quarry/testing';
-// The SDK converts Zod 3 schemas (its own dependency) to JSON Schema; Zod 4 objects it cannot convert.
-import { z } from 'zod/v3';
+import { startFixtureServer, uniqueName, type FixtureServer } from '@quarry/testing';
 import { newTeamKey } from './support/agent-support';
 import { call } from './support/api-client';
 import {
   eventually,
-  freePort,
   startCrawlCluster,
   startFakeSearxng,
   startWebhookReceiver,
@@ -25,54 +11,21 @@ import {
   type FakeSearxng,
   type WebhookReceiver,
 } from './support/crawl-support';
-import { startService, type ServiceProcess } from './support/service-process';
-import { startStandalone, type Platform } from './support/platform';
+import type { ServiceProcess } from './support/service-process';
+import {
+  agentFinished,
+  catalogSearchResults,
+  extractClusterEnv,
+  fixtures,
+  PRODUCT_SCHEMA,
+  startOrchestrator,
+  teamClients,
+  UUID,
+  ZOD_PRODUCT,
+  type ExtractStatus,
+} from './support/extract-support';
 
 jest.setTimeout(300_000);
-
-const html =
-  (body: string, delayMs = 0): FixtureHandler =>
-  async (_request, response) => {
-    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-  };
-const product = (name: string, price: string, text: string) =>
-  `<!doctype html><html><head><title>${name} | Shop</title>
-<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"${name}","offers":{"@type":"Offer","price":"${price}","priceCurrency":"USD"}}</script></head>
-<body><main><h1>${name}</h1><p>${text}</p><p>Name: ${name}</p><p>Price: ${price}</p></main></body></html>`;
-const SHOE = product(
-  'Trail Runner 3',
-  '129.00',
-  'A lightweight trail shoe with a rock plate and a grippy outsole.',
-);
-const PRODUCT_SCHEMA = {
-  type: 'object',
-  properties: { name: { type: 'string' }, price: { type: 'number' } },
-};
-/** A Zod schema as the SDK user passes it (typed loosely: the SDK's Zod types are another copy of Zod 3). */
-const ZOD_PRODUCT = z.object({ name: z.string(), price: z.number() }) as unknown as Record<string, unknown>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Polls an agent run through the SDK until it is no longer processing. */
-const agentFinished = (firecrawl: Firecrawl, id: string) =>
-  eventually(async () => {
-    const current = await firecrawl.getAgentStatus(id);
-    return current.status === 'processing' ? undefined : current;
-  }, 90_000);
-
-const fixtures = () => ({
-  '/shoe': html(SHOE),
-  '/slow-shoe': html(SHOE, 2_500),
-  '/shop': html(
-    '<html><head><title>Shop</title></head><body><main><h1>Our shop</h1><p>Furniture and lamps for reading corners.</p>' +
-      '<a href="/shop/lamp">Arc Floor Lamp</a> <a href="/shop/chair">Oak Chair</a></main></body></html>',
-  ),
-  '/shop/lamp': html(product('Arc Floor Lamp', '199', 'A floor lamp that bends over your sofa.')),
-  '/shop/chair': html(product('Oak Chair', '89', 'A solid oak chair for the reading corner.')),
-  '/catalog/aurora': html(product('Aurora Desk Lamp', '59', 'A small desk lamp with warm light.')),
-});
-
-type ExtractStatus = Awaited<ReturnType<Firecrawl['getExtractStatus']>> & { tokensUsed?: number };
 
 describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orchestrator on Kafka, no language model', () => {
   let site: FixtureServer;
@@ -82,42 +35,19 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
   let orchestrator: ServiceProcess;
   let databaseUrl: string;
 
-  const client = (apiKey: string) => new Firecrawl({ apiKey, apiUrl: platform.publicUrl });
-  const teamClient = async (credits = 1_000) => {
-    const apiKey = await newTeamKey(databaseUrl, uniqueName('extract'), { credits });
-    return { apiKey, firecrawl: client(apiKey) };
-  };
+  const teamClient = teamClients(() => ({ apiUrl: platform.publicUrl, databaseUrl }));
   const hooksFor = (id: string) => receiver.received.filter((hook) => hook.body.id === id);
 
   beforeAll(async () => {
     site = await startFixtureServer(fixtures());
-    searxng = await startFakeSearxng({
-      general: [
-        {
-          url: `${site.url}/catalog/aurora`,
-          title: 'Aurora Desk Lamp',
-          content: 'A small desk lamp with warm light, 59 USD.',
-        },
-      ],
-      news: [],
-      images: [],
-    });
+    searxng = await startFakeSearxng(catalogSearchResults(site.url));
     receiver = await startWebhookReceiver();
     platform = await startCrawlCluster({
       workers: 1,
-      env: {
-        SEARCH_PROVIDER_URL: searxng.url,
-        MAP_CRAWL_PAGES: '5',
-        AGENT_SWEEP_INTERVAL_MS: '1000',
-        WEBHOOK_RETRY_BASE_MS: '200',
-      },
+      env: extractClusterEnv(searxng.url),
     });
     databaseUrl = platform.env['DATABASE_URL'];
-    orchestrator = await startService(
-      'agent-orchestrator',
-      { ...platform.env, PORT: '0' },
-      { label: 'orchestrator' },
-    );
+    orchestrator = await startOrchestrator(platform.env);
   });
   afterAll(async () => {
     await orchestrator?.stop();
@@ -564,115 +494,5 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
           'Your team has zero data retention enabled. This is not supported on extract, which includes agent jobs.',
       },
     });
-  });
-});
-
-describe('extract (SDK 4.42) in one-process mode with a language model (local chat-completions server)', () => {
-  let site: FixtureServer;
-  let llm: FakeLlmServer;
-  let platform: Platform;
-  let firecrawl: Firecrawl;
-  let override: ((request: FakeLlmRequest) => FakeLlmReply | undefined) | undefined;
-
-  beforeAll(async () => {
-    site = await startFixtureServer(fixtures());
-    llm = await startFakeLlmServer((request) => override?.(request) ?? scriptedModel(request));
-    const port = await freePort();
-    platform = await startStandalone({
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LLM_BASE_URL: llm.url,
-      LLM_API_KEY: 'sk-e2e',
-      LLM_MODEL: 'fake-model',
-      LLM_TIMEOUT_MS: '3000',
-    });
-    firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: `http://127.0.0.1:${port}` });
-  });
-  afterAll(async () => {
-    await platform?.stop();
-    await llm?.close();
-    await site?.close();
-  });
-  beforeEach(() => {
-    override = undefined;
-    llm.calls.length = 0;
-  });
-
-  it('extract() answers from the model with the caller system prompt, no warning, tokens counted', async () => {
-    const result = (await firecrawl.extract({
-      urls: [`${site.url}/shop/lamp`],
-      prompt: 'The product on this page',
-      systemPrompt: 'SYSTEM-MARKER-42: prices are numbers.',
-      schema: ZOD_PRODUCT,
-      pollInterval: 1,
-      timeout: 120,
-    })) as ExtractStatus;
-    expect(result).toMatchObject({
-      success: true,
-      status: 'completed',
-      data: { name: 'Arc Floor Lamp', price: 199 },
-      creditsUsed: 5,
-    });
-    expect(result.warning).toBeUndefined();
-    expect(result.tokensUsed).toBeGreaterThan(0);
-    const extraction = llm.calls.filter((request) => request.responseFormat?.name === 'extraction');
-    expect(extraction).toHaveLength(1);
-    const system = extraction[0].messages.find((message) => message.role === 'system')?.content ?? '';
-    expect(system).toContain('SYSTEM-MARKER-42: prices are numbers.');
-    expect(system).toContain('User instructions: The product on this page');
-  });
-
-  it('answers a prompt without a schema as {answer, sources}', async () => {
-    const result = await firecrawl.extract({
-      urls: [`${site.url}/shop/chair`],
-      prompt: 'What is the chair made of?',
-      pollInterval: 1,
-      timeout: 120,
-    });
-    expect(result).toMatchObject({ status: 'completed' });
-    expect(result.data).toEqual({
-      answer: expect.stringMatching(/^MODEL ANSWER: .*oak/i),
-      sources: [`${site.url}/shop/chair`],
-    });
-  });
-
-  it('fails the job (not billed) when the model cannot produce a schema-conforming result', async () => {
-    override = (request) =>
-      request.responseFormat?.name === 'extraction' ? { json: { name: 42, price: 'cheap' } } : undefined;
-    const result = await firecrawl.extract({
-      urls: [`${site.url}/shop/lamp`],
-      schema: PRODUCT_SCHEMA,
-      pollInterval: 1,
-      timeout: 120,
-    });
-    expect(result).toMatchObject({ success: false, status: 'failed', data: [], creditsUsed: 0 });
-    expect(result.error).toMatch(/^The model could not produce a result conforming to the JSON schema: /);
-  });
-  it('a chat thread: the model answers in message, and a follow-up sees the earlier turns', async () => {
-    const finished = (id: string) => agentFinished(firecrawl, id);
-    const first = await firecrawl.startAgent({
-      prompt: 'What is the chair made of?',
-      urls: [`${site.url}/shop/chair`],
-      mode: 'chat',
-    });
-    const answered = await finished(first.id);
-    expect(answered).toMatchObject({ status: 'completed', mode: 'chat', threadTurn: 1 });
-    expect(answered.message).toMatch(/^MODEL ANSWER: .*oak/i);
-
-    const before = llm.calls.length;
-    const second = await firecrawl.startAgent({
-      prompt: 'Is the chair good for a reading corner?',
-      threadId: first.threadId,
-      mode: 'chat',
-    });
-    expect(second.threadTurn).toBe(2);
-    expect(await finished(second.id)).toMatchObject({ status: 'completed', threadId: first.threadId });
-    const calls = llm.calls.slice(before);
-    // the follow-up read the thread's page (no URL given) and its answer sees the first turn
-    const extraction = calls.find((request) => request.responseFormat?.name === 'extraction');
-    expect(extraction?.text).toContain(`URL: ${site.url}/shop/chair`);
-    const system = extraction?.messages.find((message) => message.role === 'system')?.content ?? '';
-    expect(system).toContain('User: What is the chair made of?');
-    expect(system).toContain(`Assistant: ${answered.message}`);
   });
 });

@@ -118,7 +118,7 @@ export const adminSystemResponseSchema = z.object({
 });
 export type AdminSystemResponse = z.output<typeof adminSystemResponseSchema>;
 
-/** The Grafana dashboards the chart ships, by uid (deploy/grafana/dashboards.ts links them from this list). */
+/** The Grafana dashboards the chart ships, by uid (deploy/grafana/dashboard-panels.ts links them from this list). */
 export const GRAFANA_DASHBOARDS = [
   { title: 'Overview', uid: 'quarry-overview' },
   { title: 'Gateway', uid: 'quarry-gateway' },

@@ -1,0 +1,273 @@
+import {
+  BROWSER,
+  crawl,
+  crawlRefused,
+  DECODED,
+  expectText,
+  HTTP,
+  markdown,
+  siteScrape,
+  TOO_LARGE_ELEMENTS,
+  TOO_LARGE_LINKS,
+  type Body,
+  type HostileCase,
+} from './hostile-case-kit';
+
+/** Hostile pages: too large for a DOM, pathological markup, bodies that never end, compression bombs. */
+export const PAGE_CASES: HostileCase[] = [
+  // --- pages too large to build a DOM for (MAX_PAGE_LINKS / MAX_PAGE_ELEMENTS) ---
+  {
+    name: '400k links, HTTP engine',
+    category: 'page size',
+    run: siteScrape('/links'),
+    expect: { status: 422, code: 'SCRAPE_SITE_ERROR', error: TOO_LARGE_LINKS },
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: '800k flat divs, HTTP engine',
+    category: 'page size',
+    run: siteScrape('/divs'),
+    expect: { status: 422, code: 'SCRAPE_SITE_ERROR', error: TOO_LARGE_ELEMENTS },
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    // The browser path counts the document before Chromium is given it (DocumentSizeGuard): refused
+    // like the HTTP path, where it used to take Chromium's renderer to 11.7 GB before the timeout.
+    name: '400k links, browser (waitFor)',
+    category: 'page size',
+    run: siteScrape('/links', { waitFor: 100, timeout: 20_000 }),
+    expect: { status: 422, code: 'SCRAPE_SITE_ERROR', error: TOO_LARGE_LINKS },
+    rssBoundMib: BROWSER,
+    timeBoundMs: 25_000,
+  },
+  {
+    name: '800k flat divs, browser (waitFor)',
+    category: 'page size',
+    run: siteScrape('/divs', { waitFor: 100, timeout: 20_000 }),
+    expect: { status: 422, code: 'SCRAPE_SITE_ERROR', error: TOO_LARGE_ELEMENTS },
+    rssBoundMib: BROWSER,
+    timeBoundMs: 25_000,
+  },
+  {
+    name: '400k links, crawl',
+    category: 'page size',
+    run: crawl('/links'),
+    expect: { status: 200, check: crawlRefused('SCRAPE_PAGE_TOO_LARGE', TOO_LARGE_LINKS) },
+    rssBoundMib: HTTP,
+    timeBoundMs: 60_000,
+  },
+  {
+    name: '800k flat divs, crawl',
+    category: 'page size',
+    run: crawl('/divs'),
+    expect: { status: 200, check: crawlRefused('SCRAPE_PAGE_TOO_LARGE', TOO_LARGE_ELEMENTS) },
+    rssBoundMib: HTTP,
+    timeBoundMs: 60_000,
+  },
+  // --- pathological markup that is handled ---
+  {
+    name: '100k nested divs',
+    orTimeout: true,
+    category: 'deep nesting',
+    run: siteScrape('/deep', { timeout: 15_000 }),
+    expect: { status: 200, check: (answer) => expectText(markdown(answer), 'the bottom of the well') },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: '10 MB attribute',
+    orTimeout: true,
+    category: 'huge node',
+    run: siteScrape('/huge-attribute', { timeout: 15_000 }),
+    expect: { status: 200, check: (answer) => expectText(markdown(answer), 'after the attribute') },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: '20 MB text node',
+    orTimeout: true,
+    category: 'huge node',
+    run: siteScrape('/huge-text', { timeout: 15_000 }),
+    expect: { status: 200, check: (answer) => expectText(markdown(answer).slice(0, 1_000), 'word word') },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: '5 MB <title> and meta description',
+    orTimeout: true,
+    category: 'huge node',
+    run: siteScrape('/huge-title', { timeout: 15_000 }),
+    expect: { status: 200, check: (answer) => expectText(markdown(answer), 'giant title') },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: 'invalid UTF-8 sequences',
+    category: 'bytes',
+    run: siteScrape('/invalid-utf8'),
+    expect: { status: 200, check: (answer) => expectText(markdown(answer), /before .* after/) },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: 'NUL bytes in the page',
+    category: 'bytes',
+    // NUL bytes in the first 4 KiB make a body binary (WHATWG sniffing): no text, a warning, still a page
+    run: siteScrape('/nul-bytes'),
+    expect: {
+      status: 200,
+      metadataStatus: 200,
+      check: (answer) => {
+        if (markdown(answer) !== '') throw new Error('binary bytes were decoded as text');
+        expectText(
+          String((answer.body['data'] as Body)['warning']),
+          /binary file \(text\/html\): no text was extracted/,
+        );
+      },
+    },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: '0-byte body',
+    category: 'bytes',
+    run: siteScrape('/empty'),
+    expect: { status: 200, metadataStatus: 200 },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: '2 MB of binary served as text/html',
+    category: 'bytes',
+    run: siteScrape('/binary-as-html'),
+    expect: { status: 200, metadataStatus: 200 },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: 'SVG billion laughs (page)',
+    category: 'entity expansion',
+    run: siteScrape('/svg-laughs'),
+    expect: {
+      status: 200,
+      check: (answer) => {
+        if (markdown(answer).includes('lollollol')) throw new Error('entities were expanded');
+      },
+    },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: 'XML billion laughs (page)',
+    category: 'entity expansion',
+    run: siteScrape('/xml-laughs'),
+    expect: {
+      status: 200,
+      check: (answer) => {
+        if (markdown(answer).includes('lollollol')) throw new Error('entities were expanded');
+      },
+    },
+    credits: 1,
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: 'SVG billion laughs, browser',
+    category: 'entity expansion',
+    run: siteScrape('/svg-laughs', { waitFor: 100 }),
+    expect: { status: 200 },
+    credits: 1,
+    rssBoundMib: BROWSER,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: 'PNG declaring 100000×100000 (page)',
+    category: 'absurd image',
+    run: siteScrape('/absurd.png'),
+    expect: { status: 422, code: 'DOCUMENT_INVALID', error: /^The image could not be read/ },
+    rssBoundMib: HTTP,
+    timeBoundMs: 30_000,
+  },
+  {
+    name: 'page embedding the 100000×100000 PNG, browser + screenshot',
+    category: 'absurd image',
+    run: siteScrape('/absurd-image-page', { formats: ['markdown', 'screenshot'], timeout: 30_000 }),
+    expect: { status: 200, check: (answer) => expectText(markdown(answer), 'absurd size') },
+    credits: 1,
+    rssBoundMib: BROWSER,
+    timeBoundMs: 30_000,
+  },
+  // --- bodies that never end or arrive too slowly ---
+  {
+    // whichever comes first on a loaded machine: MAX_RESPONSE_BYTES or the request's timeout
+    name: 'endless chunked body',
+    orTimeout: true,
+    category: 'endless body',
+    run: siteScrape('/endless', { timeout: 15_000 }),
+    expect: { status: 500, code: 'SCRAPE_SITE_ERROR', error: /MAX_RESPONSE_BYTES/ },
+    rssBoundMib: HTTP,
+    timeBoundMs: 25_000,
+  },
+  {
+    name: 'trickling body (1 byte / 500 ms)',
+    category: 'slow body',
+    run: siteScrape('/trickle', { timeout: 3_000 }),
+    expect: { status: 408, code: 'SCRAPE_TIMEOUT', error: /^Request Timeout/ },
+    rssBoundMib: HTTP,
+    timeBoundMs: 8_000,
+  },
+  {
+    name: 'trickling body, browser',
+    category: 'slow body',
+    run: siteScrape('/trickle', { timeout: 4_000, waitFor: 100 }),
+    expect: { status: 408, code: 'SCRAPE_TIMEOUT', error: /^Request Timeout/ },
+    rssBoundMib: BROWSER,
+    timeBoundMs: 10_000,
+  },
+  // --- compression bombs on every encoding accepted (1 GiB decoded) ---
+  ...(['gzip', 'deflate', 'br'] as const).map((encoding): HostileCase => ({
+    name: `${encoding} bomb (1 GiB)`,
+    category: 'compression bomb',
+    run: siteScrape(`/${encoding}`),
+    expect: { status: 500, code: 'SCRAPE_SITE_ERROR', error: DECODED(encoding) },
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  })),
+  {
+    name: 'gzip, gzip bomb (1 GiB)',
+    category: 'compression bomb',
+    run: siteScrape('/gzip-gzip'),
+    expect: { status: 500, code: 'SCRAPE_SITE_ERROR', error: DECODED('gzip, gzip') },
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    name: 'zstd bomb (not offered)',
+    category: 'compression bomb',
+    run: siteScrape('/zstd'),
+    expect: { status: 500, code: 'SCRAPE_SITE_ERROR', error: /Content-Encoding zstd, which was not offered/ },
+    rssBoundMib: HTTP,
+    timeBoundMs: 20_000,
+  },
+  {
+    // The document is read decoded, a chunk at a time, before Chromium gets it; reading stops at
+    // MAX_RESPONSE_BYTES, as on the HTTP path.
+    name: 'gzip bomb, browser',
+    category: 'compression bomb',
+    run: siteScrape('/gzip', { waitFor: 100, timeout: 15_000 }),
+    expect: { status: 500, code: 'SCRAPE_SITE_ERROR', error: DECODED('gzip') },
+    rssBoundMib: BROWSER,
+    timeBoundMs: 20_000,
+  },
+];
