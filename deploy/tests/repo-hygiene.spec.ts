@@ -40,14 +40,6 @@ function hasSpecs(dir: string): boolean {
  * must only shrink: remove a file once its references point to docs/.
  */
 const SECTION_SIGN_ALLOWED = new Set([
-  // Being moved or split by other work; their references are converted afterwards.
-  'apps/platform-e2e/src/agent-cluster.e2e-spec.ts',
-  'apps/platform-e2e/src/batch-webhooks-watcher.e2e-spec.ts',
-  'apps/platform-e2e/src/crawl.e2e-spec.ts',
-  'apps/platform-e2e/src/documents.e2e-spec.ts',
-  'apps/platform-e2e/src/extract.e2e-spec.ts',
-  'apps/platform-e2e/src/faults.faults-spec.ts',
-  'apps/platform-e2e/src/map-search-usage.e2e-spec.ts',
   // Names the sign as a permalink glyph headings carry, not as a reference.
   'libs/scrape/content/src/markdown/html-to-markdown.util.ts',
 ]);

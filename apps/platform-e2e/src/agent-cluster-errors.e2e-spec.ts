@@ -6,7 +6,7 @@ import { startCluster, type Platform } from './support/platform';
 import { startService, type ServiceProcess } from './support/service-process';
 import { AGENT_CLUSTER_ENV, agentSiteRoutes } from './support/agent-cluster-support';
 
-// The agent errors of spec §7.3 on the cluster of agent-cluster.e2e-spec.ts (same setup), and a submission
+// The agent errors (docs/agent.md#api) on the cluster of agent-cluster.e2e-spec.ts (same setup), and a submission
 // Kafka refuses.
 jest.setTimeout(300_000);
 
@@ -42,7 +42,7 @@ describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on
     await site?.close();
   });
 
-  it('answers every agent error of spec §7.3 with its exact message', async () => {
+  it('answers every agent error (docs/agent.md#api) with its exact message', async () => {
     const apiKey = await newTeamKey(databaseUrl, uniqueName('errors'), { credits: 1_000 });
     const otherKey = await newTeamKey(databaseUrl, uniqueName('other'), { credits: 1_000 });
     const unknown = '8b0c3a5e-1d2f-4a6b-9c7d-0e1f2a3b4c5d';

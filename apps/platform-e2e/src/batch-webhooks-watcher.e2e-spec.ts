@@ -336,7 +336,7 @@ describe('batch scrape, webhooks and watchers (SDK, cluster)', () => {
   });
 
   describe('a crawl whose start URL fails (kickoff failure)', () => {
-    it('ends failed: status body per compat §8.2, crawl.failed webhook with success:false, watcher catchup per §18', async () => {
+    it('ends failed: status body per docs/crawl.md#status-paging-cancel-errors, crawl.failed webhook with success:false, watcher catchup per docs/crawl.md#websocket-watcher', async () => {
       const job = await firecrawl.crawl(`${site.url}/missing-page`, {
         sitemap: 'skip',
         webhook: { url: receiver.url, metadata: { run: 'kickoff-failure' } },

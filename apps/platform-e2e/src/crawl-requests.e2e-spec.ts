@@ -106,7 +106,7 @@ describe('crawl (SDK, cluster)', () => {
         })
       ).status,
     ).toBe(400);
-    // an empty prompt is an invalid prompt, not an absent one (compat §8.1)
+    // an empty prompt is an invalid prompt, not an absent one (docs/crawl.md#crawl-options)
     for (const prompt of ['', '  ']) {
       expect(
         await call(platform.publicUrl, 'POST', '/v2/crawl', {

@@ -305,7 +305,7 @@ function describeDocumentParsing(
     });
 
     it('returns an uploaded PDF base64-encoded for one credit with parsers: []', async () => {
-      // compat §14 forbids the rawBase64 format on parse, not the parsers option (§3): [] is the raw PDF.
+      // docs/documents.md#other-formats-post-v2parse forbids the rawBase64 format on parse, not the parsers option (docs/scraping.md#options): [] is the raw PDF.
       const response = await parse({ filename: 'report.pdf', data: files.report }, { parsers: [] });
       expect(response.status).toBe(200);
       expect(response.body.data.markdown?.startsWith('JVBER')).toBe(true);

@@ -437,7 +437,7 @@ describe('extract (SDK 4.42) on a cluster: gateway, scrape worker and agent orch
       status: 404,
     });
 
-    // Request validation (compat §12, §21 #20).
+    // Request validation (docs/extract.md#api).
     expect(await post({ schema: PRODUCT_SCHEMA })).toMatchObject({
       status: 400,
       body: { success: false, code: 'BAD_REQUEST', error: "Either 'urls' or 'prompt' must be provided." },

@@ -404,7 +404,7 @@ it('PostgreSQL stopped for 10 s: 503 in the spec shape, then recovery without re
   expect(during.length).toBeGreaterThan(3);
   for (const outcome of during) {
     expect(outcome.status).toBe(503);
-    // Spec §7.1/§7.2: {success:false, error:"Service Unavailable"}, optional code/details/retry_after_seconds.
+    // docs/compatibility.md#errors: {success:false, error:"Service Unavailable"}, optional code/details/retry_after_seconds.
     expect(outcome.body).toMatchObject({ success: false, error: 'Service Unavailable' });
     expect(Object.keys(outcome.body).filter((key) => !SPEC_ERROR_FIELDS.includes(key))).toEqual([]);
     expect(Number(outcome.retryAfter)).toBeGreaterThan(0);

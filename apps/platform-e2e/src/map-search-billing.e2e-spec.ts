@@ -58,7 +58,7 @@ describe('map, search and account usage (SDK, cluster)', () => {
     it('pre-checks at least limit credits and the most a search can cost: 402 rather than fewer results, nothing charged', async () => {
       const key = await createTeamKey(platform, 'search-budget', 12);
       const budget = new Firecrawl({ apiKey: key, apiUrl: platform.publicUrl });
-      // limit 10 needs 10 credits at hand (compat §1.3) and costs 2
+      // limit 10 needs 10 credits at hand (docs/crawl.md#search) and costs 2
       const small = await call<{ creditsUsed: number; data: { web: unknown[] } }>(
         platform.publicUrl,
         'POST',

@@ -112,7 +112,7 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(one.body.warning).toBeUndefined();
     });
 
-    it('follows a start URL that moved to another host name and maps the new host (compat §10)', async () => {
+    it('follows a start URL that moved to another host name and maps the new host (docs/crawl.md#map)', async () => {
       // moved.localhost answers every path with a 301 to the same path on localhost
       const moved = await firecrawl.map(`${site.movedUrl}/`, {
         includeSubdomains: false,
@@ -138,7 +138,7 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(sitemapUrls.every((url) => url.startsWith(`${site.url}/`))).toBe(true);
     });
 
-    it('takes the crawler options (compat §10): path patterns, full-URL patterns, discovery depth, entire domain', async () => {
+    it('takes the crawler options (docs/crawl.md#map): path patterns, full-URL patterns, discovery depth, entire domain', async () => {
       const map = async (body: Record<string, unknown>) => {
         const response = await call<{ links: { url: string }[] }>(platform.publicUrl, 'POST', '/v2/map', {
           apiKey: platform.apiKey,
@@ -292,7 +292,7 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(document.metadata?.sourceURL).toBe(`${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`);
       expect(document.title).toBe(`Doc ${CRAWL_SITE.searchMarkerPage}`);
 
-      // creditsUsed = the search charge + the scrapes' charges, exactly what the ledger lost (compat §11)
+      // creditsUsed = the search charge + the scrapes' charges, exactly what the ledger lost (docs/crawl.md#search)
       const before = (await firecrawl.getCreditUsage()).remainingCredits;
       const charged = await call<{ creditsUsed: number; data: { web: (Document & { url: string })[] } }>(
         platform.publicUrl,
@@ -326,7 +326,7 @@ describe('map, search and account usage (SDK, cluster)', () => {
       expect(other.web ?? []).toEqual([]);
     });
 
-    it('starts result scrapes without waiting on asyncScraping and serves them by id (compat §11)', async () => {
+    it('starts result scrapes without waiting on asyncScraping and serves them by id (docs/crawl.md#search)', async () => {
       type AsyncAnswer = { creditsUsed: number; data: { web: Document[] }; scrapeIds?: { web?: string[] } };
       const pageUrl = `${site.url}/docs/page-${CRAWL_SITE.searchMarkerPage}`;
       const before = (await firecrawl.getCreditUsage()).remainingCredits;

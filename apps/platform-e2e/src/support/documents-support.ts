@@ -38,7 +38,7 @@ export async function fixtureSite(files: Fixtures): Promise<FixtureServer> {
   });
 }
 
-/** Every block span indexes the returned markdown exactly, or is null (spec §2.3). */
+/** Every block span indexes the returned markdown exactly, or is null (docs/documents.md#output). */
 export function spansValidOrNull(document: ScrapeDocument): LayoutBlock[] {
   const items = (document.blocks ?? []).flatMap((page: PageBlocks) => page.items as LayoutBlock[]);
   for (const block of items)

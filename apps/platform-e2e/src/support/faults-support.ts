@@ -21,7 +21,7 @@ export const PAGES = 500;
 export const FANOUT = 20;
 export const PAGE_DELAY_MS = 400;
 export const PROXY_PORT = 3100;
-/** Fields an error body may have (spec §7.1, compat §1.2–1.3). */
+/** Fields an error body may have (docs/compatibility.md#errors). */
 export const SPEC_ERROR_FIELDS = ['success', 'error', 'code', 'details', 'retry_after_seconds'];
 
 /** The page numbers /p/n links to (its children in a tree of PAGES − 1 pages under /). */

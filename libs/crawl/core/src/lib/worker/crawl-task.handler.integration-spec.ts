@@ -83,6 +83,7 @@ describe('CrawlTaskHandler (PostgreSQL, fixture site)', () => {
       logger,
       sitemapTimeoutMs: 10_000,
       maxAttempts: MAX_ATTEMPTS,
+      pageLeaseMs: 60_000,
       gate: new SuspectGate(),
     });
   };
@@ -469,6 +470,17 @@ describe('CrawlTaskHandler (PostgreSQL, fixture site)', () => {
     expect(page.error).toMatch(/^Quarantined after 3 attempts/);
     expect(site.hits.get('/poison')).toBeUndefined();
     expect(await ledgerOf(crawlId)).toMatchObject({ documents: 0, charges: 0 });
+  });
+
+  it('a page out of starts whose latest run began within the lease is held by that run: not run, not quarantined', async () => {
+    const crawlId = await newCrawl({ sitemap: 'skip' }, { paths: ['/busy'] });
+    await dispatcher.dispatch(crawlId);
+    const message = await messageFor(crawlId, '/busy');
+    const sql = `UPDATE crawl_pages SET starts = $2, started_at = now() WHERE crawl_id = $1`;
+    await db.sql.query(sql, [crawlId, MAX_ATTEMPTS]);
+    await sut.handle(message);
+    expect(await statusesOf(crawlId)).toEqual({ '/busy': 'dispatched' });
+    expect(site.hits.get('/busy')).toBeUndefined();
   });
 
   it('a page of a cancelled crawl is skipped, unfetched and uncharged', async () => {
