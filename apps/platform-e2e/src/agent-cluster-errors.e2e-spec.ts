@@ -1,45 +1,22 @@
-import { startFixtureServer, TEST_KAFKA_BROKERS, uniqueName, type FixtureServer } from '@quarry/testing';
+import { TEST_KAFKA_BROKERS, uniqueName, type FixtureServer } from '@quarry/testing';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { call } from './support/api-client';
 import { newTeamKey, waitForAgent } from './support/agent-support';
 import { startCluster, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
-import { AGENT_CLUSTER_ENV, agentSiteRoutes } from './support/agent-cluster-support';
+import { useAgentCluster } from './support/agent-cluster-support';
 
 // The agent errors (docs/agent.md#api) on the cluster of agent-cluster.e2e-spec.ts (same setup), and a submission
 // Kafka refuses.
 jest.setTimeout(300_000);
 
 describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on Kafka and PostgreSQL), no language model', () => {
-  let platform: Platform;
+  const cluster = useAgentCluster();
   let site: FixtureServer;
-  const orchestrators: ServiceProcess[] = [];
   let databaseUrl: string;
   let gateway: string;
 
-  const startOrchestrator = async () => {
-    const service = await startService('agent-orchestrator', platform.env, {
-      label: `orchestrator-${orchestrators.length + 1}`,
-    });
-    orchestrators.push(service);
-    return service;
-  };
-
-  beforeAll(async () => {
-    site = await startFixtureServer(agentSiteRoutes());
-    platform = await startCluster({
-      gateways: 1,
-      workers: 1,
-      env: AGENT_CLUSTER_ENV,
-    });
-    databaseUrl = platform.database?.url as string;
-    gateway = platform.url();
-    await startOrchestrator();
-  });
-  afterAll(async () => {
-    await Promise.allSettled(orchestrators.map((service) => service.stop()));
-    await platform?.stop();
-    await site?.close();
+  beforeAll(() => {
+    ({ site, databaseUrl, gateway } = cluster);
   });
 
   it('answers every agent error (docs/agent.md#api) with its exact message', async () => {

@@ -1,4 +1,4 @@
-import { startFixtureServer, uniqueName, type FixtureServer } from '@quarry/testing';
+import { uniqueName, type FixtureServer } from '@quarry/testing';
 import { call } from './support/api-client';
 import {
   checkTraceInvariants,
@@ -9,42 +9,20 @@ import {
   waitForTrace,
   type TraceEvent,
 } from './support/agent-support';
-import { startCluster, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
-import { AGENT_CLUSTER_ENV, agentSiteRoutes, prompt, schema, UUID } from './support/agent-cluster-support';
+import type { ServiceProcess } from './support/service-process';
+import { prompt, schema, useAgentCluster, UUID } from './support/agent-cluster-support';
 
 jest.setTimeout(300_000);
 
 describe('agent runs on a cluster (gateway, scrape worker, agent orchestrator on Kafka and PostgreSQL), no language model', () => {
-  let platform: Platform;
+  const cluster = useAgentCluster();
+  const { orchestrators, startOrchestrator } = cluster;
   let site: FixtureServer;
-  const orchestrators: ServiceProcess[] = [];
   let databaseUrl: string;
   let gateway: string;
 
-  const startOrchestrator = async () => {
-    const service = await startService('agent-orchestrator', platform.env, {
-      label: `orchestrator-${orchestrators.length + 1}`,
-    });
-    orchestrators.push(service);
-    return service;
-  };
-
-  beforeAll(async () => {
-    site = await startFixtureServer(agentSiteRoutes());
-    platform = await startCluster({
-      gateways: 1,
-      workers: 1,
-      env: AGENT_CLUSTER_ENV,
-    });
-    databaseUrl = platform.database?.url as string;
-    gateway = platform.url();
-    await startOrchestrator();
-  });
-  afterAll(async () => {
-    await Promise.allSettled(orchestrators.map((service) => service.stop()));
-    await platform?.stop();
-    await site?.close();
+  beforeAll(() => {
+    ({ site, databaseUrl, gateway } = cluster);
   });
 
   it('runs the deterministic strategy end to end: index search, sub-agents, link following, extraction, billing once', async () => {

@@ -1,7 +1,7 @@
-import Firecrawl, { type Document } from '@mendable/firecrawl-js';
-import { startCrawlSite, type CrawlSite } from '@quarry/testing';
+import type Firecrawl from '@mendable/firecrawl-js';
+import type { CrawlSite } from '@quarry/testing';
 import { call } from './support/api-client';
-import { startCrawlCluster, type CrawlCluster } from './support/crawl-support';
+import { crawledPathOf, useCrawlSuite, type CrawlCluster } from './support/crawl-support';
 
 /** Crawl requests on the cluster of crawl.e2e-spec.ts (same setup): idempotency keys, prompts, validation. */
 describe('crawl (SDK, cluster)', () => {
@@ -9,25 +9,13 @@ describe('crawl (SDK, cluster)', () => {
   let platform: CrawlCluster;
   let firecrawl: Firecrawl;
 
-  const pathOf = (document: Document) => {
-    const url = new URL(String(document.metadata?.sourceURL));
-    return `${url.hostname === 'localhost' ? '' : url.hostname}${url.pathname}${url.search}`;
-  };
+  const pathOf = crawledPathOf;
   const crawl = (path: string, options: Parameters<Firecrawl['crawl']>[1] = {}) =>
     firecrawl.crawl(`${site.url}${path}`, { pollInterval: 1, timeout: 240, ...options });
 
-  beforeAll(async () => {
-    site = await startCrawlSite();
-    platform = await startCrawlCluster({
-      workers: 2,
-      env: { CRAWL_TRAP_MAX_RUN: '5', OUTBOUND_ALLOWLIST: '127.0.0.1', ALLOW_PRIVATE_NETWORKS: 'false' },
-    });
-    firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.publicUrl });
-  }, 180_000);
-
-  afterAll(async () => {
-    await platform?.stop();
-    await site?.close();
+  const suite = useCrawlSuite();
+  beforeAll(() => {
+    ({ site, platform, firecrawl } = suite);
   });
 
   it('honours x-idempotency-key (409 on reuse, 400 when not a UUID)', async () => {

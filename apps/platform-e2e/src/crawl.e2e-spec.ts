@@ -1,11 +1,12 @@
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
-import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
+import { CRAWL_SITE, type CrawlSite } from '@quarry/testing';
 import { call } from './support/api-client';
 import {
   createTeamKey,
   eventually,
   query,
-  startCrawlCluster,
+  crawledPathOf,
+  useCrawlSuite,
   type CrawlCluster,
 } from './support/crawl-support';
 
@@ -17,25 +18,13 @@ describe('crawl (SDK, cluster)', () => {
   let fullCrawlId: string;
   let fullCrawlCompleted: number;
 
-  const pathOf = (document: Document) => {
-    const url = new URL(String(document.metadata?.sourceURL));
-    return `${url.hostname === 'localhost' ? '' : url.hostname}${url.pathname}${url.search}`;
-  };
+  const pathOf = crawledPathOf;
   const crawl = (path: string, options: Parameters<Firecrawl['crawl']>[1] = {}) =>
     firecrawl.crawl(`${site.url}${path}`, { pollInterval: 1, timeout: 240, ...options });
 
-  beforeAll(async () => {
-    site = await startCrawlSite();
-    platform = await startCrawlCluster({
-      workers: 2,
-      env: { CRAWL_TRAP_MAX_RUN: '5', OUTBOUND_ALLOWLIST: '127.0.0.1', ALLOW_PRIVATE_NETWORKS: 'false' },
-    });
-    firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.publicUrl });
-  }, 180_000);
-
-  afterAll(async () => {
-    await platform?.stop();
-    await site?.close();
+  const suite = useCrawlSuite();
+  beforeAll(() => {
+    ({ site, platform, firecrawl } = suite);
   });
 
   it('crawls several hundred pages once each: sitemap index with gzip sitemaps, robots.txt, traps bounded, no subdomain or external pages', async () => {

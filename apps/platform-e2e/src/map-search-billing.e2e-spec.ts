@@ -1,36 +1,23 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { startCrawlSite, type CrawlSite } from '@quarry/testing';
+import type { CrawlSite } from '@quarry/testing';
 import { call } from './support/api-client';
 import {
   createTeamKey,
   eventually,
   query,
-  startCrawlCluster,
-  startFakeSearxng,
+  useMapSearchSuite,
   type CrawlCluster,
-  type FakeSearxng,
 } from './support/crawl-support';
 import { developer, general, images, news, science } from './support/search-results';
 
 /** Billing on the cluster of map-search-usage.e2e-spec.ts (same setup). */
 describe('map, search and account usage (SDK, cluster)', () => {
   let site: CrawlSite;
-  let searxng: FakeSearxng;
   let platform: CrawlCluster;
 
-  beforeAll(async () => {
-    site = await startCrawlSite();
-    searxng = await startFakeSearxng({ general, news, images, it: developer, science });
-    platform = await startCrawlCluster({
-      workers: 1,
-      env: { SEARCH_PROVIDER_URL: searxng.url, MAP_CRAWL_PAGES: '3' },
-    });
-  }, 180_000);
-
-  afterAll(async () => {
-    await platform?.stop();
-    await searxng?.close();
-    await site?.close();
+  const suite = useMapSearchSuite({ general, news, images, it: developer, science });
+  beforeAll(() => {
+    ({ site, platform } = suite);
   });
 
   describe('billing', () => {

@@ -1,12 +1,11 @@
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
-import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
+import { CRAWL_SITE, type CrawlSite } from '@quarry/testing';
 import { call } from './support/api-client';
 import {
   createTeamKey,
   eventually,
   query,
-  startCrawlCluster,
-  startFakeSearxng,
+  useMapSearchSuite,
   type CrawlCluster,
   type FakeSearxng,
 } from './support/crawl-support';
@@ -18,20 +17,10 @@ describe('map, search and account usage (SDK, cluster)', () => {
   let platform: CrawlCluster;
   let firecrawl: Firecrawl;
 
-  beforeAll(async () => {
-    site = await startCrawlSite();
-    searxng = await startFakeSearxng({ general, news, images, it: developer, science });
-    platform = await startCrawlCluster({
-      workers: 1,
-      env: { SEARCH_PROVIDER_URL: searxng.url, MAP_CRAWL_PAGES: '3' },
-    });
+  const suite = useMapSearchSuite({ general, news, images, it: developer, science });
+  beforeAll(() => {
+    ({ site, searxng, platform } = suite);
     firecrawl = new Firecrawl({ apiKey: platform.apiKey, apiUrl: platform.publicUrl });
-  }, 180_000);
-
-  afterAll(async () => {
-    await platform?.stop();
-    await searxng?.close();
-    await site?.close();
   });
 
   describe('map', () => {

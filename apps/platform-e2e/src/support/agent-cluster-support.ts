@@ -1,4 +1,6 @@
-import type { FixtureHandler } from '@quarry/testing';
+import { startFixtureServer, type FixtureHandler, type FixtureServer } from '@quarry/testing';
+import { startCluster, type Platform } from './platform';
+import { startService, type ServiceProcess } from './service-process';
 
 // Shared by the agent cluster e2e (agent-cluster.e2e-spec.ts, agent-cluster-errors.e2e-spec.ts).
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -58,3 +60,43 @@ export const AGENT_CLUSTER_ENV = {
   AGENT_SWEEP_INTERVAL_MS: '1000',
   AGENT_SCRAPE_TIMEOUT_MS: '20000',
 };
+
+/** The agent cluster of a suite: fixture site, cluster (1 gateway, 1 worker), its orchestrators. */
+export interface AgentCluster {
+  platform: Platform;
+  site: FixtureServer;
+  databaseUrl: string;
+  gateway: string;
+  /** Running orchestrators, oldest first (a test may stop one). */
+  orchestrators: ServiceProcess[];
+  startOrchestrator(): Promise<ServiceProcess>;
+}
+
+/**
+ * Registers the suite's beforeAll/afterAll: the shop fixture site, a cluster on Kafka and PostgreSQL
+ * with `AGENT_CLUSTER_ENV`, and one agent orchestrator; everything is stopped after the suite.
+ * Read the returned object's fields inside hooks and tests (they are set by the beforeAll).
+ */
+export function useAgentCluster(): AgentCluster {
+  const cluster = { orchestrators: [] as ServiceProcess[] } as AgentCluster;
+  cluster.startOrchestrator = async () => {
+    const service = await startService('agent-orchestrator', cluster.platform.env, {
+      label: `orchestrator-${cluster.orchestrators.length + 1}`,
+    });
+    cluster.orchestrators.push(service);
+    return service;
+  };
+  beforeAll(async () => {
+    cluster.site = await startFixtureServer(agentSiteRoutes());
+    cluster.platform = await startCluster({ gateways: 1, workers: 1, env: AGENT_CLUSTER_ENV });
+    cluster.databaseUrl = cluster.platform.database?.url as string;
+    cluster.gateway = cluster.platform.url();
+    await cluster.startOrchestrator();
+  });
+  afterAll(async () => {
+    await Promise.allSettled(cluster.orchestrators.map((service) => service.stop()));
+    await cluster.platform?.stop();
+    await cluster.site?.close();
+  });
+  return cluster;
+}

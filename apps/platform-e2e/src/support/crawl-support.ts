@@ -1,3 +1,5 @@
+import Firecrawl, { type Document } from '@mendable/firecrawl-js';
+import { startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { spawn } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -248,4 +250,69 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** The crawl suites' shared parts: the fixture site, a cluster of 2 workers, the unmodified SDK. */
+export interface CrawlSuite {
+  site: CrawlSite;
+  platform: CrawlCluster;
+  firecrawl: Firecrawl;
+}
+
+/**
+ * Registers the suite's beforeAll/afterAll for crawl.e2e-spec.ts and crawl-requests.e2e-spec.ts: the
+ * crawl fixture site and gateway + 2 workers on Kafka and PostgreSQL (trap bound 5, private networks
+ * refused but the fixture's 127.0.0.1 allowed). Read the fields inside hooks and tests.
+ */
+export function useCrawlSuite(): CrawlSuite {
+  const suite = {} as CrawlSuite;
+  beforeAll(async () => {
+    suite.site = await startCrawlSite();
+    suite.platform = await startCrawlCluster({
+      workers: 2,
+      env: { CRAWL_TRAP_MAX_RUN: '5', OUTBOUND_ALLOWLIST: '127.0.0.1', ALLOW_PRIVATE_NETWORKS: 'false' },
+    });
+    suite.firecrawl = new Firecrawl({ apiKey: suite.platform.apiKey, apiUrl: suite.platform.publicUrl });
+  }, 180_000);
+  afterAll(async () => {
+    await suite.platform?.stop();
+    await suite.site?.close();
+  });
+  return suite;
+}
+
+/** A document's path, prefixed with its host when it is not the fixture's localhost. */
+export function crawledPathOf(document: Document): string {
+  const url = new URL(String(document.metadata?.sourceURL));
+  return `${url.hostname === 'localhost' ? '' : url.hostname}${url.pathname}${url.search}`;
+}
+
+/** The map/search suites' shared parts: the crawl site, a fake SearXNG, gateway + 1 worker. */
+export interface MapSearchSuite {
+  site: CrawlSite;
+  searxng: FakeSearxng;
+  platform: CrawlCluster;
+}
+
+/**
+ * Registers the suite's beforeAll/afterAll for map-search-usage.e2e-spec.ts and
+ * map-search-billing.e2e-spec.ts: `results` served by a fake SearXNG as the web search provider, a
+ * light map crawl of 3 pages. Read the fields inside hooks and tests.
+ */
+export function useMapSearchSuite(results: Parameters<typeof startFakeSearxng>[0]): MapSearchSuite {
+  const suite = {} as MapSearchSuite;
+  beforeAll(async () => {
+    suite.site = await startCrawlSite();
+    suite.searxng = await startFakeSearxng(results);
+    suite.platform = await startCrawlCluster({
+      workers: 1,
+      env: { SEARCH_PROVIDER_URL: suite.searxng.url, MAP_CRAWL_PAGES: '3' },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await suite.platform?.stop();
+    await suite.searxng?.close();
+    await suite.site?.close();
+  });
+  return suite;
 }

@@ -1,13 +1,9 @@
-import { scrapeRequestSchema, type ScrapeRequest, type ScrapeRequestInput } from '@quarry/contracts';
-import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
-import { HttpEngine } from '@quarry/scrape/engine';
+import type { ScrapeRequestInput } from '@quarry/contracts';
 import { SCRAPE_SITE, startScrapeSite, type ScrapeSite } from '@quarry/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { BrowserPool } from '../pool/browser-pool';
-import { BrowserEngine } from './browser.engine';
-import { ProxyPools } from './proxy-pools';
+import { startBrowserEngineKit, type BrowserEngineKit } from './browser-engine.test-kit';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 jest.setTimeout(60_000);
@@ -15,41 +11,18 @@ jest.setTimeout(60_000);
 // The actions and the page bounds of the BrowserEngine, on the setup of browser.engine.integration-spec.ts.
 describe('BrowserEngine on real Chromium', () => {
   let site: ScrapeSite;
-  let pool: BrowserPool;
-  let client: GuardedHttpClient;
-  let sut: BrowserEngine;
+  let kit: BrowserEngineKit;
 
-  const request = (input: Partial<ScrapeRequestInput> & { url: string }): ScrapeRequest =>
-    scrapeRequestSchema.parse(input);
   const fetchPage = (input: Partial<ScrapeRequestInput> & { url: string }, timeoutMs = 30_000) =>
-    sut.fetch(request(input), {
-      jobId: '00000000-0000-4000-8000-000000000001',
-      signal: AbortSignal.timeout(timeoutMs),
-      timeoutMs,
-    });
+    kit.fetchPage(input, timeoutMs);
 
   beforeAll(async () => {
     site = await startScrapeSite();
-    // 127.0.0.1 counts as public; 127.0.0.2 (the "private" site), 10/8 and 169.254/16 stay private.
-    const policy = new AddressPolicy(false, ['127.0.0.1']);
-    client = new GuardedHttpClient(policy, { userAgent: 'QuarryTest/1.0', maxBytes: 5 * 1024 * 1024 });
-    pool = await BrowserPool.launch({
-      executablePath: CHROMIUM,
-      concurrency: 2,
-      policy,
-      maxTransferBytes: 16 * 1024 * 1024,
-    });
-    sut = new BrowserEngine({
-      http: new HttpEngine(client),
-      pool,
-      proxies: new ProxyPools({ basic: [], enhanced: [] }),
-      settings: { teamConcurrency: 2, settleMs: 2_000, maxDocumentBytes: 5 * 1024 * 1024 },
-    });
+    kit = await startBrowserEngineKit({ chromiumPath: CHROMIUM, settleMs: 2_000 });
   });
 
   afterAll(async () => {
-    await pool?.close();
-    await client?.close();
+    await kit?.close();
     await site?.close();
   });
 

@@ -1,4 +1,4 @@
-import { scrapeRequestSchema, type ScrapeRequest, type ScrapeRequestInput } from '@quarry/contracts';
+import type { ScrapeRequest, ScrapeRequestInput } from '@quarry/contracts';
 import { AddressPolicy, BlockedAddressError, GuardedHttpClient } from '@quarry/platform/net';
 import { InlineContentTransformer } from '@quarry/scrape/content';
 import { buildDocument, HttpEngine } from '@quarry/scrape/engine';
@@ -11,6 +11,7 @@ import {
 } from '@quarry/testing';
 import { BrowserPool } from '../pool/browser-pool';
 import { BrowserEngine } from './browser.engine';
+import { startBrowserEngineKit, type BrowserEngineKit } from './browser-engine.test-kit';
 import { ProxyPools } from './proxy-pools';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -18,41 +19,22 @@ jest.setTimeout(60_000);
 
 describe('BrowserEngine on real Chromium', () => {
   let site: ScrapeSite;
+  let kit: BrowserEngineKit;
   let pool: BrowserPool;
   let client: GuardedHttpClient;
-  let sut: BrowserEngine;
 
-  const request = (input: Partial<ScrapeRequestInput> & { url: string }): ScrapeRequest =>
-    scrapeRequestSchema.parse(input);
+  const request = (input: Partial<ScrapeRequestInput> & { url: string }): ScrapeRequest => kit.request(input);
   const fetchPage = (input: Partial<ScrapeRequestInput> & { url: string }, timeoutMs = 30_000) =>
-    sut.fetch(request(input), {
-      jobId: '00000000-0000-4000-8000-000000000001',
-      signal: AbortSignal.timeout(timeoutMs),
-      timeoutMs,
-    });
+    kit.fetchPage(input, timeoutMs);
 
   beforeAll(async () => {
     site = await startScrapeSite();
-    // 127.0.0.1 counts as public; 127.0.0.2 (the "private" site), 10/8 and 169.254/16 stay private.
-    const policy = new AddressPolicy(false, ['127.0.0.1']);
-    client = new GuardedHttpClient(policy, { userAgent: 'QuarryTest/1.0', maxBytes: 5 * 1024 * 1024 });
-    pool = await BrowserPool.launch({
-      executablePath: CHROMIUM,
-      concurrency: 2,
-      policy,
-      maxTransferBytes: 16 * 1024 * 1024,
-    });
-    sut = new BrowserEngine({
-      http: new HttpEngine(client),
-      pool,
-      proxies: new ProxyPools({ basic: [], enhanced: [] }),
-      settings: { teamConcurrency: 2, settleMs: 2_000, maxDocumentBytes: 5 * 1024 * 1024 },
-    });
+    kit = await startBrowserEngineKit({ chromiumPath: CHROMIUM, settleMs: 2_000 });
+    ({ pool, client } = kit);
   });
 
   afterAll(async () => {
-    await pool?.close();
-    await client?.close();
+    await kit?.close();
     await site?.close();
   });
 

@@ -1,7 +1,6 @@
 import { scrapeRequestSchema } from '@quarry/contracts';
-import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { InlineContentTransformer } from '@quarry/scrape/content';
-import { buildDocument, HttpEngine, type FetchedPage } from '@quarry/scrape/engine';
+import { buildDocument, type FetchedPage } from '@quarry/scrape/engine';
 import {
   JS_PAGES,
   JS_PAGES_HELDOUT,
@@ -10,10 +9,9 @@ import {
   type CorpusPage,
   type JsCorpusSite,
 } from '@quarry/testing';
-import { BrowserPool } from '../pool/browser-pool';
 import { BrowserEngine } from './browser.engine';
 import { staticText } from './js-need.util';
-import { ProxyPools } from './proxy-pools';
+import { startBrowserEngineKit, type BrowserEngineKit } from './browser-engine.test-kit';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 jest.setTimeout(180_000);
@@ -25,8 +23,7 @@ jest.setTimeout(180_000);
  */
 describe('JavaScript corpus through the engine on real Chromium', () => {
   let site: JsCorpusSite;
-  let pool: BrowserPool;
-  let client: GuardedHttpClient;
+  let kit: BrowserEngineKit;
   let sut: BrowserEngine;
 
   const scrape = async (
@@ -52,25 +49,12 @@ describe('JavaScript corpus through the engine on real Chromium', () => {
 
   beforeAll(async () => {
     site = await startJsCorpusSite([...JS_PAGES, ...JS_PAGES_HELDOUT, ...STATIC_PAGES]);
-    const policy = new AddressPolicy(false, ['127.0.0.1']);
-    client = new GuardedHttpClient(policy, { userAgent: 'QuarryTest/1.0', maxBytes: 5 * 1024 * 1024 });
-    pool = await BrowserPool.launch({
-      executablePath: CHROMIUM,
-      concurrency: 2,
-      policy,
-      maxTransferBytes: 16 * 1024 * 1024,
-    });
-    sut = new BrowserEngine({
-      http: new HttpEngine(client),
-      pool,
-      proxies: new ProxyPools({ basic: [], enhanced: [] }),
-      settings: { teamConcurrency: 2, settleMs: 3_000, maxDocumentBytes: 5 * 1024 * 1024 },
-    });
+    kit = await startBrowserEngineKit({ chromiumPath: CHROMIUM, settleMs: 3_000 });
+    sut = kit.engine;
   });
 
   afterAll(async () => {
-    await pool?.close();
-    await client?.close();
+    await kit?.close();
     await site?.close();
   });
 
