@@ -16,16 +16,9 @@ export function isSuspect(job: Pick<JobRecord, 'status' | 'attempts'>): boolean 
   return job.status === 'active' && job.attempts > 0;
 }
 
-/**
- * `run`: this delivery runs the job. `finished`: it has an outcome already. `running`: a duplicate
- * delivery of a job a live run holds (that run records the outcome). `quarantined`: poison, failed
- * now with `error`.
- */
+/** `run`: this delivery runs the job. `finished`: it has an outcome already. `quarantined`: poison, failed now with `error`. */
 export type JobClaim =
-  | { outcome: 'run' }
-  | { outcome: 'finished' }
-  | { outcome: 'running' }
-  | { outcome: 'quarantined'; error: JobError };
+  { outcome: 'run' } | { outcome: 'finished' } | { outcome: 'quarantined'; error: JobError };
 
 /**
  * The one claim rule of bus-delivered jobs (scrape, parse, interact): a job runs at most
@@ -44,12 +37,10 @@ export class JobClaims {
     readonly gate: SuspectGate,
   ) {}
 
-  /** `busyMs`: how long a run of this job may last (its budget); a start within it is a live run. */
-  async claim(jobId: string, kind: MetricJobKind, busyMs = 0): Promise<JobClaim> {
-    const started = await this.jobs.start(jobId, this.maxAttempts, busyMs);
+  async claim(jobId: string, kind: MetricJobKind): Promise<JobClaim> {
+    const started = await this.jobs.start(jobId, this.maxAttempts);
     if (started === 'started') return { outcome: 'run' };
     if (started === 'finished') return { outcome: 'finished' };
-    if (started === 'running') return { outcome: 'running' };
     const error = quarantineError(this.maxAttempts);
     if (await this.outcomes.fail(jobId, error)) {
       this.metrics.workQuarantined.inc({ kind });

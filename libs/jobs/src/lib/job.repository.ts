@@ -112,23 +112,14 @@ export class JobRepository {
    * `exhausted`: `maxAttempts` earlier starts never recorded an outcome (each one's process died or
    * was killed while it ran): the job is poison and must be quarantined, not run again.
    */
-  async start(
-    id: string,
-    maxAttempts: number,
-    busyMs = 0,
-  ): Promise<'started' | 'running' | 'finished' | 'exhausted'> {
+  async start(id: string, maxAttempts: number): Promise<'started' | 'finished' | 'exhausted'> {
     const result = await this.db.prisma.job.updateMany({
       where: { id, status: { in: ['queued', 'active'] }, attempts: { lt: maxAttempts } },
       data: { status: 'active', startedAt: new Date(), attempts: { increment: 1 } },
     });
     if (result.count > 0) return 'started';
     const job = await this.find(id);
-    if (!job || isTerminal(job.status)) return 'finished';
-    // Out of attempts, but the latest run began less than `busyMs` ago and may still be going (a
-    // duplicate delivery, e.g. after a consumer-group rebalance): not poison.
-    if (job.status === 'active' && job.startedAt && Date.now() - job.startedAt.getTime() < busyMs)
-      return 'running';
-    return 'exhausted';
+    return job && !isTerminal(job.status) ? 'exhausted' : 'finished';
   }
 
   /**

@@ -70,13 +70,9 @@ export class WorkerJob {
     return this.deps.claims.gate.run(isSuspect(job), work);
   }
 
-  /**
-   * Claims the run for this process; false when it finished elsewhere or was quarantined (announced),
-   * or when a live run elsewhere holds it (`budgetMs`: how long a run may last; that run announces).
-   */
-  async claim(ref: WorkerJobRef, budgetMs: number): Promise<boolean> {
-    const claim = await this.deps.claims.claim(ref.jobId, this.kind, budgetMs);
-    if (claim.outcome === 'running') return false;
+  /** Claims the run for this process; false when it finished elsewhere or was quarantined (announced). */
+  async claim(ref: WorkerJobRef): Promise<boolean> {
+    const claim = await this.deps.claims.claim(ref.jobId, this.kind);
     if (claim.outcome === 'finished') {
       const job = await this.deps.jobs.find(ref.jobId);
       if (job && isTerminal(job.status)) await this.announce(ref, job.status, job.error);

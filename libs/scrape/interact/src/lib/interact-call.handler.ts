@@ -71,9 +71,7 @@ export class InteractCallHandler {
     if (message.type === 'execute' && Date.now() >= message.deadline) {
       return this.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
     }
-    const budgetMs = message.type === 'execute' ? Math.max(0, message.deadline - Date.now()) : 0;
-    const claim = await this.deps.claims.claim(message.callId, 'interact', budgetMs + 5_000);
-    if (claim.outcome === 'running') return; // a live run elsewhere answers it
+    const claim = await this.deps.claims.claim(message.callId, 'interact');
     if (claim.outcome === 'finished') return this.handle(message);
     if (claim.outcome === 'quarantined') return this.announce(message, 'failed', claim.error);
     const startedAt = Date.now();

@@ -147,33 +147,6 @@ describe('ScrapeJobHandler', () => {
     expect(await eventsOf(jobId)).toEqual([expect.objectContaining({ status: 'failed', error: job?.error })]);
   });
 
-  it('a delivery of a job out of attempts whose latest run began within its budget is a duplicate, not poison', async () => {
-    const message = await queued('/article');
-    // Three runs began (the limit); the latest one just now, on another worker that is still going.
-    await db.prisma.job.update({
-      where: { id: message.jobId },
-      data: { status: 'active', attempts: 3, startedAt: new Date() },
-    });
-    const fetches = site.hits.get('/article');
-    await sut.handle(message);
-    expect(site.hits.get('/article')).toBe(fetches);
-    expect(await jobs.find(message.jobId)).toMatchObject({ status: 'active', attempts: 3 });
-    expect(await eventsOf(message.jobId)).toEqual([]);
-  });
-
-  it('a job out of attempts whose latest run began longer ago than its budget is quarantined', async () => {
-    const message = await queued('/article');
-    await db.prisma.job.update({
-      where: { id: message.jobId },
-      data: { status: 'active', attempts: 3, startedAt: new Date(Date.now() - 60_000) },
-    });
-    const fetches = site.hits.get('/article');
-    await sut.handle(message);
-    expect(site.hits.get('/article')).toBe(fetches);
-    expect(await jobs.find(message.jobId)).toMatchObject({ status: 'failed' });
-    expect(await eventsOf(message.jobId)).toEqual([expect.objectContaining({ status: 'failed' })]);
-  });
-
   it('a message without a job row is skipped', async () => {
     const message = { ...(await queued('/article')), jobId: randomUUID() };
     await sut.handle(message);

@@ -14,9 +14,6 @@ import { isCacheWritable, scrapeCacheKey } from '@quarry/scrape/cache';
 import type { ScrapePipeline } from '@quarry/scrape/engine';
 import type { Logger } from 'pino';
 
-/** Time past its budget a run may take to store its outcome (a duplicate within it is not poison). */
-const RUN_GRACE_MS = 5_000;
-
 export interface ScrapeJobHandlerDeps {
   pipeline: ScrapePipeline;
   jobs: JobRepository;
@@ -56,7 +53,7 @@ export class ScrapeJobHandler {
       await this.job.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
       return;
     }
-    if (!(await this.job.claim(message, budgetMs + RUN_GRACE_MS))) return;
+    if (!(await this.job.claim(message))) return;
     const startedAt = Date.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), budgetMs);

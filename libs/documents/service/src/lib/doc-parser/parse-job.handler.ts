@@ -31,9 +31,6 @@ export interface ParseJobHandlerDeps {
   logger: Logger;
 }
 
-/** Time past its deadline a run may take to store its outcome (a duplicate within it is not poison). */
-const RUN_GRACE_MS = 5_000;
-
 /** How long a parsed result waits in the blob store for the scrape worker that asked for it. */
 export const RESULT_TTL_MS = 10 * 60 * 1000;
 
@@ -118,7 +115,7 @@ export class ParseJobHandler {
     data: Buffer,
   ): Promise<void> {
     const { blobs, metrics } = this.deps;
-    if (!(await this.job.claim(message, Math.max(0, message.deadline - Date.now()) + RUN_GRACE_MS))) return;
+    if (!(await this.job.claim(message))) return;
     metrics.jobsRunning.inc({ kind: 'parse' });
     const startedAt = Date.now();
     try {
