@@ -14,6 +14,7 @@ export { transformPage } from './workers/transform-page.util';
 export type { PageInput, TransformedPage } from './workers/transform-page.util';
 export {
   InlineContentTransformer,
+  pageTooLarge,
   WorkerContentTransformer,
   type ContentTransformer,
   type WorkerContentOptions,

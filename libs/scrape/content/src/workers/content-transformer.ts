@@ -25,8 +25,11 @@ export interface ContentTransformer {
   close(): Promise<void>;
 }
 
-/** The API error of a page the content pipeline refused or could not survive. */
-function pageTooLarge(message: string): AppError {
+/**
+ * The API error of a page refused for its size (`PageTooLargeError`: on the HTTP path, in the browser
+ * or in a content worker) or that a content worker could not survive: 422, never charged.
+ */
+export function pageTooLarge(message: string): AppError {
   return new AppError('SCRAPE_PAGE_TOO_LARGE', { message });
 }
 

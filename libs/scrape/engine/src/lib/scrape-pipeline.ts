@@ -4,6 +4,7 @@ import {
   assertPageWithinLimits,
   DEFAULT_PAGE_LIMITS,
   InlineContentTransformer,
+  pageTooLarge,
   PageTooLargeError,
   type ContentTransformer,
   type PageLimits,
@@ -127,8 +128,7 @@ export class ScrapePipeline {
     try {
       assertPageWithinLimits(page.text ?? page.body, this.pageLimits);
     } catch (error) {
-      if (error instanceof PageTooLargeError)
-        throw new AppError('SCRAPE_PAGE_TOO_LARGE', { message: error.message });
+      if (error instanceof PageTooLargeError) throw pageTooLarge(error.message);
       throw error;
     }
   }

@@ -1,5 +1,10 @@
-import { AppError, findFormat, hasFormat, type ActionResults, type ScrapeRequest } from '@quarry/contracts';
-import { DEFAULT_PAGE_LIMITS, PageTooLargeError, type PageLimits } from '@quarry/scrape/content';
+import { findFormat, hasFormat, type ActionResults, type ScrapeRequest } from '@quarry/contracts';
+import {
+  DEFAULT_PAGE_LIMITS,
+  pageTooLarge,
+  PageTooLargeError,
+  type PageLimits,
+} from '@quarry/scrape/content';
 import {
   droppedHeadersWarning,
   forwardableHeaders,
@@ -323,9 +328,7 @@ function refusedNavigation(page: Page, requestGuard: RequestGuard, events: Guard
 function tooLarge(sizeGuard: DocumentSizeGuard): Error | undefined {
   const refused = sizeGuard.mainDocumentRefusal();
   if (!refused) return undefined;
-  return refused.error instanceof PageTooLargeError
-    ? new AppError('SCRAPE_PAGE_TOO_LARGE', { message: refused.error.message })
-    : refused.error;
+  return refused.error instanceof PageTooLargeError ? pageTooLarge(refused.error.message) : refused.error;
 }
 
 function refusalError(refused: RefusedRequest): Error {
