@@ -135,7 +135,7 @@ export class ScrapePipeline {
 }
 
 /** HTML, XHTML, XML and untyped bodies; documents (PDF, office files) and images are not markup. */
-function looksLikeMarkup(contentType: string | undefined): boolean {
+export function looksLikeMarkup(contentType: string | undefined): boolean {
   const mime = (contentType ?? '').split(';')[0].trim().toLowerCase();
   return mime === '' || mime.includes('html') || mime.includes('xml') || mime.startsWith('text/');
 }

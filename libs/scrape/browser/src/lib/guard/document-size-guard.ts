@@ -1,5 +1,6 @@
 import { ResponseTooLargeError } from '@quarry/platform/net';
 import { assertPageWithinLimits, PageTooLargeError, type PageLimits } from '@quarry/scrape/content';
+import { looksLikeMarkup } from '@quarry/scrape/engine';
 import type { CDPSession, Protocol } from 'puppeteer-core';
 
 /** A document the guard kept from Chromium because it passes a bound. */
@@ -16,8 +17,6 @@ export interface DocumentSizeLimits extends PageLimits {
   maxBytes: number;
 }
 
-/** Markup Chromium would build a DOM for; other documents (PDF, images, downloads) pass unchecked. */
-const MARKUP = /^(text\/|application\/(xhtml\+xml|xml)\b)/i;
 /** Headers that describe the body as it came over the wire, not the decoded body handed back. */
 const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
 const READ_CHUNK = 1024 * 1024;
@@ -98,8 +97,8 @@ export class DocumentSizeGuard {
     if (event.responseErrorReason) return false;
     const status = event.responseStatusCode ?? 0;
     if ((status >= 300 && status < 400) || status === 204 || status === 304) return false;
-    const contentType = headerOf(event, 'content-type') ?? '';
-    return contentType === '' || MARKUP.test(contentType);
+    // The HTTP path's test: markup and untyped bodies are counted; documents and images pass unchecked.
+    return looksLikeMarkup(headerOf(event, 'content-type'));
   }
 
   /** The decoded body, or the error naming the bound it passes (reading stops at the byte bound). */
