@@ -29,7 +29,11 @@ export interface WorkerJobCompletion {
   credits: number;
   /** False for work a parent job bills: the parent counts the credits once it succeeds. */
   countCredits?: boolean;
-  documents: CompletedOutcome['documents'];
+  documents?: CompletedOutcome['documents'];
+  /** Small structured result kept on the job row (an interact call's answer). */
+  result?: unknown;
+  /** The key that made the call, for per-key usage. */
+  apiKeyId?: string;
   /** The document sent with the completion event (zero data retention: nothing is stored to read). */
   inlineResult?: ScrapeDocument;
   /** The `engine` label of the duration metric. */
@@ -38,7 +42,7 @@ export interface WorkerJobCompletion {
 }
 
 /**
- * The life of one job a worker runs from the bus (a scrape, a parsed upload), the same for every
+ * The life of one job a worker runs from the bus (a scrape, a parsed upload, an interact call), the same for every
  * kind: a job without a row is skipped and a finished one re-announced; suspects of a process death
  * go through the process's gate; the run is claimed (a job finished elsewhere or quarantined is only
  * announced); the outcome, its documents and its charge are stored in one transaction before the
@@ -92,7 +96,9 @@ export class WorkerJob {
       jobId: ref.jobId,
       teamId: ref.teamId,
       kind: this.kind,
+      apiKeyId: completion.apiKeyId,
       credits: completion.credits,
+      result: completion.result,
       documents: completion.documents,
     });
     metrics.jobDuration.observe(

@@ -6,15 +6,8 @@ import {
   type InteractCallMessage,
   type InteractCallResult,
   type InteractStopResult,
-  type JobError,
 } from '@quarry/contracts';
-import {
-  isTerminal,
-  publishJobEvent,
-  type JobClaims,
-  type JobOutcomeStore,
-  type JobRepository,
-} from '@quarry/jobs';
+import { WorkerJob, type JobClaims, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
 import type { LlmProvider } from '@quarry/llm';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
@@ -58,50 +51,36 @@ export interface InteractCallHandlerDeps {
  * back to the profile, and frees the page and its browser slot.
  */
 export class InteractCallHandler {
-  constructor(private readonly deps: InteractCallHandlerDeps) {}
+  private readonly job: WorkerJob;
+
+  constructor(private readonly deps: InteractCallHandlerDeps) {
+    this.job = new WorkerJob(deps, 'interact');
+  }
 
   async handle(message: InteractCallMessage): Promise<void> {
-    const { jobs, logger } = this.deps;
-    const job = await jobs.find(message.callId);
-    if (!job) {
-      logger.warn({ callId: message.callId }, 'interact call has no job row; skipped');
-      return;
-    }
-    if (isTerminal(job.status)) return this.announce(message, job.status, job.error);
+    const ref = { jobId: message.callId, teamId: message.teamId };
+    if (!(await this.job.admit(ref))) return;
     if (message.type === 'execute' && Date.now() >= message.deadline) {
-      return this.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
+      return this.job.fail(ref, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
     }
-    const claim = await this.deps.claims.claim(message.callId, 'interact');
-    if (claim.outcome === 'finished') return this.handle(message);
-    if (claim.outcome === 'quarantined') return this.announce(message, 'failed', claim.error);
+    if (!(await this.job.claim(ref))) return;
     const startedAt = Date.now();
     this.deps.metrics.jobsRunning.inc({ kind: 'interact' });
     try {
       const result = message.type === 'stop' ? await this.stop(message) : await this.execute(message);
-      const credits = message.type === 'execute' ? PRICES.interact : 0;
-      const stored = await this.deps.outcomes.complete({
-        jobId: message.callId,
-        teamId: message.teamId,
-        apiKeyId: message.apiKeyId,
-        kind: 'interact',
-        credits,
+      await this.job.complete(ref, {
+        credits: message.type === 'execute' ? PRICES.interact : 0,
         result,
+        apiKeyId: message.apiKeyId,
+        engine: 'browser',
+        startedAt,
       });
-      this.deps.metrics.jobDuration.observe(
-        { kind: 'interact', engine: 'browser' },
-        (Date.now() - startedAt) / 1000,
-      );
-      if (stored) {
-        this.deps.metrics.jobsFinished.inc({ kind: 'interact', outcome: 'completed' });
-        this.deps.metrics.creditsConsumed.inc({ kind: 'interact' }, credits);
-      }
-      await this.announce(message, 'completed');
     } catch (error) {
       // User code and pages are not safely re-runnable: every failure is the call's outcome.
       const failure = error instanceof AppError ? error : toAppError(error);
       if (!(error instanceof AppError))
-        logger.warn({ err: error, callId: message.callId }, 'interact call failed');
-      await this.fail(message, { code: failure.code, message: failure.message, details: failure.details });
+        this.deps.logger.warn({ err: error, callId: message.callId }, 'interact call failed');
+      await this.job.fail(ref, { code: failure.code, message: failure.message, details: failure.details });
     } finally {
       this.deps.metrics.jobsRunning.dec({ kind: 'interact' });
     }
@@ -229,27 +208,6 @@ export class InteractCallHandler {
       sessionDurationMs: Math.max(0, (ended.stoppedAt ?? new Date()).getTime() - ended.createdAt.getTime()),
       creditsBilled: await this.deps.sessions.creditsBilled(ended),
     };
-  }
-
-  private async fail(message: InteractCallMessage, error: JobError): Promise<void> {
-    if (await this.deps.outcomes.fail(message.callId, error))
-      this.deps.metrics.jobsFinished.inc({ kind: 'interact', outcome: 'failed' });
-    await this.announce(message, 'failed', error);
-  }
-
-  private async announce(
-    message: InteractCallMessage,
-    status: 'completed' | 'failed' | 'cancelled' | 'queued' | 'active',
-    error?: JobError,
-  ): Promise<void> {
-    await publishJobEvent(this.deps.bus, {
-      jobId: message.callId,
-      teamId: message.teamId,
-      kind: 'interact',
-      status,
-      error,
-      at: Date.now(),
-    });
   }
 }
 
