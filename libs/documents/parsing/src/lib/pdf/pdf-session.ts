@@ -10,6 +10,7 @@ import {
   type ParseWorker,
   type ParseWorkerPool,
 } from '../worker/parse-worker-pool';
+import { type PackedPageContent, unpackPageContent } from './page-content.codec';
 
 /** Threads replaced for one document before its remaining pages are given up. */
 const MAX_RECOVERIES = 3;
@@ -41,8 +42,10 @@ export class PdfSession {
     );
   }
 
-  page(pageNumber: number, timeoutMs: number, graphics = true): Promise<PageContent> {
-    return this.call<PageContent>({ op: 'pdf.page', pageNumber, graphics }, timeoutMs);
+  async page(pageNumber: number, timeoutMs: number, graphics = true): Promise<PageContent> {
+    return unpackPageContent(
+      await this.call<PackedPageContent>({ op: 'pdf.page', pageNumber, graphics }, timeoutMs),
+    );
   }
 
   /** Rasterises a page with pdf.js in the thread (when pdftoppm is not available). */

@@ -1,6 +1,7 @@
 import { serveWorker, workerData } from '@quarry/platform/workers';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { convertOffice } from '../office/convert-office';
+import { packPageContent } from '../pdf/page-content.codec';
 import { extractPage, loadPdfjs, openPdf, pdfInfo, renderPage } from '../pdf/pdf-extract';
 import type { WorkerCall, WorkerSettings } from './worker-protocol';
 
@@ -10,6 +11,12 @@ import type { WorkerCall, WorkerSettings } from './worker-protocol';
  * (the pool kills it), never the service that owns the pool.
  */
 const { settings } = workerData<{ settings: WorkerSettings }>();
+
+// pdf.js inflates every Flate stream through the WHATWG DecompressionStream when the runtime has
+// one; in Node that is the web-streams adapter over zlib, whose per-stream set-up costs more than
+// pdf.js's own inflate on the small content streams of a page (measured on a 200-page report:
+// 20–25 % less CPU per page without it). This process only parses documents, so it does without.
+delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 let current: PDFDocumentProxy | undefined;
 
 async function handle(request: WorkerCall): Promise<unknown> {
@@ -27,11 +34,13 @@ async function handle(request: WorkerCall): Promise<unknown> {
       return pdfInfo(current);
     }
     case 'pdf.page':
-      return extractPage(requireOpen(), request.pageNumber, {
-        maxItems: settings.maxItemsPerPage,
-        maxOperators: settings.maxOperatorsPerPage,
-        graphics: request.graphics,
-      });
+      return packPageContent(
+        await extractPage(requireOpen(), request.pageNumber, {
+          maxItems: settings.maxItemsPerPage,
+          maxOperators: settings.maxOperatorsPerPage,
+          graphics: request.graphics,
+        }),
+      );
     case 'pdf.render':
       return renderPage(requireOpen(), request.pageNumber, request.dpi, settings.maxRenderPixels);
     case 'pdf.close':
