@@ -40,12 +40,8 @@ function domainRoots() {
 function domainFiles() {
   const here = relative(ROOT, process.cwd());
   const roots = domainRoots();
-  if (roots.includes(here))
-    return {
-      files: ['src/**/*.ts'],
-      ignores: frameworkFree.wiringExceptions.map((file) => relative(here, file)),
-    };
-  return { files: roots.map((root) => `${root}/src/**/*.ts`), ignores: frameworkFree.wiringExceptions };
+  if (roots.includes(here)) return { files: ['src/**/*.ts'] };
+  return { files: roots.map((root) => `${root}/src/**/*.ts`) };
 }
 
 export default [

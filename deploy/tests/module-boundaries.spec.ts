@@ -10,7 +10,6 @@ interface Rule {
 const boundaries = JSON.parse(readRepoFile('tools/module-boundaries.json')) as {
   typeRules: Rule[];
   scopeRules: Rule[];
-  frameworkFree: { wiringExceptions: string[] };
   featureDependencies: Record<string, string[] | string>;
 };
 const architecture = readRepoFile('docs/architecture.md');
@@ -104,10 +103,5 @@ describe('module boundaries', () => {
   it('lists every scope explicitly (no wildcard)', () => {
     for (const rule of [...boundaries.typeRules, ...boundaries.scopeRules])
       expect(rule.onlyDependOnLibsWithTags).not.toContain('*');
-  });
-
-  it('names only existing files as framework wiring exceptions of domain libs', () => {
-    for (const file of boundaries.frameworkFree.wiringExceptions)
-      expect(() => readRepoFile(file)).not.toThrow();
   });
 });

@@ -1,9 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentOrchestratorModule } from '@quarry/agent/worker';
-import { BillingModule } from '@quarry/billing';
-import { JobsModule } from '@quarry/jobs';
 import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
+import { BillingModule, JobsModule } from '@quarry/wiring/core';
 
 /**
  * The agent orchestrator: consumes `agent.work`, plans and records runs; schedules and runs monitor

@@ -1,8 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { BillingModule } from '@quarry/billing';
 import { DocParserModule } from '@quarry/documents/service';
-import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
+import { BillingModule, JobsModule } from '@quarry/wiring/core';
 
 /** The doc-parser: consumes parse jobs (PDF text, OCR, layout, office files); serves only probes and metrics. */
 @Module({})

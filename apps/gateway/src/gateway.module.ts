@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { OperatorApiModule } from '@quarry/admin';
-import { ApiModule } from '@quarry/api';
+import { ApiModule, OperatorApiModule } from '@quarry/api';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 
 /** The gateway: the public HTTP API, the admin API and the web console; work goes to the workers over Kafka. */

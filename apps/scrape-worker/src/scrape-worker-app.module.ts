@@ -1,13 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { BillingModule } from '@quarry/billing';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
-import { JobsModule } from '@quarry/jobs';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { PdfScrapeModule } from '@quarry/documents/service';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';
 import { LlmFormatsModule } from '@quarry/scrape/model-formats';
 import { ScrapeFormatsModule, ScrapeRunnerModule } from '@quarry/scrape/runner';
+import { BillingModule, JobsModule } from '@quarry/wiring/core';
 
 /** The scrape worker: consumes scrape jobs and crawl/batch tasks; serves only probes and metrics over HTTP. */
 @Module({})

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AdminApiModule, OperatorApiModule } from '@quarry/admin';
+import { AdminApiModule } from '@quarry/admin';
 import { AgentOrchestratorModule } from '@quarry/agent/worker';
-import { ApiModule } from '@quarry/api';
+import { ApiModule, OperatorApiModule } from '@quarry/api';
 import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';

@@ -1,2 +1,1 @@
 export * from './lib/account-usage.service';
-export * from './lib/account.module';

@@ -1,4 +1,5 @@
 export * from './lib/api.module';
+export * from './lib/admin/operator-api.module';
 export * from './lib/api-http';
 export * from './lib/auth/auth.decorator';
 export * from './lib/auth/api-auth.guard';

@@ -1,5 +1,4 @@
 export * from './lib/pricing';
 export * from './lib/credits.service';
 export * from './lib/rate-limiter';
-export * from './lib/billing.module';
 export * from './lib/usage-report.repository';

@@ -3,4 +3,4 @@ export * from './lib/auth-context';
 export * from './lib/identity.repository';
 export * from './lib/auth.service';
 export * from './lib/key-management.service';
-export * from './lib/identity.module';
+export * from './lib/default-team';

@@ -8,7 +8,6 @@ export * from './lib/job-waiter';
 export * from './lib/job-dispatcher';
 export * from './lib/job-events';
 export * from './lib/job-events.consumer';
-export * from './lib/jobs.module';
 export * from './lib/parse-upload.repository';
 export * from './lib/page-verdict.util';
 export * from './lib/team-jobs.repository';

@@ -1,4 +1,3 @@
 export * from './lib/webhook-outbox.repository';
 export * from './lib/webhook-sender';
 export * from './lib/webhook-signature.util';
-export * from './lib/webhooks.module';

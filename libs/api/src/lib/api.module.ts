@@ -1,15 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { AccountModule } from '@quarry/account';
 import { AgentApiModule } from '@quarry/agent/gateway';
-import { BillingModule, UsageReportRepository } from '@quarry/billing';
-import { IdentityModule } from '@quarry/identity';
+import { UsageReportRepository } from '@quarry/billing';
 import {
   DocumentRepository,
   JobDispatcher,
   JobOutcomeStore,
   JobRepository,
-  JobsModule,
   JobWaiter,
   TeamJobsRepository,
 } from '@quarry/jobs';
@@ -17,9 +14,6 @@ import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { HealthController } from '@quarry/platform/runtime';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { CrawlModule } from '@quarry/crawl';
-import { SearchModule } from '@quarry/search';
-import { MonitorModule } from '@quarry/monitor';
 import { ScrapeCache } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, InteractSessionRepository, ProfileRepository } from '@quarry/scrape/state';
 import { AccountController } from './account/account.controller';
@@ -50,6 +44,10 @@ import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
 import { V1ApiService } from './v1/v1-api.service';
 import { V1Controller } from './v1/v1.controller';
+import { AccountModule, BillingModule, IdentityModule, JobsModule } from '@quarry/wiring/core';
+import { CrawlModule } from '@quarry/wiring/crawl';
+import { MonitorModule } from '@quarry/wiring/monitor';
+import { SearchModule } from '@quarry/wiring/search';
 
 /** The public HTTP API (`/v2/...`, and `/v1/...` translated onto it): thin controllers over the domain services. */
 @Module({

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import type { Type } from '@nestjs/common';
 import { MODULE_METADATA, PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
-import { ADMIN_AUTH, AdminApiModule, OperatorApiModule } from '@quarry/admin';
+import { ADMIN_AUTH, AdminApiModule } from '@quarry/admin';
 import { PUBLIC_ROUTE } from '@quarry/platform/runtime';
+import { OperatorApiModule } from './admin/operator-api.module';
 import { ApiModule } from './api.module';
 import { AUTH_REQUIREMENT } from './auth/auth.decorator';
 import { buildOpenApiDocument, documentedRoutes } from './openapi/openapi.util';
@@ -92,14 +93,15 @@ describe('route authentication declarations', () => {
     }
   });
 
-  it('documents every public API route in the OpenAPI document', () => {
-    const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, ApiModule) ??
-      []) as Type<unknown>[];
+  it('documents every public and admin API route in the OpenAPI document', () => {
+    const controllers = [ApiModule, OperatorApiModule].flatMap(
+      (module) => (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type<unknown>[],
+    );
     const documented = Object.keys(
       buildOpenApiDocument('http://test', [...documentedRoutes(controllers), PARSE_UPLOAD_ROUTE]).paths,
     );
     const undocumented = routes
-      .filter((route) => route.path === '/' || route.path.startsWith('/v2/'))
+      .filter((route) => route.path === '/' || /^\/(v2|admin\/v1)\//.test(route.path))
       .filter((route) => !route.path.startsWith('/v2/blobs'))
       .map((route) => route.path.replace(/:(\w+)/g, '{$1}'))
       .filter((path) => !documented.includes(path));

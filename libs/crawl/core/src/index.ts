@@ -22,7 +22,6 @@ export * from './lib/collection/start-crawl.usecase';
 export * from './lib/collection/start-batch.usecase';
 export * from './lib/collection/read-collection.usecase';
 export * from './lib/collection/cancel-collection.usecase';
-export * from './lib/crawl.module';
 export * from './lib/frontier/page-outcome.writer';
 export * from './lib/collection/prompt-options.util';
 export * from './lib/collection/crawl-prompt.interpreter';

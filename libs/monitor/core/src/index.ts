@@ -15,4 +15,3 @@ export * from './lib/check/check-runner';
 export * from './lib/notify/check-notifier';
 export * from './lib/scheduler/monitor-scheduler';
 export * from './lib/monitor.service';
-export * from './lib/monitor.module';

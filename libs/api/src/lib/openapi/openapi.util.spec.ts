@@ -2,16 +2,22 @@ import 'reflect-metadata';
 import { Controller, type Type } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import { z } from 'zod';
+import { OperatorApiModule } from '../admin/operator-api.module';
 import { ApiModule } from '../api.module';
 import { PARSE_UPLOAD_ROUTE } from '../parse/parse-upload.route';
 import { buildOpenApiDocument, documentedRoutes } from './openapi.util';
 import { Route } from './route.decorator';
 
 interface Operation {
+  tags: string[];
+  security?: Record<string, string[]>[];
   responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
 }
 
-const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, ApiModule) ?? []) as Type<unknown>[];
+// The controllers the gateway and the one-process server serve: the public API and the admin API.
+const controllers = [ApiModule, OperatorApiModule].flatMap(
+  (module) => (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type<unknown>[],
+);
 const document = buildOpenApiDocument('http://test', [...documentedRoutes(controllers), PARSE_UPLOAD_ROUTE]);
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(
@@ -28,8 +34,34 @@ describe('the served OpenAPI document', () => {
         'GET /v2/crawl/{jobId}',
         'PUT /v2/parse/upload/{uploadId}',
         'POST /v1/scrape',
+        'GET /admin/v1/teams',
+        'DELETE /admin/v1/keys/{keyId}',
       ]),
     );
+  });
+
+  it('documents the admin API under its own tag and security scheme (ADMIN_API_KEY)', () => {
+    const admin = operations.filter(([name]) => name.includes(' /admin/v1/'));
+    expect(admin.map(([name]) => name)).toEqual([
+      'GET /admin/v1/teams',
+      'POST /admin/v1/teams',
+      'PATCH /admin/v1/teams/{teamId}',
+      'POST /admin/v1/teams/{teamId}/credits',
+      'GET /admin/v1/teams/{teamId}/keys',
+      'POST /admin/v1/teams/{teamId}/keys',
+      'DELETE /admin/v1/keys/{keyId}',
+      'GET /admin/v1/system',
+    ]);
+    for (const [, operation] of admin) {
+      expect(operation.tags).toEqual(['admin']);
+      expect(operation.security).toEqual([{ operator: [] }]);
+      expect(Object.keys(operation.responses)).not.toContain('429');
+    }
+    const { securitySchemes } = document['components'] as { securitySchemes: Record<string, unknown> };
+    expect(Object.keys(securitySchemes)).toEqual(['bearer', 'operator']);
+    // Every other operation keeps the team key (or none, when public).
+    for (const [, operation] of operations.filter(([name]) => !name.includes(' /admin/')))
+      expect(operation.security ?? [{ bearer: [] }]).not.toContainEqual({ operator: [] });
   });
 
   it.each(operations)('%s documents its success body with a schema of its own', (_name, operation) => {

@@ -84,8 +84,14 @@ export function buildOpenApiDocument(publicUrl: string, routes: readonly Documen
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { path, spec } of routes) {
     const isPublic = spec.auth === 'public';
-    const uuidParams = spec.auth === 'public' ? [] : (spec.auth.uuidParams ?? []);
-    const errorStatuses = isPublic ? [500, 503] : [401, 403, 429, 500, 503];
+    const isOperator = spec.auth === 'operator';
+    const uuidParams = typeof spec.auth === 'string' ? [] : (spec.auth.uuidParams ?? []);
+    // The admin API has no rate limit; 403 is its answer while ADMIN_API_KEY is unset.
+    const errorStatuses = isPublic
+      ? [500, 503]
+      : isOperator
+        ? [401, 403, 500, 503]
+        : [401, 403, 429, 500, 503];
     if (spec.body || spec.multipart || spec.query) errorStatuses.push(400);
     if (spec.body || spec.multipart) errorStatuses.push(413);
     if (uuidParams.length) errorStatuses.push(400, 404);
@@ -112,7 +118,7 @@ export function buildOpenApiDocument(publicUrl: string, routes: readonly Documen
     paths[path][spec.method] = {
       summary: spec.summary,
       tags: [spec.tag],
-      ...(isPublic ? { security: [] } : {}),
+      ...(isPublic ? { security: [] } : isOperator ? { security: [{ operator: [] }] } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(spec.body
         ? {
@@ -147,7 +153,14 @@ export function buildOpenApiDocument(publicUrl: string, routes: readonly Documen
     servers: [{ url: publicUrl }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        operator: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The deployment's ADMIN_API_KEY: the admin API (/admin/v1) takes it and no team key.",
+        },
+      },
       schemas: { Error: errorBody },
     },
     paths,

@@ -1,4 +1,5 @@
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put, SetMetadata } from '@nestjs/common';
+import { AdminAuth } from '@quarry/admin';
 import { Public } from '@quarry/platform/runtime';
 import type { z } from 'zod';
 import { Auth, type AuthRequirement } from '../auth/auth.decorator';
@@ -27,8 +28,11 @@ export interface RouteSpec<R extends z.ZodType = z.ZodType> {
   summary: string;
   /** OpenAPI tag (the product area). */
   tag: string;
-  /** Permission scope, rate-limit class and UUID path parameters; `public` for routes without an API key. */
-  auth: AuthRequirement | 'public';
+  /**
+   * Permission scope, rate-limit class and UUID path parameters; `public` for routes without an API
+   * key; `operator` for the admin API (the deployment's ADMIN_API_KEY, never a team key).
+   */
+  auth: AuthRequirement | 'public' | 'operator';
   /** Query parameters (a zod object). */
   query?: z.ZodType;
   /** Contract of the JSON body. */
@@ -47,12 +51,12 @@ const METHODS = { get: Get, post: Post, put: Put, patch: Patch, delete: Delete }
 
 type Awaitable<T> = T | Promise<T>;
 
-/** Declares a route: Nest method + status, @Auth or @Public, and the contract the OpenAPI document shows. */
+/** Declares a route: Nest method + status, @Auth, @Public or @AdminAuth, and the contract the OpenAPI document shows. */
 export function Route<R extends z.ZodType>(spec: RouteSpec<R>) {
   const decorators = [
     METHODS[spec.method](spec.path ?? ''),
     HttpCode(spec.status ?? 200),
-    spec.auth === 'public' ? Public() : Auth(spec.auth),
+    spec.auth === 'public' ? Public() : spec.auth === 'operator' ? AdminAuth() : Auth(spec.auth),
     SetMetadata(ROUTE_SPEC, spec),
   ];
   // `void`: a handler that writes the reply itself (@Res), e.g. to answer 503 with its own headers.

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { OperatorApiModule } from '@quarry/admin';
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository, KeyManagementService } from '@quarry/identity';
 import { DocumentRepository, JobOutcomeStore, JobRepository } from '@quarry/jobs';
@@ -19,6 +18,7 @@ import {
 } from '@quarry/testing';
 import { configureApiHttp } from '../api-http';
 import { ApiModule } from '../api.module';
+import { OperatorApiModule } from '../admin/operator-api.module';
 
 const ADMIN_KEY = `admin-${'9'.repeat(40)}`;
 

@@ -74,6 +74,8 @@ export const adminKeySchema = z.object({
 });
 export type AdminKey = z.output<typeof adminKeySchema>;
 
+export const adminKeyResponseSchema = z.object({ success: z.literal(true), data: adminKeySchema });
+
 export const adminKeysResponseSchema = z.object({ success: z.literal(true), data: z.array(adminKeySchema) });
 
 export const adminCreateKeySchema = z.strictObject({

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import {
   CollectionEvents,
   CollectionPlans,
-  CrawlModule,
   CrawlSweeper,
   CrawlTaskHandler,
   Dispatcher,
@@ -22,7 +21,8 @@ import { ScrapePipeline } from '@quarry/scrape/engine';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 import { CrawlTasksConsumer } from './crawl-tasks.consumer';
 import { CrawlWorkerLifecycle } from './crawl-worker.lifecycle';
-import { WebhooksModule } from '@quarry/webhooks';
+import { WebhooksModule } from '@quarry/wiring/core';
+import { CrawlModule } from '@quarry/wiring/crawl';
 
 /**
  * What a worker process contributes to crawls and batches: the `crawl.tasks` consumer

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CollectionService, CrawlModule } from '@quarry/crawl';
+import { CollectionService } from '@quarry/crawl';
 import { JobRepository } from '@quarry/jobs';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
 import {
@@ -7,15 +7,17 @@ import {
   CheckNotifier,
   CheckRunner,
   EmailSubscriptionRepository,
-  MonitorModule,
   MonitorRepository,
   MonitorScheduler,
 } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { SearchModule, SearchService } from '@quarry/search';
+import { SearchService } from '@quarry/search';
 import { MonitorCheckConsumer } from './monitor-check.consumer';
+import { CrawlModule } from '@quarry/wiring/crawl';
+import { MonitorModule } from '@quarry/wiring/monitor';
+import { SearchModule } from '@quarry/wiring/search';
 
 /** How often a running check reads the status of its crawls and batches. */
 const COLLECTION_POLL_MS = 1_000;

@@ -4,12 +4,16 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { WebhookTargetPolicy } from '@quarry/platform/net';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
-import { WebhookOutboxRepository, WebhooksModule } from '@quarry/webhooks';
-import { SmtpMailer, type Mailer } from './email/smtp-mailer';
-import { MonitorService } from './monitor.service';
-import { CheckNotifier } from './notify/check-notifier';
-import { EmailSubscriptionRepository } from './persistence/email-subscription.repository';
-import { MonitorRepository } from './persistence/monitor.repository';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+import { WebhooksModule } from '@quarry/wiring/core';
+import {
+  SmtpMailer,
+  type Mailer,
+  MonitorService,
+  CheckNotifier,
+  EmailSubscriptionRepository,
+  MonitorRepository,
+} from '@quarry/monitor';
 
 /** The process's mail sender (SMTP_URL); unconfigured, it sends nothing. */
 export const MONITOR_MAILER = Symbol('MONITOR_MAILER');

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Database } from '@quarry/platform/database';
-import { CreditsService } from './credits.service';
-import { RateLimiter } from './rate-limiter';
+import { CreditsService, RateLimiter } from '@quarry/billing';
 
 @Global()
 @Module({

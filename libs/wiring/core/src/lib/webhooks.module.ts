@@ -3,8 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { WebhookOutboxRepository } from './webhook-outbox.repository';
-import { WebhookSender } from './webhook-sender';
+import { WebhookOutboxRepository, WebhookSender } from '@quarry/webhooks';
 
 /** Outbound client of webhook deliveries (the guard applies: private targets need ALLOW_PRIVATE_NETWORKS or the allowlist). */
 export const WEBHOOK_HTTP_CLIENT = Symbol('WEBHOOK_HTTP_CLIENT');

@@ -1,16 +1,20 @@
 import { Global, Module } from '@nestjs/common';
 import { CreditsService } from '@quarry/billing';
-import { CRAWL_HTTP_CLIENT, CrawlModule, RobotsFetcher, SitemapFetcher } from '@quarry/crawl';
+import { RobotsFetcher, SitemapFetcher } from '@quarry/crawl';
+import { CRAWL_HTTP_CLIENT, CrawlModule } from '@quarry/wiring/crawl';
 import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { MapService } from './map/map.service';
-import { DocumentIndexRepository } from './search/document-index.repository';
-import type { IndexJobDeps } from './search/index-job.deps';
-import { SearchService } from './search/search.service';
-import { SearxngProvider, type SearchProvider } from './search/search-provider';
+import {
+  MapService,
+  DocumentIndexRepository,
+  type IndexJobDeps,
+  SearchService,
+  SearxngProvider,
+  type SearchProvider,
+} from '@quarry/search';
 
 /** The configured web search provider, or null. */
 export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');

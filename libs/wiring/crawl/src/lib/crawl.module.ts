@@ -7,17 +7,21 @@ import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
-import { WebhookOutboxRepository, WebhooksModule } from '@quarry/webhooks';
-import { CollectionRepository } from './collection/collection.repository';
-import { CollectionService } from './collection/collection.service';
-import { CrawlPromptInterpreter } from './collection/crawl-prompt.interpreter';
-import { SiteOutlineReader } from './collection/site-outline.reader';
-import { Dispatcher } from './frontier/dispatcher';
-import { DispatchQueueRepository } from './frontier/dispatch-queue.repository';
-import { FrontierRepository } from './frontier/frontier.repository';
-import { RobotsFetcher } from './robots/robots-fetcher';
-import { DEFAULT_SITEMAP_LIMITS, SitemapFetcher } from './sitemap/sitemap-fetcher';
-import { CollectionEvents } from './webhooks/collection-events';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+import { WebhooksModule } from '@quarry/wiring/core';
+import {
+  CollectionRepository,
+  CollectionService,
+  CrawlPromptInterpreter,
+  SiteOutlineReader,
+  Dispatcher,
+  DispatchQueueRepository,
+  FrontierRepository,
+  RobotsFetcher,
+  DEFAULT_SITEMAP_LIMITS,
+  SitemapFetcher,
+  CollectionEvents,
+} from '@quarry/crawl';
 
 /** Outbound client of crawls and maps (the guard applies: private targets need ALLOW_PRIVATE_NETWORKS or the allowlist). */
 export const CRAWL_HTTP_CLIENT = Symbol('CRAWL_HTTP_CLIENT');

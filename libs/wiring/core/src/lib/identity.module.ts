@@ -2,11 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { PlatformMetrics } from '@quarry/platform/observability';
-import { AuthService } from './auth.service';
-import { IdentityRepository } from './identity.repository';
-import { KeyManagementService } from './key-management.service';
-
-export const DEFAULT_TEAM_NAME = 'default';
+import {
+  AuthService,
+  DEFAULT_TEAM_NAME,
+  IdentityRepository,
+  KeyManagementService,
+  type AuthContext,
+} from '@quarry/identity';
 
 @Global()
 @Module({
@@ -24,7 +26,7 @@ export const DEFAULT_TEAM_NAME = 'default';
     {
       provide: AuthService,
       useFactory: (repo: IdentityRepository, config: AppConfig, metrics: PlatformMetrics) => {
-        let cached: Promise<import('./auth-context').AuthContext> | undefined;
+        let cached: Promise<AuthContext> | undefined;
         const defaultTeam = () =>
           (cached ??= repo.ensureTeam(DEFAULT_TEAM_NAME).then(async (team) => {
             const row = await repo.findTeamById(team.id);

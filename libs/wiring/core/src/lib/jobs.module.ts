@@ -10,13 +10,15 @@ import { CreditsService } from '@quarry/billing';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { AbandonedJobSweeper } from './abandoned-job.sweeper';
-import { JobClaims } from './job-claims';
-import { SuspectGate } from './suspect-gate';
-import { DocumentRepository } from './document.repository';
-import { JobOutcomeStore } from './job-outcome.store';
-import { JobRepository } from './job.repository';
-import { ParseUploadRepository } from './parse-upload.repository';
+import {
+  AbandonedJobSweeper,
+  JobClaims,
+  SuspectGate,
+  DocumentRepository,
+  JobOutcomeStore,
+  JobRepository,
+  ParseUploadRepository,
+} from '@quarry/jobs';
 
 @Global()
 @Module({

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AdminAuthGuard } from './admin-auth.guard';
+import { AdminAuthGuard, OperatorService } from '@quarry/admin';
 import { OperatorController } from './operator.controller';
-import { OperatorService } from './operator.service';
 
 /**
  * The admin API (`/admin/v1`) behind the console's operator view, served by the gateway and the
