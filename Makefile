@@ -61,7 +61,8 @@ db-check: setup ## migrations match prisma/schema.prisma
 format-check: setup ## prettier --check on every source, config and JSON file (make format rewrites them)
 	npx prettier --check "{apps,libs,bench,deploy,scripts,tools}/**/*.{ts,tsx,js,mjs,cjs,json}" "*.{js,mjs,cjs,json}"
 
-format: setup ## rewrite every source file in the project's prettier style
+format: setup ## rewrite every source file in the project's import order and prettier style
+	npx nx run-many -t lint --parallel=2 -- --fix --quiet >/dev/null || true # lint reports what --fix cannot change
 	npx prettier --write --log-level warn "{apps,libs,bench,deploy,scripts,tools}/**/*.{ts,tsx,js,mjs,cjs,json}" "*.{js,mjs,cjs,json}"
 
 check: format-check lint typecheck db-check ## static checks

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 
 // Module boundaries live in tools/module-boundaries.json (docs/architecture.md shows them as a matrix, and
 // deploy/tests/module-boundaries.spec.ts keeps the two equal): apps compose features; features compose domain
@@ -60,6 +62,19 @@ export default [
       '.data/**',
       '.cache/**',
     ],
+  },
+  {
+    // One import order everywhere (`make format` / `eslint --fix` applies it): side-effect imports
+    // first and in place (their order can matter), then node: built-ins, packages, @quarry/* libs, and
+    // relative paths. Exports are left alone: a barrel's order is its modules' evaluation order.
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: {
+      'simple-import-sort/imports': [
+        'error',
+        { groups: [['^\\u0000'], ['^node:'], ['^@?\\w'], ['^@quarry/'], ['^\\.']] },
+      ],
+    },
   },
   {
     files: ['**/*.ts', '**/*.tsx'],

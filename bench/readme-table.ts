@@ -9,8 +9,9 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { BenchRow } from './support/result.util';
+
 import type { BenchRun, RunReport } from './run';
+import type { BenchRow } from './support/result.util';
 
 const ROOT = resolve(__dirname, '..');
 export const README = join(ROOT, 'README.md');

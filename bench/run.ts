@@ -15,6 +15,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+
 import { renderBenchTable, updateReadme } from './readme-table';
 import type { BenchResult } from './support/result.util';
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Creates a Node service app (webpack build, typecheck) following the workspace conventions.
 // Usage: node tools/scaffold-app.mjs <name> <scope:tag>
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [name, scopeTag] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Creates an Nx library skeleton that follows the workspace conventions and registers its path alias.
 // Usage: node tools/scaffold-lib.mjs <dir under libs/> <@quarry/alias> <type:tag> <scope:tag>
-import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const [dir, alias, typeTag, scopeTag] = process.argv.slice(2);

@@ -13,11 +13,14 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import puppeteer from 'puppeteer-core';
+
 import { scrapeRequestSchema } from '@quarry/contracts';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { BrowserEngine, BrowserPool, ProxyPools } from '@quarry/scrape/browser';
 import { HttpEngine } from '@quarry/scrape/engine';
+
 import { emitResult, QUICK, row, treeCpuSeconds } from '../support/result.util';
 
 const CHROMIUM = process.argv[3] ?? '/usr/bin/chromium';

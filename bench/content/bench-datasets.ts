@@ -1,6 +1,8 @@
 /** The two datasets of the content quality benchmark, loaded the same way by the main process and its workers. */
 import { resolve } from 'node:path';
-import { decodeBody } from '../../libs/scrape/content/src/decode/decode-body.util';
+
+import { decodeBody } from '@quarry/scrape/content';
+
 import {
   loadNewsPages,
   newsDatasetDir,

@@ -1,4 +1,5 @@
-import { transformDocument } from '../../libs/scrape/content/src/transform/transform-document.util';
+import { transformDocument } from '@quarry/scrape/content';
+
 import { jsdomReadability, jsdomWholeBody, linkedomReadability } from './baselines';
 
 export type ExtractorName =

@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { markdownToText } from '../../libs/scrape/content/src/quality/markdown-to-text.util';
+
+import { markdownToText } from '@quarry/scrape/content';
+
 import { benchPages, type DatasetName } from './bench-datasets';
-import { EXTRACTORS, type ExtractorName } from './extractors';
+import { type ExtractorName, EXTRACTORS } from './extractors';
 
 interface Job {
   dataset: DatasetName;

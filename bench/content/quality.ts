@@ -22,24 +22,25 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+
 import { isHeldOut } from '../../libs/scrape/content/src/quality/dataset-dir.util';
 import type { NewsPage } from '../../libs/scrape/content/src/quality/news-dataset.util';
 import {
-  scoreNewsPage,
-  summarizeNews,
   type NewsPageScore,
   type NewsSummary,
+  scoreNewsPage,
+  summarizeNews,
 } from '../../libs/scrape/content/src/quality/news-score.util';
 import {
-  scorePageText,
-  summarizeByType,
   type PageScore,
+  scorePageText,
   type ScoreSummary,
+  summarizeByType,
 } from '../../libs/scrape/content/src/quality/page-score.util';
 import type { WcxbPage } from '../../libs/scrape/content/src/quality/wcxb-dataset.util';
-import { ANCHOR_LABELS, ANCHOR_NAMES, anchorsMissing, anchorTexts, type AnchorName } from './anchors';
-import { benchPages, loadNews, loadWcxb, type DatasetName } from './bench-datasets';
-import { EXTRACTORS, type ExtractorName } from './extractors';
+import { ANCHOR_LABELS, ANCHOR_NAMES, type AnchorName, anchorsMissing, anchorTexts } from './anchors';
+import { benchPages, type DatasetName, loadNews, loadWcxb } from './bench-datasets';
+import { type ExtractorName, EXTRACTORS } from './extractors';
 
 const args = process.argv.slice(2);
 const argValue = (flag: string) => {

@@ -10,11 +10,13 @@
  *   node -r @swc-node/register bench/content/speed.ts [--pages N] [--runs N] [--no-anchors] [--no-baseline] [--linkedom]
  */
 import { loadavg } from 'node:os';
-import { transformDocument } from '../../libs/scrape/content/src/transform/transform-document.util';
+
+import { transformDocument } from '@quarry/scrape/content';
+
 import { emitResult, QUICK, row } from '../support/result.util';
-import { ANCHOR_LABELS, ANCHOR_NAMES, anchorsMissing, runAnchor, type AnchorName } from './anchors';
+import { ANCHOR_LABELS, ANCHOR_NAMES, type AnchorName, anchorsMissing, runAnchor } from './anchors';
 import { jsdomReadability, linkedomReadability } from './baselines';
-import { benchPages, type BenchPage } from './bench-datasets';
+import { type BenchPage, benchPages } from './bench-datasets';
 
 interface Timing {
   label: string;

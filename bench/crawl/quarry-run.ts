@@ -4,11 +4,12 @@
  * (cluster: one gateway and `workers` scrape-worker processes on the shared Kafka broker and PostgreSQL)
  * prints `{pages, seconds, cpuSeconds, markdownPages}` (CPU of our processes only; PostgreSQL and Kafka run elsewhere).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+
 import { Client } from 'pg';
 
 const ROOT = join(__dirname, '../..');

@@ -17,7 +17,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { emitResult, QUICK, row, type BenchRow } from '../support/result.util';
+
+import { type BenchRow, emitResult, QUICK, row } from '../support/result.util';
 
 const ROOT = join(__dirname, '../..');
 const VARIANTS = [

@@ -16,7 +16,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import {
+  buildPdf,
   characterErrorRate,
   longPdf,
   rasterise,
@@ -24,16 +26,16 @@ import {
   SCANNED_PAGES,
   scannedPageText,
   scannedPdf,
-  buildPdf,
-} from '../../libs/documents/fixtures/src';
+} from '@quarry/documents/fixtures';
 import {
-  DEFAULT_DOCUMENT_LIMITS,
   closeDocumentToolkit,
   createDocumentToolkit,
+  DEFAULT_DOCUMENT_LIMITS,
+  DocumentToolkit,
   parseDocument,
-  type DocumentToolkit,
-} from '../../libs/documents/parsing/src';
-import { emitResult, QUICK, row, type BenchRow } from '../support/result.util';
+} from '@quarry/documents/parsing';
+
+import { type BenchRow, emitResult, QUICK, row } from '../support/result.util';
 
 // The baseline, loaded through its CommonJS build.
 const { PDFParse } = require('pdf-parse') as {

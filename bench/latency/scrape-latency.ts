@@ -8,11 +8,13 @@
  * BENCH_QUICK=1: 20 requests.
  */
 import { performance } from 'node:perf_hooks';
-import { BASIC_SITE, startBasicSite } from '@quarry/testing';
+
 import { scrapeRequestSchema } from '@quarry/contracts';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
-import { startCluster, startStandalone, type Platform } from '../../apps/platform-e2e/src/support/platform';
+import { BASIC_SITE, startBasicSite } from '@quarry/testing';
+
+import { type Platform, startCluster, startStandalone } from '../../apps/platform-e2e/src/support/platform';
 import { emitResult, QUICK, row } from '../support/result.util';
 
 const requests = Number(process.argv[2] ?? (QUICK ? 20 : 200));

@@ -13,8 +13,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+
 import { startCluster } from '../../apps/platform-e2e/src/support/platform';
 import { counter } from './prometheus.util';
 

@@ -24,10 +24,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+
 import { startBasicSite } from '@quarry/testing';
-import { startCluster, startStandalone, type Platform } from '../../apps/platform-e2e/src/support/platform';
+
+import { type Platform, startCluster, startStandalone } from '../../apps/platform-e2e/src/support/platform';
 import { emitResult, QUICK, row } from '../support/result.util';
 import { counter } from './prometheus.util';
 

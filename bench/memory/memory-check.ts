@@ -11,6 +11,7 @@
  * BENCH_QUICK=1: 3 rounds of 40 scrapes.
  */
 import { BASIC_SITE, startBasicSite } from '@quarry/testing';
+
 import { startStandalone } from '../../apps/platform-e2e/src/support/platform';
 import { emitResult, QUICK, row, rssMb } from '../support/result.util';
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+
 import { README, readmeSection, renderBenchTable, withSection } from '../readme-table';
 import type { RunReport } from '../run';
 import { row } from '../support/result.util';

@@ -1,4 +1,5 @@
 import { CONSUMER_GROUPS } from '@quarry/contracts';
+
 import type { DashboardSpec } from './builder';
 import { jobPanels, kinds, links, R } from './dashboard-panels';
 

@@ -1,4 +1,5 @@
 import { GRAFANA_DASHBOARDS, type MetricJobKind } from '@quarry/contracts';
+
 import type { PanelSpec } from './builder';
 
 /** What every dashboard is built from: the rate window, `kind` selectors, links and repeated panels. */

@@ -11,11 +11,11 @@
  * accept and `kinds()` (dashboard-panels.ts) builds the selectors from.
  */
 import type { DashboardSpec } from './builder';
-import { OVERVIEW_DASHBOARD } from './dashboard-overview';
-import { GATEWAY_DASHBOARD } from './dashboard-gateway';
-import { WORKERS_DASHBOARD } from './dashboard-workers';
-import { CRAWL_DASHBOARD } from './dashboard-crawl';
 import { AGENT_DASHBOARD } from './dashboard-agent';
+import { CRAWL_DASHBOARD } from './dashboard-crawl';
+import { GATEWAY_DASHBOARD } from './dashboard-gateway';
+import { OVERVIEW_DASHBOARD } from './dashboard-overview';
+import { WORKERS_DASHBOARD } from './dashboard-workers';
 
 export const DASHBOARDS: DashboardSpec[] = [
   OVERVIEW_DASHBOARD,

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { buildDashboard } from './builder';
 import { DASHBOARDS } from './dashboards';
 

@@ -12,7 +12,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV_DOCS, envSchema, type EnvName } from '@quarry/platform/config';
+
+import { ENV_DOCS, type EnvName, envSchema } from '@quarry/platform/config';
 
 const ROOT = join(__dirname, '../..');
 const CHART = join(__dirname, 'quarry');

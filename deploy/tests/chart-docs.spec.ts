@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { parse } from 'yaml';
+
 import { generate, MANAGED_ENV, settings } from '../helm/generate';
 import { CHART } from './support/helm';
 import { configEnvNames, readRepoFile } from './support/repo';

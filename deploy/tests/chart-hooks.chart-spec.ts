@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { stringify } from 'yaml';
-import { named, ofKind, PRODUCTION_VALUES, render, renderError, type Manifest } from './support/helm';
-import { REPO_ROOT } from './support/repo';
+
+import { type Manifest, named, ofKind, PRODUCTION_VALUES, render, renderError } from './support/helm';
 import { hookProblems } from './support/manifests';
+import { REPO_ROOT } from './support/repo';
 
 /**
  * Assertions on `helm template` output, continued from chart.chart-spec.ts: the migration and topics

@@ -2,12 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { parse, stringify } from 'yaml';
+
 import { TOPICS } from '@quarry/contracts';
 import { envSchema } from '@quarry/platform/config';
-import { parse, stringify } from 'yaml';
-import { CHART, named, ofKind, PRODUCTION_VALUES, render, renderError, type Manifest } from './support/helm';
-import { configEnvNames } from './support/repo';
+
+import { CHART, type Manifest, named, ofKind, PRODUCTION_VALUES, render, renderError } from './support/helm';
 import { bytes, container, environmentOf, matches, podLabels } from './support/manifests';
+import { configEnvNames } from './support/repo';
 
 /**
  * Assertions on `helm template` output (run by `make chart-check`, after lint and schema

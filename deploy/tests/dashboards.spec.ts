@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { parse } from 'yaml';
+
 import { METRIC_JOB_KINDS } from '@quarry/contracts';
 import { expandGrafanaVariables, matchesLabel, parsePromql } from '@quarry/testing';
-import { parse } from 'yaml';
+
 import { dashboardQueries } from '../grafana/builder';
 import { DASHBOARDS } from '../grafana/dashboards';
 import { DASHBOARD_DIR, staleDashboards } from '../grafana/generate';

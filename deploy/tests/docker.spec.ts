@@ -1,14 +1,16 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { envSchema } from '@quarry/platform/config';
+
 import {
   copies,
+  type Dockerfile,
   execForm,
   parseDockerfile,
-  substitute,
-  type Dockerfile,
   type Stage,
+  substitute,
 } from './support/dockerfile';
-import { envSchema } from '@quarry/platform/config';
 import { builtApps, configEnvNames, readRepoFile, REPO_ROOT, repoPathExists } from './support/repo';
 
 /**

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+
 import { readRepoFile, REPO_ROOT } from './support/repo';
 
 interface Rule {

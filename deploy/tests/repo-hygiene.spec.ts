@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { REPO_ROOT } from './support/repo';
 
 /** Tracked files (git), so generated and ignored files are out of scope. */

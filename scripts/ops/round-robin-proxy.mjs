@@ -6,7 +6,7 @@
 //   so new requests keep working while a gateway is down;
 // - a request whose upstream dies mid-way gets a 502 in the API's error shape (or a closed
 //   connection once the response has started): clients see an error, never a hang.
-import { createServer, request as httpRequest, Agent } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 
 // Errors that prove the upstream never received the request: safe to try the next one.
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import {
   DEFAULT_MIGRATIONS,
   DEFAULT_SCHEMA,

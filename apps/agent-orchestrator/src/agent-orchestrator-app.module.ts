@@ -1,4 +1,5 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+
 import { AgentOrchestratorModule } from '@quarry/agent/worker';
 import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';

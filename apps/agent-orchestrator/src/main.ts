@@ -1,4 +1,5 @@
 import { main } from '@quarry/platform/runtime';
+
 import { AgentOrchestratorAppModule } from './agent-orchestrator-app.module';
 
 main({

@@ -1,8 +1,8 @@
-import { runAdminCommand, readStandaloneHandle, type CommandOutput } from '@quarry/admin';
+import { type CommandOutput, readStandaloneHandle, runAdminCommand } from '@quarry/admin';
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository, KeyManagementService } from '@quarry/identity';
 import { createBus } from '@quarry/platform/bus';
-import { ConfigError, loadConfig, type AppConfig } from '@quarry/platform/config';
+import { type AppConfig, ConfigError, loadConfig } from '@quarry/platform/config';
 import { Database, findMigrationsDir } from '@quarry/platform/database';
 import { createLogger } from '@quarry/platform/observability';
 

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'preact/hooks';
+
 import { ApiClient } from './lib/api.client';
 import { Console } from './lib/console-context';
-import { href, useRoute, type Route } from './lib/router';
+import { href, type Route, useRoute } from './lib/router';
 import { loadSession, saveSession, type Session } from './lib/session';
 import { ActivityPage } from './pages/activity.page';
 import { AgentPage, AgentsPage } from './pages/agents.page';

@@ -1,5 +1,7 @@
-import { render } from 'preact';
-import { App } from './app';
 import './styles.css';
+
+import { render } from 'preact';
+
+import { App } from './app';
 
 render(<App />, document.getElementById('app') as HTMLElement);

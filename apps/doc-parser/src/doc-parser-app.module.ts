@@ -1,4 +1,5 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+
 import { DocParserModule } from '@quarry/documents/service';
 import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { BillingModule, JobsModule } from '@quarry/wiring/core';

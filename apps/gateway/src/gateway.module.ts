@@ -1,4 +1,5 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+
 import { ApiModule, OperatorApiModule } from '@quarry/api';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 

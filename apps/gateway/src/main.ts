@@ -1,5 +1,6 @@
 import { configureApiHttp } from '@quarry/api';
 import { main } from '@quarry/platform/runtime';
+
 import { GatewayModule } from './gateway.module';
 
 main({

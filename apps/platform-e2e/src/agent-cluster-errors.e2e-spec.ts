@@ -1,9 +1,11 @@
-import { TEST_KAFKA_BROKERS, uniqueName, type FixtureServer } from '@quarry/testing';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
-import { call } from './support/api-client';
-import { newTeamKey, waitForAgent } from './support/agent-support';
-import { startCluster, type Platform } from './support/platform';
+
+import { type FixtureServer, TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
+
 import { useAgentCluster } from './support/agent-cluster-support';
+import { newTeamKey, waitForAgent } from './support/agent-support';
+import { call } from './support/api-client';
+import { type Platform, startCluster } from './support/platform';
 
 // The agent errors (docs/agent.md#api) on the cluster of agent-cluster.e2e-spec.ts (same setup), and a submission
 // Kafka refuses.

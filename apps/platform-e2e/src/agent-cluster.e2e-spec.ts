@@ -1,16 +1,17 @@
-import { uniqueName, type FixtureServer } from '@quarry/testing';
-import { call } from './support/api-client';
+import { type FixtureServer, uniqueName } from '@quarry/testing';
+
+import { prompt, schema, useAgentCluster, UUID } from './support/agent-cluster-support';
 import {
   checkTraceInvariants,
   newTeamKey,
   sql,
+  type TraceEvent,
   traceOf,
   waitForAgent,
   waitForTrace,
-  type TraceEvent,
 } from './support/agent-support';
+import { call } from './support/api-client';
 import type { ServiceProcess } from './support/service-process';
-import { prompt, schema, useAgentCluster, UUID } from './support/agent-cluster-support';
 
 jest.setTimeout(300_000);
 

@@ -1,9 +1,10 @@
-import { startFixtureServer, type FixtureServer } from '@quarry/testing';
-import { call } from './support/api-client';
-import { waitForAgent } from './support/agent-support';
-import { startStandalone, type Platform } from './support/platform';
+import { type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { HELD_OUT_SITE, SITE } from './support/agent-quality-sites';
-import { HELD_OUT_TASKS, succeeded, TASKS, type Task } from './support/agent-quality-tasks';
+import { HELD_OUT_TASKS, succeeded, type Task, TASKS } from './support/agent-quality-tasks';
+import { waitForAgent } from './support/agent-support';
+import { call } from './support/api-client';
+import { type Platform, startStandalone } from './support/platform';
 
 // Quality of the offline agent (deterministic planner + structured-data / passage extraction),
 // measured through the real agent path of the one-process mode: index search, sub-agent scrapes,

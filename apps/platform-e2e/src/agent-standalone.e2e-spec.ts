@@ -1,7 +1,8 @@
-import { startFixtureServer, type FixtureHandler, type FixtureServer } from '@quarry/testing';
-import { call } from './support/api-client';
+import { type FixtureHandler, type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { checkTraceInvariants, traceOf, waitForAgent } from './support/agent-support';
-import { startStandalone, type Platform } from './support/platform';
+import { call } from './support/api-client';
+import { type Platform, startStandalone } from './support/platform';
 
 jest.setTimeout(240_000);
 

@@ -1,8 +1,10 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { BASIC_SITE, startBasicSite, type FixtureServer } from '@quarry/testing';
+
+import { BASIC_SITE, type FixtureServer, startBasicSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import { freePort } from './support/crawl-support';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 
 /**
  * `AUTH_ENABLED=false` ("auth off", docs/compatibility.md#keys-and-no-keys): any or no Authorization header is

@@ -1,15 +1,18 @@
 import { createHmac, randomUUID } from 'node:crypto';
+
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
-import { startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { WebSocket as UndiciWebSocket } from 'undici';
+
+import { type CrawlSite, startCrawlSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import {
+  type CrawlCluster,
   createTeamKey,
   eventually,
   query,
   startCrawlCluster,
   startWebhookReceiver,
-  type CrawlCluster,
   type WebhookReceiver,
 } from './support/crawl-support';
 import { watchRaw } from './support/watcher-support';

@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { archiveBomb, docxFixture, type BombKind } from '@quarry/documents/fixtures';
+
+import { archiveBomb, type BombKind, docxFixture } from '@quarry/documents/fixtures';
 import {
   brotliBomb,
+  type FixtureServer,
   gzipBomb,
   html,
   sitemapGzipBomb,
   startFixtureServer,
   zlibBomb,
   zstdBomb,
-  type FixtureServer,
 } from '@quarry/testing';
-import { call, upload, type ApiResponse } from './support/api-client';
-import { startStandalone, type Platform } from './support/platform';
+
+import { type ApiResponse, call, upload } from './support/api-client';
+import { type Platform, startStandalone } from './support/platform';
 import { teamCredits } from './support/teams';
 
 const MIB = 1024 * 1024;

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFixtureServer, type FixtureHandler, type FixtureServer } from '@quarry/testing';
+
+import { type FixtureHandler, type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import { BrowserSession } from './support/browser';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 
 jest.setTimeout(240_000);
 

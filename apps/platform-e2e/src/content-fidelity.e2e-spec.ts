@@ -1,6 +1,7 @@
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are asserted member by member */
 type Body = Record<string, any>;

@@ -1,6 +1,8 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
-import { eventually, query, startCrawlCluster, type CrawlCluster } from './support/crawl-support';
+
+import { CRAWL_SITE, type CrawlSite, startCrawlSite } from '@quarry/testing';
+
+import { type CrawlCluster, eventually, query, startCrawlCluster } from './support/crawl-support';
 
 /**
  * Fault tolerance (docs/crawl.md#how-a-crawl-runs): three workers share a crawl over Kafka; one is killed with SIGKILL

@@ -1,7 +1,9 @@
 import type Firecrawl from '@mendable/firecrawl-js';
+
 import type { CrawlSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { crawledPathOf, useCrawlSuite, type CrawlCluster } from './support/crawl-support';
+import { type CrawlCluster, crawledPathOf, useCrawlSuite } from './support/crawl-support';
 
 /** Crawl requests on the cluster of crawl.e2e-spec.ts (same setup): idempotency keys, prompts, validation. */
 describe('crawl (SDK, cluster)', () => {

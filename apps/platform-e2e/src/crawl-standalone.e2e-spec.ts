@@ -1,7 +1,9 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { CRAWL_SITE, startCrawlSite, type CrawlSite } from '@quarry/testing';
-import { startStandalone, type Platform } from './support/platform';
+
+import { CRAWL_SITE, type CrawlSite, startCrawlSite } from '@quarry/testing';
+
 import { freePort } from './support/crawl-support';
+import { type Platform, startStandalone } from './support/platform';
 
 /** The same crawl features in one process (`make start`): embedded PGlite and the in-memory bus. */
 describe('crawl, batch, map, search in one-process mode (PGlite, memory bus)', () => {

@@ -1,13 +1,15 @@
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
+
 import { CRAWL_SITE, type CrawlSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import {
+  type CrawlCluster,
+  crawledPathOf,
   createTeamKey,
   eventually,
   query,
-  crawledPathOf,
   useCrawlSuite,
-  type CrawlCluster,
 } from './support/crawl-support';
 
 /** Crawls of the fixture site with the unmodified SDK against gateway + workers on Kafka and PostgreSQL. */

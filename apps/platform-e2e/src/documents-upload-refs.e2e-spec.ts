@@ -1,8 +1,9 @@
 import { Client } from 'pg';
+
 import { call } from './support/api-client';
 import { createKey } from './support/cli';
-import { startCluster, type Platform } from './support/platform';
 import type { Body } from './support/documents-support';
+import { type Platform, startCluster } from './support/platform';
 
 // Upload references (POST /v2/parse/upload-url, the signed PUT, /v2/parse with uploadRef) on a cluster;
 // document parsing itself is in documents.e2e-spec.ts.

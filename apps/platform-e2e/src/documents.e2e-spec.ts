@@ -1,10 +1,13 @@
 import Firecrawl from '@mendable/firecrawl-js';
+import { Client } from 'pg';
+
 import {
   characterErrorRate,
   docxFixture,
   encryptedPdf,
   garbagePdf,
   longPdf,
+  type OfficeFixture,
   officeFixtures,
   PII_PDF,
   piiPdf,
@@ -15,19 +18,18 @@ import {
   scannedPdf,
   textImagePng,
   truncated,
-  type OfficeFixture,
 } from '@quarry/documents/fixtures';
 import type { FixtureServer } from '@quarry/testing';
-import { Client } from 'pg';
+
 import { call, upload } from './support/api-client';
-import { startCluster, startStandalone, type Platform } from './support/platform';
 import {
+  type Body,
+  type Fixtures,
   fixtureSite,
   spansIndexMarkdown,
   spansValidOrNull,
-  type Body,
-  type Fixtures,
 } from './support/documents-support';
+import { type Platform, startCluster, startStandalone } from './support/platform';
 
 // Black-box tests of document parsing: scraped PDF URLs and /v2/parse uploads go through the
 // doc-parser, over Kafka in the cluster (separate gateway, scrape worker and doc-parser processes)

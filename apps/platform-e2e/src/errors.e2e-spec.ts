@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+
 import { Client } from 'pg';
-import { call, type ApiResponse } from './support/api-client';
+
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
+
+import { type ApiResponse, call } from './support/api-client';
 import { createKey, runCli, runNpmCli } from './support/cli';
-import { startCluster, type Platform } from './support/platform';
+import { type Platform, startCluster } from './support/platform';
 
 type ErrorBody = {
   success: boolean;

@@ -1,22 +1,24 @@
 import Firecrawl from '@mendable/firecrawl-js';
+
 import {
-  scriptedModel,
-  startFakeLlmServer,
-  startFixtureServer,
   type FakeLlmReply,
   type FakeLlmRequest,
   type FakeLlmServer,
   type FixtureServer,
+  scriptedModel,
+  startFakeLlmServer,
+  startFixtureServer,
 } from '@quarry/testing';
+
 import { freePort } from './support/crawl-support';
-import { startStandalone, type Platform } from './support/platform';
 import {
   agentFinished,
+  type ExtractStatus,
   fixtures,
   PRODUCT_SCHEMA,
   ZOD_PRODUCT,
-  type ExtractStatus,
 } from './support/extract-support';
+import { type Platform, startStandalone } from './support/platform';
 
 // extract and agent threads in one-process mode with a language model; without one, on a cluster, in
 // extract.e2e-spec.ts.

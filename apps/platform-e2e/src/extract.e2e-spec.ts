@@ -1,29 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { startFixtureServer, uniqueName, type FixtureServer } from '@quarry/testing';
+
+import { type FixtureServer, startFixtureServer, uniqueName } from '@quarry/testing';
+
 import { newTeamKey } from './support/agent-support';
 import { call } from './support/api-client';
 import {
+  type CrawlCluster,
   eventually,
+  type FakeSearxng,
   startCrawlCluster,
   startFakeSearxng,
   startWebhookReceiver,
-  type CrawlCluster,
-  type FakeSearxng,
   type WebhookReceiver,
 } from './support/crawl-support';
-import type { ServiceProcess } from './support/service-process';
 import {
   agentFinished,
   catalogSearchResults,
   extractClusterEnv,
+  type ExtractStatus,
   fixtures,
   PRODUCT_SCHEMA,
   startOrchestrator,
   teamClients,
   UUID,
   ZOD_PRODUCT,
-  type ExtractStatus,
 } from './support/extract-support';
+import type { ServiceProcess } from './support/service-process';
 
 jest.setTimeout(300_000);
 

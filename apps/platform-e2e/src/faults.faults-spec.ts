@@ -1,13 +1,15 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import Firecrawl from '@mendable/firecrawl-js';
-import type { FixtureServer } from '@quarry/testing';
 import { Kafka, logLevel } from 'kafkajs';
-import { LocalCluster, waitFor, type ClusterService } from './support/local-cluster';
-import { REPO_ROOT } from './support/service-process';
+
+import type { FixtureServer } from '@quarry/testing';
+
 import {
   countBy,
   load,
+  type Outcome,
   PAGE_DELAY_MS,
   PAGES,
   percentiles,
@@ -15,8 +17,9 @@ import {
   scrapeThrough,
   SPEC_ERROR_FIELDS,
   startPageSite,
-  type Outcome,
 } from './support/faults-support';
+import { type ClusterService, LocalCluster, waitFor } from './support/local-cluster';
+import { REPO_ROOT } from './support/service-process';
 
 /**
  * Fault tests on the local cluster (`make test-faults`): 2 gateways behind a round-robin proxy,

@@ -1,15 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { call } from './support/api-client';
-import { HOSTILE_CASES, type Answer, type CaseContext, type HostileCase } from './support/hostile-cases';
+import { type Answer, type CaseContext, HOSTILE_CASES, type HostileCase } from './support/hostile-cases';
 import {
+  type HostileSite,
   NORMAL_MARKER,
   startHostileSite,
   treeRssMib,
   withTreeRss,
-  type HostileSite,
 } from './support/hostile-fixtures';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 import { REPO_ROOT } from './support/service-process';
 
 /** One row of the report: what the case answered, how long it took and the peak memory of the server's process tree. */

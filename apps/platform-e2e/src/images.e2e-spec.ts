@@ -1,6 +1,7 @@
-import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
+
 import { REPO_ROOT } from './support/service-process';
 
 /**

@@ -1,7 +1,9 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { html, startFixtureServer, startInteractSite, type FixtureServer } from '@quarry/testing';
+
+import { type FixtureServer, html, startFixtureServer, startInteractSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startCluster, startStandalone, type Platform } from './support/platform';
+import { type Platform, startCluster, startStandalone } from './support/platform';
 import { createTeamKey, teamCredits } from './support/teams';
 
 interface InteractAnswer {

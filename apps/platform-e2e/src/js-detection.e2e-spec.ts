@@ -1,12 +1,13 @@
 import {
-  JS_PAGES,
-  STATIC_PAGES,
-  startJsCorpusSite,
   type CorpusPage,
+  JS_PAGES,
   type JsCorpusSite,
+  startJsCorpusSite,
+  STATIC_PAGES,
 } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 
 jest.setTimeout(240_000);
 

@@ -1,19 +1,21 @@
+import Firecrawl from '@mendable/firecrawl-js';
+
 import {
-  scriptedModel,
-  startFakeLlmServer,
-  startFixtureServer,
-  uniqueName,
   type FakeLlmReply,
   type FakeLlmRequest,
   type FakeLlmServer,
   type FixtureHandler,
   type FixtureServer,
+  scriptedModel,
+  startFakeLlmServer,
+  startFixtureServer,
+  uniqueName,
 } from '@quarry/testing';
-import Firecrawl from '@mendable/firecrawl-js';
-import { call, upload } from './support/api-client';
+
 import { checkTraceInvariants, newTeamKey, sql, traceOf, waitForAgent } from './support/agent-support';
-import { startCluster, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
+import { call, upload } from './support/api-client';
+import { type Platform, startCluster } from './support/platform';
+import { type ServiceProcess, startService } from './support/service-process';
 
 jest.setTimeout(300_000);
 

@@ -3,7 +3,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { TEST_DATABASE_URL } from '@quarry/testing';
+
 import { LocalCluster } from './support/local-cluster';
 import { REPO_ROOT } from './support/service-process';
 

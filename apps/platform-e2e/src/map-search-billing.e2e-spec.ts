@@ -1,12 +1,14 @@
 import Firecrawl from '@mendable/firecrawl-js';
+
 import type { CrawlSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import {
+  type CrawlCluster,
   createTeamKey,
   eventually,
   query,
   useMapSearchSuite,
-  type CrawlCluster,
 } from './support/crawl-support';
 import { developer, general, images, news, science } from './support/search-results';
 

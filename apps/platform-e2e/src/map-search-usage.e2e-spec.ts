@@ -1,13 +1,15 @@
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
+
 import { CRAWL_SITE, type CrawlSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import {
+  type CrawlCluster,
   createTeamKey,
   eventually,
+  type FakeSearxng,
   query,
   useMapSearchSuite,
-  type CrawlCluster,
-  type FakeSearxng,
 } from './support/crawl-support';
 import { developer, general, images, news, science } from './support/search-results';
 

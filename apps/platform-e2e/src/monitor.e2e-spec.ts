@@ -1,21 +1,23 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { startFakeSmtpServer, startFixtureServer, uniqueName, type FixtureServer } from '@quarry/testing';
+
+import { type FixtureServer, startFakeSmtpServer, startFixtureServer, uniqueName } from '@quarry/testing';
+
 import { newTeamKey } from './support/agent-support';
 import { call } from './support/api-client';
 import {
+  type CrawlCluster,
   eventually,
+  type FakeSearxng,
   freePort,
   query,
   startCrawlCluster,
   startFakeSearxng,
   startWebhookReceiver,
-  type CrawlCluster,
-  type FakeSearxng,
 } from './support/crawl-support';
 import { monitorLifecycle } from './support/monitor-lifecycle';
-import { SECRET, shop, waitForCheck, type Context } from './support/monitor-support';
-import { startStandalone, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
+import { type Context, SECRET, shop, waitForCheck } from './support/monitor-support';
+import { type Platform, startStandalone } from './support/platform';
+import { type ServiceProcess, startService } from './support/service-process';
 import { createTeamKey } from './support/teams';
 
 jest.setTimeout(300_000);

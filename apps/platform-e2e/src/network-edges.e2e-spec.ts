@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { html, rawHttpExchange, startFixtureServer, type FixtureServer } from '@quarry/testing';
+
+import { type FixtureServer, html, rawHttpExchange, startFixtureServer } from '@quarry/testing';
+
 import { call } from './support/api-client';
 import { eventually } from './support/crawl-support';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 
 /** A non-loopback IPv4 address of this machine: connections to it have that address as their peer, not 127.0.0.1. */
 function lanAddress(): string {

@@ -2,28 +2,30 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { reportPdf } from '@quarry/documents/fixtures';
 import {
   BASIC_SITE,
   exposedMetricNames,
+  type FixtureServer,
   matchesLabel,
   parsePromql,
+  type PromqlSelector,
   startBasicSite,
   uniqueName,
-  type FixtureServer,
-  type PromqlSelector,
 } from '@quarry/testing';
+
 import { cli, waitForAgent } from './support/agent-support';
 import { call } from './support/api-client';
-import { freePort, startFakeSearxng, type FakeSearxng } from './support/crawl-support';
-import { startCluster, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
+import { type FakeSearxng, freePort, startFakeSearxng } from './support/crawl-support';
 import {
   browserProcessOf,
+  crawlSearchResults,
   dashboardSelectors,
   eventually,
   eventuallyAsync,
   JS_MARKER,
+  observabilityEnv,
   sample,
   shippedQueries,
   SPAN_KIND,
@@ -32,9 +34,9 @@ import {
   startOtlpReceiver,
   startSampler,
   TROUBLE_ONLY,
-  crawlSearchResults,
-  observabilityEnv,
 } from './support/observability-support';
+import { type Platform, startCluster } from './support/platform';
+import { type ServiceProcess, startService } from './support/service-process';
 
 jest.setTimeout(300_000);
 

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+
 import {
+  type FakeLlmServer,
+  type FixtureServer,
   startFakeLlmServer,
   startFixtureServer,
   uniqueName,
-  type FakeLlmServer,
-  type FixtureServer,
 } from '@quarry/testing';
-import { call } from './support/api-client';
+
 import { checkTraceInvariants, sql, traceOf, waitForAgent } from './support/agent-support';
-import { startCluster, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
+import { call } from './support/api-client';
+import { type Platform, startCluster } from './support/platform';
+import { type ServiceProcess, startService } from './support/service-process';
 
 jest.setTimeout(600_000);
 

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { html, startFixtureServer, uniqueName, type FixtureServer } from '@quarry/testing';
+
 import { Client } from 'pg';
+
+import { type FixtureServer, html, startFixtureServer, uniqueName } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startCrawlCluster, type CrawlCluster } from './support/crawl-support';
-import { startCluster, type Platform } from './support/platform';
-import { startService, type ServiceProcess } from './support/service-process';
+import { type CrawlCluster, startCrawlCluster } from './support/crawl-support';
+import { type Platform, startCluster } from './support/platform';
+import { type ServiceProcess, startService } from './support/service-process';
 
 /**
  * Poison work: a unit whose processing kills its process is run again once (the death may have been

@@ -1,7 +1,9 @@
-import { startFixtureServer, type FixtureServer } from '@quarry/testing';
 import { Client } from 'pg';
+
+import { type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startCluster, type Platform } from './support/platform';
+import { type Platform, startCluster } from './support/platform';
 
 /**
  * At-least-once delivery made exactly-once in effect: a worker killed while it executes a scrape

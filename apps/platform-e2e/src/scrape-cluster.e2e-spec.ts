@@ -1,7 +1,9 @@
-import { BASIC_SITE, startBasicSite, type FixtureServer } from '@quarry/testing';
 import { Client } from 'pg';
+
+import { BASIC_SITE, type FixtureServer, startBasicSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startCluster, type Platform } from './support/platform';
+import { type Platform, startCluster } from './support/platform';
 
 interface Document {
   markdown?: string;

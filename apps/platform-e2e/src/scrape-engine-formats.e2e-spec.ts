@@ -1,8 +1,10 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { SCRAPE_SITE, startScrapeSite, type ScrapeSite } from '@quarry/testing';
-import { call, type ApiResponse } from './support/api-client';
+
+import { SCRAPE_SITE, type ScrapeSite, startScrapeSite } from '@quarry/testing';
+
+import { type ApiResponse, call } from './support/api-client';
 import type { Platform } from './support/platform';
-import { MODES, type Body } from './support/scrape-engine-support';
+import { type Body, MODES } from './support/scrape-engine-support';
 import { createTeamKey, holdBrowserSlot, teamCredits } from './support/teams';
 
 /**

@@ -1,14 +1,15 @@
 import {
+  type ForwardProxy,
   SCRAPE_SITE,
+  type ScrapeSite,
   startForwardProxy,
   startHttpsFixtureServer,
   startScrapeSite,
-  type ForwardProxy,
-  type ScrapeSite,
 } from '@quarry/testing';
-import { call, type ApiResponse } from './support/api-client';
-import { startCluster, type Platform } from './support/platform';
-import { ENV, MODES, type Body } from './support/scrape-engine-support';
+
+import { type ApiResponse, call } from './support/api-client';
+import { type Platform, startCluster } from './support/platform';
+import { type Body, ENV, MODES } from './support/scrape-engine-support';
 import { createTeamKey, teamCredits } from './support/teams';
 
 /**

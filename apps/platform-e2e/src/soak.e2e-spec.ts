@@ -1,10 +1,12 @@
-import { mkdirSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
-import { call, upload, type ApiResponse } from './support/api-client';
+
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
+
+import { type ApiResponse, call, upload } from './support/api-client';
 import { startCrawlCluster } from './support/crawl-support';
-import { startHostileSite, treeRssMib, type HostileSite } from './support/hostile-fixtures';
-import { startStandalone, type Platform } from './support/platform';
+import { type HostileSite, startHostileSite, treeRssMib } from './support/hostile-fixtures';
+import { type Platform, startStandalone } from './support/platform';
 import { REPO_ROOT, type ServiceProcess } from './support/service-process';
 
 /**

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BASIC_SITE, startBasicSite, type FixtureServer } from '@quarry/testing';
+
+import { BASIC_SITE, type FixtureServer, startBasicSite } from '@quarry/testing';
+
 import { call } from './support/api-client';
-import { startStandalone, type Platform } from './support/platform';
+import { type Platform, startStandalone } from './support/platform';
 import { REPO_ROOT } from './support/service-process';
 
 /** `make start`: one process on embedded PGlite and the in-memory bus, administered by the CLI while it runs. */

@@ -1,7 +1,8 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
-import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { PdfScrapeModule } from '@quarry/documents/service';
+import { HealthController, PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';
 import { LlmFormatsModule } from '@quarry/scrape/model-formats';

@@ -1,6 +1,7 @@
 import { publishAdminHandle } from '@quarry/admin';
 import { configureApiHttp } from '@quarry/api';
 import { main } from '@quarry/platform/runtime';
+
 import { StandaloneModule } from './standalone.module';
 
 main({

@@ -1,10 +1,11 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+
 import { AdminApiModule } from '@quarry/admin';
 import { AgentOrchestratorModule } from '@quarry/agent/worker';
 import { ApiModule, OperatorApiModule } from '@quarry/api';
-import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { CrawlRunnerModule } from '@quarry/crawl/runner';
 import { DocParserModule, PdfScrapeModule } from '@quarry/documents/service';
+import { MonitorRunnerModule } from '@quarry/monitor/runner';
 import { PlatformModule, type PlatformRuntime } from '@quarry/platform/runtime';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { InteractWorkerModule } from '@quarry/scrape/interact';

@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { parseAllDocuments } from 'yaml';
+
 import { REPO_ROOT } from './repo';
 
 export const CHART = join(REPO_ROOT, 'deploy/helm/quarry');

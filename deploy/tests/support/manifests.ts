@@ -1,4 +1,4 @@
-import { named, ofKind, type Manifest } from './helm';
+import { type Manifest, named, ofKind } from './helm';
 
 // Readers of rendered manifests shared by the chart assertions (*.chart-spec.ts).
 export const container = (deployment: Manifest): Manifest => deployment['spec'].template.spec.containers[0];

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { envSchema } from '@quarry/platform/config';
 
 export const REPO_ROOT = join(__dirname, '../../..');

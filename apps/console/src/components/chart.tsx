@@ -1,4 +1,4 @@
-import { KIND_LABELS, formatNumber } from '../lib/format';
+import { formatNumber, KIND_LABELS } from '../lib/format';
 
 export interface Series {
   /** x label (a day). */

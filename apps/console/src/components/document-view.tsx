@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+
 import { sameOriginBlob } from '../lib/api.client';
 import { formatJson } from '../lib/format';
 import { renderMarkdown } from '../lib/markdown';

@@ -1,5 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
+
 import { ApiError } from '../lib/api.client';
 import { safeUrl } from '../lib/markdown';
 

@@ -1,5 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+
 import type { ApiClient } from './api.client';
 import type { Session } from './session';
 

@@ -1,4 +1,5 @@
 import type { ComponentChildren, VNode } from 'preact';
+
 import { decodeEntities, renderMarkdown as sut, safeUrl } from './markdown';
 
 /** The element tree as markup (text escaped), to assert on what the browser would build. */

@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { h, type ComponentChild, type ComponentChildren } from 'preact';
+import { type ComponentChild, type ComponentChildren, h } from 'preact';
 
 /**
  * Markdown to Preact elements, never to an HTML string: raw HTML in a document is shown as the text

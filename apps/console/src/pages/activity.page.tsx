@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import type { TeamJob, TeamJobsResponse } from '@quarry/contracts';
+
 import { Button, ErrorMessage, Loading, PageTitle, Select, StatusBadge } from '../components/ui';
 import { localPath } from '../lib/api.client';
 import { useTeamApi } from '../lib/console-context';

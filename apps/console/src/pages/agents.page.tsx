@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import type {
   AgentListResponse,
   AgentSnapshotResponse,
@@ -6,6 +7,7 @@ import type {
   AgentTraceEvent,
   AgentTraceResponse,
 } from '@quarry/contracts';
+
 import { Button, CodeBlock, ErrorMessage, Loading, PageTitle, StatusBadge, useLoad } from '../components/ui';
 import { useTeamApi } from '../lib/console-context';
 import { formatDuration, formatJson, formatNumber, formatTime } from '../lib/format';

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
+
 import type {
   CollectionErrorsResponse,
   CollectionStatusResponse,
   TeamJobDetailResponse,
 } from '@quarry/contracts';
+
 import { DocumentView } from '../components/document-view';
 import {
   Button,
@@ -18,7 +20,7 @@ import {
 import { useConsole, useTeamApi } from '../lib/console-context';
 import { formatDuration, formatJson, formatNumber, formatTime, KIND_LABELS } from '../lib/format';
 import { href } from '../lib/router';
-import { collectionPath, watchCollection, type CollectionKind, type Progress } from '../lib/watch';
+import { type CollectionKind, collectionPath, type Progress, watchCollection } from '../lib/watch';
 
 /** Live progress of a running crawl or batch (WebSocket watcher), its per-page errors, and cancel. */
 function CollectionProgress({

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
+
 import type {
   MonitorCheckDetailView,
   MonitorCheckPageView,
   MonitorCheckView,
   MonitorView,
 } from '@quarry/contracts';
+
 import { Button, CodeBlock, ErrorMessage, Loading, PageTitle, StatusBadge, useLoad } from '../components/ui';
 import { useTeamApi } from '../lib/console-context';
 import { formatDuration, formatJson, formatNumber, formatTime } from '../lib/format';

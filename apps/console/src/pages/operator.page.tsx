@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
+
 import type { AdminKey, AdminSystemResponse, AdminTeam, AdminTeamsResponse } from '@quarry/contracts';
+
 import {
   Button,
   Checkbox,

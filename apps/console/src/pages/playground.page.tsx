@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'preact/hooks';
+
 import { DocumentView } from '../components/document-view';
 import {
   Button,
-  CheckGroup,
   Checkbox,
+  CheckGroup,
   CodeBlock,
   ErrorMessage,
   ExternalLink,
@@ -16,7 +17,7 @@ import {
 import { useTeamApi } from '../lib/console-context';
 import { formatJson } from '../lib/format';
 import { navigate } from '../lib/router';
-import { curlSnippet, jsSnippet, pythonSnippet, PATHS, type Operation } from '../lib/snippets';
+import { curlSnippet, jsSnippet, type Operation, PATHS, pythonSnippet } from '../lib/snippets';
 
 const OPERATIONS: { id: Operation; label: string }[] = [
   { id: 'scrape', label: 'Scrape' },

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
+
 import type { AdminSystemResponse, TeamInfoResponse } from '@quarry/contracts';
+
 import { Button, ErrorMessage, Field, PageTitle } from '../components/ui';
 import { ApiClient } from '../lib/api.client';
 import { useConsole } from '../lib/console-context';

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+
 import type {
   ConcurrencyCheckResponse,
   CreditUsageHistoricalResponse,
@@ -6,6 +7,7 @@ import type {
   QueueStatusResponse,
   TeamInfoResponse,
 } from '@quarry/contracts';
+
 import { StackedBarChart } from '../components/chart';
 import { ErrorMessage, Loading, PageTitle, Select, useLoad } from '../components/ui';
 import { useTeamApi } from '../lib/console-context';

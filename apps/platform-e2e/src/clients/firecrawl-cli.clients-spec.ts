@@ -1,15 +1,16 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { Platform } from '../support/platform';
-import { CLIENT_SITE, startClientSite, type ClientSite } from './support/client-site';
+import { CLIENT_SITE, type ClientSite, startClientSite } from './support/client-site';
 import {
   CLI_MAIN,
   clientEnv,
+  type ProcessResult,
   requireClient,
   runProcess,
   startClientPlatform,
-  type ProcessResult,
 } from './support/clients';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;

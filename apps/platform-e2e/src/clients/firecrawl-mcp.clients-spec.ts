@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { Platform } from '../support/platform';
-import { CLIENT_SITE, startClientSite, type ClientSite } from './support/client-site';
+import { CLIENT_SITE, type ClientSite, startClientSite } from './support/client-site';
 import { clientEnv, MCP_MAIN, requireClient, startClientPlatform } from './support/clients';
 import { McpSession, type ToolResult } from './support/mcp-session';
 

@@ -1,7 +1,8 @@
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
+
 import type { Platform } from '../support/platform';
-import { CLIENT_SITE, startClientSite, type ClientSite } from './support/client-site';
-import { failuresOf, runPythonGroup, startClientPlatform, tally, type CheckResult } from './support/clients';
+import { CLIENT_SITE, type ClientSite, startClientSite } from './support/client-site';
+import { type CheckResult, failuresOf, runPythonGroup, startClientPlatform, tally } from './support/clients';
 
 /**
  * firecrawl-py 4.55 (PyPI, unmodified): its v2 client, AsyncFirecrawl, its `.v1` client, and an empty

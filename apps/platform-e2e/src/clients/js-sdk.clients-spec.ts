@@ -1,6 +1,7 @@
 import Firecrawl from '@mendable/firecrawl-js';
+
 import type { Platform } from '../support/platform';
-import { CLIENT_SITE, startClientSite, type ClientSite } from './support/client-site';
+import { CLIENT_SITE, type ClientSite, startClientSite } from './support/client-site';
 import { startClientPlatform } from './support/clients';
 
 /**

@@ -1,6 +1,7 @@
-import { startFixtureServer, type FixtureHandler, type FixtureServer } from '@quarry/testing';
-import { startCluster, type Platform } from './platform';
-import { startService, type ServiceProcess } from './service-process';
+import { type FixtureHandler, type FixtureServer, startFixtureServer } from '@quarry/testing';
+
+import { type Platform, startCluster } from './platform';
+import { type ServiceProcess, startService } from './service-process';
 
 // Shared by the agent cluster e2e (agent-cluster.e2e-spec.ts, agent-cluster-errors.e2e-spec.ts).
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

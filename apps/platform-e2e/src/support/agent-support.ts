@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+
 import { Client } from 'pg';
+
 import { call } from './api-client';
 import { REPO_ROOT } from './service-process';
 

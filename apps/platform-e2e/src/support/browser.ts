@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+
 import { REPO_ROOT } from './service-process';
 
 /** Where the browser suites save their screenshots (git-ignored, like everything under tmp/). */

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+
 import { REPO_ROOT } from './service-process';
 
 /** Runs the built admin CLI against a database; returns its stdout lines (throws on failure). */

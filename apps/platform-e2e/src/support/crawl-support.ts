@@ -1,11 +1,14 @@
-import Firecrawl, { type Document } from '@mendable/firecrawl-js';
-import { startCrawlSite, type CrawlSite } from '@quarry/testing';
 import { spawn } from 'node:child_process';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
+
+import Firecrawl, { type Document } from '@mendable/firecrawl-js';
 import { Client } from 'pg';
-import { startCluster, type ClusterOptions, type Platform } from './platform';
+
+import { type CrawlSite, startCrawlSite } from '@quarry/testing';
+
+import { type ClusterOptions, type Platform, startCluster } from './platform';
 import { REPO_ROOT } from './service-process';
 
 export async function freePort(): Promise<number> {

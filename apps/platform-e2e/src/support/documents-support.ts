@@ -1,6 +1,6 @@
 import type { LayoutBlock, PageBlocks, ScrapeDocument } from '@quarry/contracts';
 import type { OfficeFixture } from '@quarry/documents/fixtures';
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
 
 export interface Fixtures {
   report: Buffer;

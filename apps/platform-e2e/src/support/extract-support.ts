@@ -1,7 +1,9 @@
 import Firecrawl from '@mendable/firecrawl-js';
-import { uniqueName, type FixtureHandler } from '@quarry/testing';
 // The SDK converts Zod 3 schemas (its own dependency) to JSON Schema; Zod 4 objects it cannot convert.
 import { z } from 'zod/v3';
+
+import { type FixtureHandler, uniqueName } from '@quarry/testing';
+
 import { newTeamKey } from './agent-support';
 import { eventually } from './crawl-support';
 import { startService } from './service-process';

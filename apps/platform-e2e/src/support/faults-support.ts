@@ -1,4 +1,4 @@
-import { startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { type FixtureServer, startFixtureServer } from '@quarry/testing';
 
 // Shared by the fault tests (faults.faults-spec.ts): the crawled site, the scrape client and load helpers.
 export interface Outcome {

@@ -1,6 +1,7 @@
 import { rawHttpExchange } from '@quarry/testing';
+
 import { call, upload } from './api-client';
-import { MIB, type HostileSite } from './hostile-fixtures';
+import { type HostileSite, MIB } from './hostile-fixtures';
 
 /** What a hostile case answered, whatever the route: the HTTP status and the body (a job's final status for crawls and batches). */
 export interface Answer {

@@ -1,16 +1,16 @@
 import {
+  type Body,
   BROWSER,
   crawl,
   crawlRefused,
   DECODED,
   expectText,
+  type HostileCase,
   HTTP,
   markdown,
   siteScrape,
   TOO_LARGE_ELEMENTS,
   TOO_LARGE_LINKS,
-  type Body,
-  type HostileCase,
 } from './hostile-case-kit';
 
 /** Hostile pages: too large for a DOM, pathological markup, bodies that never end, compression bombs. */

@@ -1,29 +1,30 @@
 import {
   archiveBomb,
+  type BombKind,
   encryptedPdf,
   garbagePdf,
   heavyPagePdf,
   reportPdf,
   truncated,
-  type BombKind,
 } from '@quarry/documents/fixtures';
+
 import { call } from './api-client';
-import { absurdPng, billionLaughs, GIB, MIB } from './hostile-fixtures';
 import {
   batch,
+  type Body,
   BROWSER,
   DOCS,
   expectObject,
   expectText,
+  type HostileCase,
   HTTP,
   markdown,
   parse,
   raw,
   rawScrape,
   siteScrape,
-  type Body,
-  type HostileCase,
 } from './hostile-case-kit';
+import { absurdPng, billionLaughs, GIB, MIB } from './hostile-fixtures';
 
 const officeBombs = (['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'] as BombKind[]).map(
   (kind): HostileCase => ({

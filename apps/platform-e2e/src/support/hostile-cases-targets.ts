@@ -1,14 +1,14 @@
 import { call } from './api-client';
 import {
   BLOCKED,
+  type Body,
   BROWSER,
   expectText,
+  type HostileCase,
   HTTP,
   metadata,
   rawScrape,
   siteScrape,
-  type Body,
-  type HostileCase,
 } from './hostile-case-kit';
 
 /** Hostile targets: redirects, refused (private, metadata) addresses, URLs that are not http(s). */

@@ -1,15 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { crc32, deflateSync, gzipSync } from 'node:zlib';
+
 import {
   brotliBomb,
+  type FixtureHandler,
+  type FixtureServer,
   gzipBomb,
   html,
   startFixtureServer,
   zlibBomb,
   zstdBomb,
-  type FixtureHandler,
-  type FixtureServer,
 } from '@quarry/testing';
 
 const MIB = 1024 * 1024;

@@ -1,10 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+
 import { Client } from 'pg';
-import { REPO_ROOT, startService, type ServiceProcess } from './service-process';
+
+import { REPO_ROOT, type ServiceProcess, startService } from './service-process';
 
 /**
  * The platform as separate processes on one machine, as `make cluster` runs it and the fault tests

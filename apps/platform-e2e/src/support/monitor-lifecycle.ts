@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
+
 import Firecrawl, {
   type MonitorCheck,
   type MonitorCheckDetail,
   type MonitorCheckPage,
 } from '@mendable/firecrawl-js';
+
 import { call } from './api-client';
 import { eventually } from './crawl-support';
 import { byUrl, type Context, PRICE_SCHEMA, SECRET, UNRECOGNIZED, waitForCheck } from './monitor-support';

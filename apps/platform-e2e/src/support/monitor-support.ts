@@ -1,6 +1,8 @@
 import type Firecrawl from '@mendable/firecrawl-js';
 import type { MonitorCheckDetail, MonitorCheckPage } from '@mendable/firecrawl-js';
-import { startFixtureServer, type FakeSmtpServer, type FixtureServer } from '@quarry/testing';
+
+import { type FakeSmtpServer, type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { eventually, type WebhookReceiver } from './crawl-support';
 
 /** Shared by the monitor e2e (monitor.e2e-spec.ts): the shop fixture, its schema and the check readers. */

@@ -1,17 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { createServer, type Server, type ServerResponse } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+
+import { parse } from 'yaml';
+
 import {
   expandGrafanaVariables,
-  html,
-  parsePromql,
-  startFixtureServer,
   type FixtureHandler,
   type FixtureServer,
+  html,
+  parsePromql,
   type PromqlSelector,
+  startFixtureServer,
 } from '@quarry/testing';
-import { parse } from 'yaml';
+
 import { REPO_ROOT, type ServiceProcess } from './service-process';
 
 /** What the fake search provider answers: three of the site's crawl pages. */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, TEST_KAFKA_BROKERS, uniqueName, type TestDatabase } from '@quarry/testing';
-import { startService, type ServiceProcess } from './service-process';
+
+import { createTestDatabase, TEST_KAFKA_BROKERS, type TestDatabase, uniqueName } from '@quarry/testing';
+
+import { type ServiceProcess, startService } from './service-process';
 
 export interface Platform {
   /** Round-robin over the gateways. */

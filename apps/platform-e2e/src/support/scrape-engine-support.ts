@@ -1,4 +1,4 @@
-import { startCluster, startStandalone, type Platform } from './platform';
+import { type Platform, startCluster, startStandalone } from './platform';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are asserted member by member */
 export type Body = Record<string, any>;

@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { Client } from 'pg';
+
 import type { Platform } from './platform';
 
 /** Runs an admin command in a one-process server (it owns its embedded database). */

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository } from '@quarry/identity';
 import type { Database } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
+
 import { AccountUsageService, billingPeriod } from './account-usage.service';
 
 describe('AccountUsageService on PostgreSQL', () => {

@@ -1,13 +1,13 @@
 import {
-  TOKENS_PER_CREDIT,
   type ConcurrencyCheckResponse,
   type CreditUsageHistoricalResponse,
   type CreditUsageResponse,
   type QueueStatusResponse,
+  TOKENS_PER_CREDIT,
   type TokenUsageHistoricalResponse,
   type TokenUsageResponse,
 } from '@quarry/contracts';
-import { date, num, type Database, type Raw } from '@quarry/platform/database';
+import { type Database, date, num, type Raw } from '@quarry/platform/database';
 
 export interface AccountCaller {
   teamId: string;

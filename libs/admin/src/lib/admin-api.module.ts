@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+
 import {
   Body,
   Controller,
@@ -6,17 +7,19 @@ import {
   HttpCode,
   Inject,
   Module,
+  type OnApplicationShutdown,
   Post,
   Req,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
 import { AppError } from '@quarry/contracts';
 import { AuthService, IdentityRepository, KeyManagementService } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { Public } from '@quarry/platform/runtime';
 import { isLoopbackAddress } from '@quarry/platform/net';
+import { Public } from '@quarry/platform/runtime';
+
 import { runAdminCommand } from './admin-commands';
 import { removeStandaloneHandle, writeStandaloneHandle } from './standalone-handle';
 

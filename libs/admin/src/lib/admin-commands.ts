@@ -1,8 +1,9 @@
+import { Command, CommanderError } from 'commander';
+
 import type { CreditsService } from '@quarry/billing';
 import type { IdentityRepository, KeyManagementService } from '@quarry/identity';
 import type { Database } from '@quarry/platform/database';
 import { findMigrationsDir } from '@quarry/platform/database';
-import { Command, CommanderError } from 'commander';
 
 export interface AdminServices {
   database: Database;

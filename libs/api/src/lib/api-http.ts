@@ -1,5 +1,7 @@
-import type { PlatformRuntime } from '@quarry/platform/runtime';
 import type { FastifyInstance } from 'fastify';
+
+import type { PlatformRuntime } from '@quarry/platform/runtime';
+
 import { registerConsoleRoutes } from './console/console-routes';
 import { registerParseUploads } from './parse/parse-multipart';
 import { registerWatchRoutes } from './watcher/watch-routes';

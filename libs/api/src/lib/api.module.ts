@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+
 import { AgentApiModule } from '@quarry/agent/gateway';
 import { UsageReportRepository } from '@quarry/billing';
 import {
@@ -11,17 +12,22 @@ import {
   TeamJobsRepository,
 } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
-import { HealthController } from '@quarry/platform/runtime';
 import { Database } from '@quarry/platform/database';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
+import { HealthController } from '@quarry/platform/runtime';
 import { ScrapeCache } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, InteractSessionRepository, ProfileRepository } from '@quarry/scrape/state';
+import { AccountModule, BillingModule, IdentityModule, JobsModule } from '@quarry/wiring/core';
+import { CrawlModule } from '@quarry/wiring/crawl';
+import { MonitorModule } from '@quarry/wiring/monitor';
+import { SearchModule } from '@quarry/wiring/search';
+
 import { AccountController } from './account/account.controller';
 import { AgentController } from './agent/agent.controller';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { BatchScrapeController } from './batch/batch-scrape.controller';
-import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { BlobsController } from './blobs/blobs.controller';
+import { BootstrapKeyService } from './bootstrap/bootstrap-key.service';
 import { CrawlController } from './crawl/crawl.controller';
 import { ExtractController } from './extract/extract.controller';
 import { InteractController } from './interact/interact.controller';
@@ -29,25 +35,21 @@ import { InteractService } from './interact/interact.service';
 import { JobWaiterLifecycle } from './job-waiter.lifecycle';
 import { MapController } from './map/map.controller';
 import { MonitorController } from './monitor/monitor.controller';
+import { ParseController } from './parse/parse.controller';
+import { ParseService } from './parse/parse.service';
+import { ParseUploadsService } from './parse/parse-uploads.service';
 import { LegacyHealthController } from './root/legacy-health.controller';
 import { RootController } from './root/root.controller';
-import { ParseController } from './parse/parse.controller';
-import { ParseUploadsService } from './parse/parse-uploads.service';
-import { ParseService } from './parse/parse.service';
-import { SearchController } from './search/search.controller';
-import { TeamJobsController } from './team/team-jobs.controller';
-import { TeamJobsService } from './team/team-jobs.service';
-import { TeamController } from './team/team.controller';
-import { TeamService } from './team/team.service';
-import { CollectionWatcher } from './watcher/collection-watcher';
 import { ScrapeController } from './scrape/scrape.controller';
 import { ScrapeService } from './scrape/scrape.service';
-import { V1ApiService } from './v1/v1-api.service';
+import { SearchController } from './search/search.controller';
+import { TeamController } from './team/team.controller';
+import { TeamService } from './team/team.service';
+import { TeamJobsController } from './team/team-jobs.controller';
+import { TeamJobsService } from './team/team-jobs.service';
 import { V1Controller } from './v1/v1.controller';
-import { AccountModule, BillingModule, IdentityModule, JobsModule } from '@quarry/wiring/core';
-import { CrawlModule } from '@quarry/wiring/crawl';
-import { MonitorModule } from '@quarry/wiring/monitor';
-import { SearchModule } from '@quarry/wiring/search';
+import { V1ApiService } from './v1/v1-api.service';
+import { CollectionWatcher } from './watcher/collection-watcher';
 
 /** The public HTTP API (`/v2/...`, and `/v1/...` translated onto it): thin controllers over the domain services. */
 @Module({

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { ISocketFactory } from 'kafkajs';
+import pino from 'pino';
+
 import { ScrapeGateway } from '@quarry/agent/worker';
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository, KeyManagementService } from '@quarry/identity';
@@ -8,21 +12,20 @@ import { DocumentRepository, JobOutcomeStore, JobRepository, JobWaiter } from '@
 import { KafkaBus } from '@quarry/platform/bus';
 import {
   PlatformModule,
-  runService,
   type PlatformRuntime,
   type RunningService,
+  runService,
 } from '@quarry/platform/runtime';
 import {
   createTestDatabase,
   TEST_KAFKA_BROKERS,
   testConfig,
-  uniqueName,
   type TestDatabase,
+  uniqueName,
 } from '@quarry/testing';
-import type { ISocketFactory } from 'kafkajs';
-import pino from 'pino';
-import { configureApiHttp } from './api-http';
+
 import { ApiModule } from './api.module';
+import { configureApiHttp } from './api-http';
 
 jest.setTimeout(180_000);
 

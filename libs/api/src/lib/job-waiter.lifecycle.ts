@@ -1,4 +1,5 @@
 import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
+
 import { JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { HealthRegistry } from '@quarry/platform/observability';

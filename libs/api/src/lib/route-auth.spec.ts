@@ -1,8 +1,11 @@
 import 'reflect-metadata';
+
 import type { Type } from '@nestjs/common';
-import { MODULE_METADATA, PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+
 import { ADMIN_AUTH, AdminApiModule } from '@quarry/admin';
 import { PUBLIC_ROUTE } from '@quarry/platform/runtime';
+
 import { OperatorApiModule } from './admin/operator-api.module';
 import { ApiModule } from './api.module';
 import { AUTH_REQUIREMENT } from './auth/auth.decorator';

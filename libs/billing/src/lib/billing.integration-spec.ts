@@ -2,6 +2,7 @@ import { AppError } from '@quarry/contracts';
 import { IdentityRepository } from '@quarry/identity';
 import type { Database } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
+
 import { CreditsService } from './credits.service';
 import { RateLimiter } from './rate-limiter';
 

@@ -1,4 +1,4 @@
-import { findFormat, hasFormat, type FormatObject, type ScrapeDocument } from '@quarry/contracts';
+import { findFormat, type FormatObject, hasFormat, type ScrapeDocument } from '@quarry/contracts';
 
 /**
  * The one table of prices, in credits (docs/scraping.md#credits). Every charge is computed from it.

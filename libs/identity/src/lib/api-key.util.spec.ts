@@ -1,4 +1,5 @@
 import { LIMITS } from '@quarry/contracts';
+
 import { generateApiKey, parseBearer } from './api-key.util';
 
 describe('parseBearer', () => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+
 import { LIMITS } from '@quarry/contracts';
 
 const KEY_PREFIX = 'fc-';

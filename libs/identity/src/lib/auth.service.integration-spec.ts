@@ -1,5 +1,6 @@
 import type { Database } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
+
 import { generateApiKey } from './api-key.util';
 import { AuthService } from './auth.service';
 import { IdentityRepository } from './identity.repository';

@@ -1,6 +1,6 @@
-import type { AuthContext } from './auth-context';
 import { hashApiKey } from './api-key.util';
 import { AuthService } from './auth.service';
+import type { AuthContext } from './auth-context';
 import type { IdentityRepository } from './identity.repository';
 
 /** The key table at the repository boundary: counts the lookups the service makes. */

@@ -1,4 +1,5 @@
 import { AppError } from '@quarry/contracts';
+
 import { hashApiKey, parseBearer } from './api-key.util';
 import type { AuthContext } from './auth-context';
 import type { IdentityRepository } from './identity.repository';

@@ -1,4 +1,5 @@
 import { Database } from '@quarry/platform/database';
+
 import type { AuthContext } from './auth-context';
 
 export interface TeamOverview {

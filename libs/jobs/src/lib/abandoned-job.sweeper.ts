@@ -1,5 +1,7 @@
-import { LIMITS } from '@quarry/contracts';
 import type { Logger } from 'pino';
+
+import { LIMITS } from '@quarry/contracts';
+
 import type { JobRepository } from './job.repository';
 
 /** Three times the longest job budget: no worker or caller can still be working on such a job. */

@@ -1,5 +1,5 @@
 import type { ScrapeDocument } from '@quarry/contracts';
-import { Database, storableJson, type Prisma } from '@quarry/platform/database';
+import { Database, type Prisma, storableJson } from '@quarry/platform/database';
 
 export interface StoredDocument {
   id: string;

@@ -1,8 +1,10 @@
-import { quarantineError, type JobError, type MetricJobKind } from '@quarry/contracts';
-import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
-import type { JobOutcomeStore } from './job-outcome.store';
+
+import { type JobError, type MetricJobKind, quarantineError } from '@quarry/contracts';
+import type { PlatformMetrics } from '@quarry/platform/observability';
+
 import type { JobRecord, JobRepository } from './job.repository';
+import type { JobOutcomeStore } from './job-outcome.store';
 import type { SuspectGate } from './suspect-gate';
 
 /** The outcome of work whose result the database refused (isDataError): failed, not redelivered. */

@@ -6,11 +6,12 @@ import {
   type TopicKey,
   type TopicPayload,
 } from '@quarry/contracts';
-import { publishTimeoutFor, type MessageBus } from '@quarry/platform/bus';
+import { type MessageBus, publishTimeoutFor } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
+
 import type { DocumentRepository } from './document.repository';
-import type { JobOutcomeStore } from './job-outcome.store';
 import type { JobRepository, NewJob } from './job.repository';
+import type { JobOutcomeStore } from './job-outcome.store';
 import type { JobWaiter } from './job-waiter';
 
 /** One unit of work for the workers: the job row recorded first, then the message that asks for it. */

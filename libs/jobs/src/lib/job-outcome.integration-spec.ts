@@ -1,16 +1,19 @@
+import { randomUUID } from 'node:crypto';
+
+import pino from 'pino';
+
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository } from '@quarry/identity';
 import type { Database } from '@quarry/platform/database';
 import { PlatformMetrics } from '@quarry/platform/observability';
-import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
-import { randomUUID } from 'node:crypto';
-import { DocumentRepository } from './document.repository';
+
 import { AbandonedJobSweeper } from './abandoned-job.sweeper';
-import { JobClaims } from './job-claims';
-import { SuspectGate } from './suspect-gate';
-import { JobOutcomeStore } from './job-outcome.store';
+import { DocumentRepository } from './document.repository';
 import { JobRepository } from './job.repository';
+import { JobClaims } from './job-claims';
+import { JobOutcomeStore } from './job-outcome.store';
+import { SuspectGate } from './suspect-gate';
 
 describe('JobOutcomeStore on PostgreSQL', () => {
   let testDb: TestDatabase;

@@ -1,7 +1,8 @@
-import { AppError, type JobError, type JobKind, type ScrapeDocument } from '@quarry/contracts';
 import { CreditsService } from '@quarry/billing';
+import { AppError, type JobError, type JobKind, type ScrapeDocument } from '@quarry/contracts';
 import { Database, Prisma, storableJson } from '@quarry/platform/database';
 import { withSpan } from '@quarry/platform/observability';
+
 import { DocumentRepository, type NewDocument } from './document.repository';
 import type { NewJob } from './job.repository';
 import { pageVerdict } from './page-verdict.util';

@@ -1,6 +1,8 @@
+import pino from 'pino';
+
 import type { JobEvent } from '@quarry/contracts';
 import { MemoryBus } from '@quarry/platform/bus';
-import pino from 'pino';
+
 import type { JobRecord, JobRepository } from './job.repository';
 import { JobWaiter } from './job-waiter';
 

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+
+import type { Logger } from 'pino';
+
 import type { JobEvent } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
-import type { Logger } from 'pino';
-import { JobEventsConsumer } from './job-events.consumer';
+
 import { isTerminal, type JobRepository } from './job.repository';
+import { JobEventsConsumer } from './job-events.consumer';
 
 type Resolve = (event: JobEvent | undefined) => void;
 

@@ -1,11 +1,12 @@
-import { AppError, jobErrorOf, type JobError, type JobKind, type ScrapeDocument } from '@quarry/contracts';
+import { AppError, type JobError, jobErrorOf, type JobKind, type ScrapeDocument } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import { isDataError } from '@quarry/platform/database';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
-import { isSuspect, UNSTORABLE_RESULT, type JobClaims } from './job-claims';
+
+import { isTerminal, type JobRecord, type JobRepository } from './job.repository';
+import { isSuspect, type JobClaims, UNSTORABLE_RESULT } from './job-claims';
 import { publishJobEvent } from './job-events';
 import type { CompletedOutcome, JobOutcomeStore } from './job-outcome.store';
-import { isTerminal, type JobRecord, type JobRepository } from './job.repository';
 
 export interface WorkerJobDeps {
   jobs: JobRepository;

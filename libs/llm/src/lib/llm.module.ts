@@ -1,7 +1,9 @@
 import { Global, Module } from '@nestjs/common';
+
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
+
 import { LLM_PROVIDER, type LlmProvider, type TokenUsageSink } from './llm.types';
 import { OfflineProvider } from './offline.provider';
 import { OpenAiCompatibleProvider } from './openai-compatible.provider';

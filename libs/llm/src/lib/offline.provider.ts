@@ -1,5 +1,5 @@
-import { LlmError } from './llm-error';
 import type { CompletionResult, LlmProvider } from './llm.types';
+import { LlmError } from './llm-error';
 
 /** The provider when no model is configured (`LLM_BASE_URL` unset): every feature uses its fallback. */
 export class OfflineProvider implements LlmProvider {

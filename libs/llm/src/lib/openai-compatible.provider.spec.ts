@@ -1,7 +1,8 @@
-import { startFakeLlmServer, type FakeLlmServer } from '@quarry/testing';
-import { LlmError } from './llm-error';
+import { type FakeLlmServer, startFakeLlmServer } from '@quarry/testing';
+
 import type { TokenUsage, UsageContext } from './llm.types';
-import { OpenAiCompatibleProvider, type OpenAiCompatibleOptions } from './openai-compatible.provider';
+import { LlmError } from './llm-error';
+import { type OpenAiCompatibleOptions, OpenAiCompatibleProvider } from './openai-compatible.provider';
 import { backoffDelayMs, MAX_RETRY_AFTER_MS, parseRetryAfterMs, waitFitsBudget } from './retry-policy';
 
 describe('OpenAiCompatibleProvider against a local chat-completions server', () => {

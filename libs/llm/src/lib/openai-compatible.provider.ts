@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
-import { LlmError } from './llm-error';
+
 import {
-  estimateTokens,
   type CompletionRequest,
   type CompletionResult,
+  estimateTokens,
   type LlmProvider,
   type TokenUsage,
   type TokenUsageSink,
 } from './llm.types';
+import { LlmError } from './llm-error';
 import {
   backoffDelayMs,
   isRetryableStatus,

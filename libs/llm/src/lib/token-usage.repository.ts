@@ -1,4 +1,5 @@
 import type { Database } from '@quarry/platform/database';
+
 import type { TokenUsage, TokenUsageSink, UsageContext } from './llm.types';
 
 /** Token usage rows (table `llm_token_usage`): written after each completion, summed by the usage routes. */

@@ -1,5 +1,6 @@
 import { encode } from 'iconv-lite';
-import { html, startFixtureServer, type FixtureServer } from './fixture-server';
+
+import { type FixtureServer, html, startFixtureServer } from './fixture-server';
 
 /** Marker words the tests look for in extracted content. */
 export const BASIC_SITE = {

@@ -1,4 +1,4 @@
-import { constants, createBrotliCompress, crc32, deflateRawSync } from 'node:zlib';
+import { constants, crc32, createBrotliCompress, deflateRawSync } from 'node:zlib';
 
 /**
  * Compression bombs for hostile-input tests: small encoded bodies that decode to `decodedBytes` of

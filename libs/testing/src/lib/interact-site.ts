@@ -1,4 +1,4 @@
-import { html, startFixtureServer, type FixtureServer } from './fixture-server';
+import { type FixtureServer, html, startFixtureServer } from './fixture-server';
 
 /** Pages for interact sessions: a form, a counter whose state lives only in the DOM, a second page. */
 export async function startInteractSite(host = '127.0.0.1'): Promise<FixtureServer> {

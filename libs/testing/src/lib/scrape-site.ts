@@ -1,4 +1,4 @@
-import { html, startFixtureServer, type FixtureServer } from './fixture-server';
+import { type FixtureServer, html, startFixtureServer } from './fixture-server';
 
 /** Marker words of the scrape-engine fixture pages. */
 export const SCRAPE_SITE = {

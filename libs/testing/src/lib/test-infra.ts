@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type AppConfig } from '@quarry/platform/config';
-import { Database, findMigrationsDir } from '@quarry/platform/database';
+
 import { Client } from 'pg';
+
+import { type AppConfig, loadConfig } from '@quarry/platform/config';
+import { Database, findMigrationsDir } from '@quarry/platform/database';
 
 /** PostgreSQL started by scripts/infra/postgres.sh (make test exports it). */
 export const TEST_DATABASE_URL =

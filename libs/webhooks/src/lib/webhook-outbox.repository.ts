@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+
 import type { WebhookDeliverySummary, WebhookSettings } from '@quarry/contracts';
 import {
+  type Database,
   date,
   json,
   num,
-  type Database,
   type Prisma,
   type Raw,
   type SqlExecutor,

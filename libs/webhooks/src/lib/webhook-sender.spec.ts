@@ -1,11 +1,13 @@
+import pino from 'pino';
+
 import type { WebhookSettings } from '@quarry/contracts';
 import { BlockedAddressError, type GuardedHttpClient } from '@quarry/platform/net';
-import pino from 'pino';
+
 import type { PendingDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
 import {
-  WebhookSender,
-  webhookRetryDelayMs,
   type WebhookDeliveryOutcome,
+  webhookRetryDelayMs,
+  WebhookSender,
   type WebhookSenderSettings,
 } from './webhook-sender';
 

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+
+import type { Logger } from 'pino';
+
 import { WEBHOOK_SIGNATURE_HEADER, type WebhookBody, type WebhookSettings } from '@quarry/contracts';
 import { BlockedAddressError, type GuardedHttpClient } from '@quarry/platform/net';
-import type { Logger } from 'pino';
+
 import type { PendingDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
 import { signWebhookBody } from './webhook-signature.util';
 

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+
 import { signWebhookBody, verifyWebhookSignature } from './webhook-signature.util';
 
 describe('webhook signatures', () => {

@@ -1,5 +1,5 @@
-import { reportPdf, REPORT, textImagePng } from '@quarry/documents/fixtures';
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { REPORT, reportPdf, textImagePng } from '@quarry/documents/fixtures';
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
 
 /** Words the client suites look for in what the clients return. */
 export const CLIENT_SITE = {

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { freePort } from '../../support/crawl-support';
-import { startStandalone, type Platform } from '../../support/platform';
+import { type Platform, startStandalone } from '../../support/platform';
 import { REPO_ROOT } from '../../support/service-process';
 
 /** Where scripts/infra/clients.sh installs the clients (pinned versions, see that script). */

@@ -1,6 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
+
 import { AppError } from '@quarry/contracts';
 import { loadConfig } from '@quarry/platform/config';
+
 import { AdminAuthGuard } from './admin-auth.guard';
 
 const KEY = 'k'.repeat(48);

@@ -1,13 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+
 import {
   applyDecorators,
+  type CanActivate,
+  type ExecutionContext,
   Inject,
   Injectable,
   SetMetadata,
   UseGuards,
-  type CanActivate,
-  type ExecutionContext,
 } from '@nestjs/common';
+
 import { AppError } from '@quarry/contracts';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 

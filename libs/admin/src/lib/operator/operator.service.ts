@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
 import {
-  AppError,
-  GRAFANA_DASHBOARDS,
   type AdminCreateKeyRequest,
   type AdminCreateTeamRequest,
   type AdminKey,
   type AdminSystemResponse,
   type AdminTeam,
   type AdminUpdateTeamRequest,
+  AppError,
+  GRAFANA_DASHBOARDS,
 } from '@quarry/contracts';
 import {
   AuthService,

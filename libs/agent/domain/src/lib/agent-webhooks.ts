@@ -5,6 +5,7 @@ import type {
   AgentWebhookEvent,
   WebhookSettings,
 } from '@quarry/contracts';
+
 import type { WebhookEventRow } from './extract-job';
 import { publicStatus, type RunState } from './run-state';
 import { chatMessage } from './thread';

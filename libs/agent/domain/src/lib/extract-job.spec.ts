@@ -1,4 +1,5 @@
 import { webhookSchema } from '@quarry/contracts';
+
 import {
   extractLimits,
   extractStatusOf,

@@ -1,10 +1,11 @@
 import {
-  SITE_GLOB_SUFFIX,
   type AgentRunOutcome,
   type ExtractJobStatus,
   type ExtractStatusResponse,
+  SITE_GLOB_SUFFIX,
   type WebhookSettings,
 } from '@quarry/contracts';
+
 import type { AgentLimits, PageRecord } from './planner';
 import type { RunState } from './run-state';
 

@@ -1,14 +1,14 @@
+import { parsePlanningAnswer } from './model-planner';
 import {
   absorbRound,
   addIndexHits,
   EXTRACTION_CREDITS,
   initialMemory,
   limitsFor,
+  type PlanInput,
   planNext,
   startRound,
-  type PlanInput,
 } from './planner';
-import { parsePlanningAnswer } from './model-planner';
 
 const limits = limitsFor('medium', 20);
 const base = (overrides: Partial<PlanInput> = {}): PlanInput => ({

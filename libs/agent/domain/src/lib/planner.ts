@@ -1,6 +1,7 @@
 import { PRICES } from '@quarry/billing';
 import { isAcceptableHttpUrl, urlKey } from '@quarry/contracts';
 import { terms } from '@quarry/scrape/formats';
+
 import type { ThreadTurn } from './thread';
 
 export type Effort = 'low' | 'medium' | 'high';

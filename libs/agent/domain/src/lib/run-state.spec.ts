@@ -1,12 +1,12 @@
+import { uuidFromKey } from './keys';
 import {
   isTerminalState,
   publicStatus,
   requestCancel,
+  type RunState,
   terminate,
   traceError,
-  type RunState,
 } from './run-state';
-import { uuidFromKey } from './keys';
 
 describe('agent run state machine', () => {
   it('cancels queued and running runs, refuses cancelling and finished ones with their reason', () => {

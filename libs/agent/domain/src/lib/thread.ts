@@ -1,4 +1,5 @@
 import type { AgentRunOutcome } from '@quarry/contracts';
+
 import { publicStatus, type RunState } from './run-state';
 
 /** One earlier turn of a thread, as a later turn sees it. */

@@ -1,4 +1,5 @@
 import type { AgentIdentity, AgentTraceEvent, AgentTraceEventBody } from '@quarry/contracts';
+
 import { orchestratorAgentId, uuidFromKey } from './keys';
 
 /** An event to record: `key` is unique within the run, so writing the same step twice records it once. */

@@ -21,12 +21,12 @@ import {
   unreadableMessage,
   type WebhookEventRow,
 } from '@quarry/agent/domain';
-import { mapRequestSchema, urlKey, type ExtractRequest } from '@quarry/contracts';
-import type { MapService, SearchProvider } from '@quarry/search';
+import { type ExtractRequest, mapRequestSchema, urlKey } from '@quarry/contracts';
 import type { JsonSchema } from '@quarry/llm';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger } from '@quarry/platform/observability';
 import type { PageInput } from '@quarry/scrape/formats';
+import type { MapService, SearchProvider } from '@quarry/search';
 
 export interface ExtractStepsDeps {
   runs: AgentRunRepository;

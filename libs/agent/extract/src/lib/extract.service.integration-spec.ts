@@ -1,22 +1,24 @@
+import pino from 'pino';
+
 import { AgentRunRepository, extractWebhookEvents, orchestrator } from '@quarry/agent/domain';
 import { CreditsService } from '@quarry/billing';
 import {
+  type AgentWorkMessage,
   AppError,
   EXTRACT_MESSAGES,
+  type ExtractRequestInput,
   extractRequestSchema,
   webhookSchema,
-  type AgentWorkMessage,
-  type ExtractRequestInput,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
-import { PlatformMetrics } from '@quarry/platform/observability';
-import { createTestDatabase, testConfig, uniqueName, type TestDatabase } from '@quarry/testing';
-import pino from 'pino';
-import { ExtractService } from './extract.service';
-import { WebhookOutboxRepository } from '@quarry/webhooks';
 import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
+import { PlatformMetrics } from '@quarry/platform/observability';
+import { createTestDatabase, testConfig, type TestDatabase, uniqueName } from '@quarry/testing';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+
+import { ExtractService } from './extract.service';
 
 /** The webhook check with DNS at the boundary: every name resolves to a public address (there is no resolver to ask here). */
 const publicWebhookTargets = () =>

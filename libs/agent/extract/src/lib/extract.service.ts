@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
+
 import {
   AGENT_MESSAGES,
   type AgentRunRepository,
@@ -9,14 +10,14 @@ import {
 } from '@quarry/agent/domain';
 import type { CreditsService } from '@quarry/billing';
 import {
+  type AgentWorkMessage,
   AppError,
   EXTRACT_LIMITS,
   EXTRACT_MESSAGES,
-  isAcceptableHttpUrl,
-  type AgentWorkMessage,
   type ExtractRequest,
   type ExtractStartResponse,
   type ExtractStatusResponse,
+  isAcceptableHttpUrl,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { checkJsonSchema } from '@quarry/llm';

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
+
+import { AgentRunRepository } from '@quarry/agent/domain';
+import { ExtractService, type ExtractServiceDeps } from '@quarry/agent/extract';
 import { CreditsService } from '@quarry/billing';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { WebhookTargetPolicy } from '@quarry/platform/net';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { AgentRunRepository } from '@quarry/agent/domain';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
-import { AgentService, type AgentServiceDeps } from './agent.service';
-import { ExtractService, type ExtractServiceDeps } from '@quarry/agent/extract';
 import { BillingModule, JobsModule, WebhooksModule } from '@quarry/wiring/core';
+
+import { AgentService, type AgentServiceDeps } from './agent.service';
 
 const runRepository = {
   provide: AgentRunRepository,

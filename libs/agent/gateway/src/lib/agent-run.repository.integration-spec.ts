@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
+import pino from 'pino';
+
 import {
   AGENT_MESSAGES,
   AgentRunRepository,
@@ -8,22 +11,22 @@ import {
   requestCancel,
 } from '@quarry/agent/domain';
 import { CreditsService } from '@quarry/billing';
-import { agentRequestSchema, AppError, type AgentRequestInput } from '@quarry/contracts';
+import { type AgentRequestInput, agentRequestSchema, AppError } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { KafkaBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
+import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import {
   createTestDatabase,
   TEST_KAFKA_BROKERS,
   testConfig,
-  uniqueName,
   type TestDatabase,
+  uniqueName,
 } from '@quarry/testing';
-import pino from 'pino';
-import { AgentService } from './agent.service';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
-import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
+
+import { AgentService } from './agent.service';
 
 /** The webhook check with DNS at the boundary: every name resolves to a public address (there is no resolver to ask here). */
 const publicWebhookTargets = () =>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import {
   AGENT_MESSAGES,
   type AgentRunRecord,
@@ -17,8 +18,6 @@ import {
 import { CreditsService } from '@quarry/billing';
 import {
   AGENT_LIMITS,
-  AppError,
-  TRACED_AGENT_MODEL,
   type AgentListResponse,
   type AgentModel,
   type AgentRequest,
@@ -28,6 +27,8 @@ import {
   type AgentThreadResponse,
   type AgentTraceResponse,
   type AgentWorkMessage,
+  AppError,
+  TRACED_AGENT_MODEL,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { checkJsonSchema } from '@quarry/llm';

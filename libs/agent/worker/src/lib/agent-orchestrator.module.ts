@@ -1,24 +1,26 @@
 import { Module } from '@nestjs/common';
+
+import { AgentRunRepository } from '@quarry/agent/domain';
+import { ExtractSteps } from '@quarry/agent/extract';
 import { CreditsService } from '@quarry/billing';
 import { DocumentRepository, JobOutcomeStore, JobRepository, JobWaiter } from '@quarry/jobs';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { ExtractionModule, ExtractionService } from '@quarry/scrape/model-formats';
-import { AgentRunRepository } from '@quarry/agent/domain';
 import { MapService, type SearchProvider } from '@quarry/search';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
+import { BillingModule, JobsModule, WebhooksModule } from '@quarry/wiring/core';
+import { SEARCH_PROVIDER, SearchModule } from '@quarry/wiring/search';
+
 import { AgentRunner } from './agent-runner';
 import { AgentSweeper } from './agent-sweeper';
 import { AGENT_JOB_WAITER, AgentWorkConsumer } from './agent-work.consumer';
-import { ExtractSteps } from '@quarry/agent/extract';
 import { IndexSearch } from './index-search';
 import { ScrapeGateway } from './scrape-gateway';
 import { TaskRunner } from './task-runner';
-import { BillingModule, JobsModule, WebhooksModule } from '@quarry/wiring/core';
-import { SEARCH_PROVIDER, SearchModule } from '@quarry/wiring/search';
 
 /**
  * The agent orchestrator: planner loop, sub-agent tasks, sweeper (agent-orchestrator app, one-process

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+
 import { type AgentRunRecord, isTerminalState } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
-import type { AgentRunnerDeps } from './run/agent-runner.deps';
-import { RunPolicy } from './run/run-policy.util';
-import { EndRunUseCase } from './run/end-run.usecase';
-import { StartRunUseCase } from './run/start-run.usecase';
-import { PlanStepUseCase } from './run/plan-step.usecase';
-import { SearchStepUseCase } from './run/search-step.usecase';
-import { ReadRoundUseCase } from './run/read-round.usecase';
+
 import { AbsorbRoundUseCase } from './run/absorb-round.usecase';
+import type { AgentRunnerDeps } from './run/agent-runner.deps';
+import { EndRunUseCase } from './run/end-run.usecase';
 import { ExtractResultUseCase } from './run/extract-result.usecase';
+import { PlanStepUseCase } from './run/plan-step.usecase';
+import { ReadRoundUseCase } from './run/read-round.usecase';
+import { RunPolicy } from './run/run-policy.util';
+import { SearchStepUseCase } from './run/search-step.usecase';
+import { StartRunUseCase } from './run/start-run.usecase';
 
 export type { AgentRunnerDeps } from './run/agent-runner.deps';
 export { toPageInput } from './run/run-pages.util';

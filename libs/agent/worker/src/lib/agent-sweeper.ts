@@ -1,8 +1,8 @@
+import type { AgentRunRepository } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger } from '@quarry/platform/observability';
-import type { AgentRunRepository } from '@quarry/agent/domain';
 
 const CLEANUP_EVERY_MS = 10 * 60_000;
 

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
+import pino from 'pino';
+
 import {
   type AgentRunRecord,
   AgentRunRepository,
@@ -9,16 +12,16 @@ import {
   type TaskInput,
 } from '@quarry/agent/domain';
 import { CreditsService } from '@quarry/billing';
-import { agentRequestSchema, type AgentRequestInput, type AgentWorkMessage } from '@quarry/contracts';
+import { type AgentRequestInput, agentRequestSchema, type AgentWorkMessage } from '@quarry/contracts';
 import { DocumentRepository, JobOutcomeStore, JobRepository, JobWaiter } from '@quarry/jobs';
 import { OfflineProvider } from '@quarry/llm';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { ExtractionService } from '@quarry/scrape/model-formats';
-import { createTestDatabase, testConfig, uniqueName, type TestDatabase } from '@quarry/testing';
+import { createTestDatabase, testConfig, type TestDatabase, uniqueName } from '@quarry/testing';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
-import pino from 'pino';
+
 import { AgentRunner } from './agent-runner';
 import { AgentSweeper } from './agent-sweeper';
 import { IndexSearch } from './index-search';

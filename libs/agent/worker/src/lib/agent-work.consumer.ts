@@ -1,9 +1,11 @@
-import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, type OnApplicationBootstrap } from '@nestjs/common';
+
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import type { JobWaiter } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { HealthRegistry, PlatformMetrics } from '@quarry/platform/observability';
+
 import { AgentRunner } from './agent-runner';
 import { AgentSweeper } from './agent-sweeper';
 import { TaskRunner } from './task-runner';

@@ -1,6 +1,6 @@
 import { isAcceptableHttpUrl } from '@quarry/contracts';
-import { Bm25, terms } from '@quarry/scrape/formats';
 import type { Database } from '@quarry/platform/database';
+import { Bm25, terms } from '@quarry/scrape/formats';
 
 export interface IndexHit {
   url: string;

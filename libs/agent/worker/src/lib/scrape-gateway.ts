@@ -1,9 +1,9 @@
-import { scrapeRequestSchema, type ScrapeDocument, type ScrapeJobMessage } from '@quarry/contracts';
+import { type ScrapeDocument, type ScrapeJobMessage, scrapeRequestSchema } from '@quarry/contracts';
 import {
-  isTerminal,
-  JobDispatcher,
-  type JobDispatch,
   type DocumentRepository,
+  isTerminal,
+  type JobDispatch,
+  JobDispatcher,
   type JobOutcomeStore,
   type JobRepository,
   type JobWaiter,

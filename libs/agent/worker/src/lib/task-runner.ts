@@ -8,12 +8,13 @@ import {
   type TaskResult,
   traceError,
 } from '@quarry/agent/domain';
-import { isAcceptableHttpUrl, type AgentWorkMessage } from '@quarry/contracts';
+import { type AgentWorkMessage, isAcceptableHttpUrl } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
-import { isDatabaseUnavailable } from '@quarry/platform/database';
-import { extractLinks } from '@quarry/scrape/content';
 import type { AppConfig } from '@quarry/platform/config';
+import { isDatabaseUnavailable } from '@quarry/platform/database';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+import { extractLinks } from '@quarry/scrape/content';
+
 import type { ScrapeGateway } from './scrape-gateway';
 
 const MAX_LINKS = 200;

@@ -1,4 +1,6 @@
 import { Controller, Inject, Query } from '@nestjs/common';
+
+import { AccountUsageService } from '@quarry/account';
 import {
   concurrencyCheckResponseSchema,
   creditUsageHistoricalResponseSchema,
@@ -7,8 +9,8 @@ import {
   tokenUsageHistoricalResponseSchema,
   tokenUsageResponseSchema,
 } from '@quarry/contracts';
-import { AccountUsageService } from '@quarry/account';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 

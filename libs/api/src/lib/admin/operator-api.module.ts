@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+
 import { AdminAuthGuard, OperatorService } from '@quarry/admin';
+
 import { OperatorController } from './operator.controller';
 
 /**

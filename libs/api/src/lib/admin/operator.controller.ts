@@ -1,23 +1,25 @@
 import { Controller, Inject, Param } from '@nestjs/common';
+
 import { OperatorService } from '@quarry/admin';
 import {
   adminCreatedKeyResponseSchema,
+  type AdminCreateKeyRequest,
   adminCreateKeySchema,
+  type AdminCreateTeamRequest,
   adminCreateTeamSchema,
+  type AdminGrantCreditsRequest,
   adminGrantCreditsSchema,
   adminKeyResponseSchema,
   adminKeysResponseSchema,
   adminSystemResponseSchema,
   adminTeamResponseSchema,
   adminTeamsResponseSchema,
-  adminUpdateTeamSchema,
-  type AdminCreateKeyRequest,
-  type AdminCreateTeamRequest,
-  type AdminGrantCreditsRequest,
   type AdminUpdateTeamRequest,
+  adminUpdateTeamSchema,
 } from '@quarry/contracts';
-import { RouteBody } from '../openapi/route-input.decorator';
+
 import { Route } from '../openapi/route.decorator';
+import { RouteBody } from '../openapi/route-input.decorator';
 
 const TAG = 'admin';
 

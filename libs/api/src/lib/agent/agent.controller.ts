@@ -1,4 +1,5 @@
 import { Controller, Inject, Param, Query } from '@nestjs/common';
+
 import { AgentService } from '@quarry/agent/gateway';
 import {
   agentListQuerySchema,
@@ -13,6 +14,7 @@ import {
   monitorDeleteResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteBody, RouteQuery } from '../openapi/route-input.decorator';

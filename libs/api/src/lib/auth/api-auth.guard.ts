@@ -1,9 +1,11 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+
 import { RateLimiter } from '@quarry/billing';
 import { AppError } from '@quarry/contracts';
 import { AuthService, hasScope } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { requestPublicUrl } from '../http/public-url.util';
 import { AUTH_REQUIREMENT, type AuthenticatedRequest, type AuthRequirement } from './auth.decorator';
 

@@ -1,11 +1,13 @@
 import {
   applyDecorators,
   createParamDecorator,
+  type ExecutionContext,
   SetMetadata,
   UseGuards,
-  type ExecutionContext,
 } from '@nestjs/common';
+
 import type { AuthContext } from '@quarry/identity';
+
 import { ApiAuthGuard } from './api-auth.guard';
 
 export const AUTH_REQUIREMENT = 'quarry:auth-requirement';

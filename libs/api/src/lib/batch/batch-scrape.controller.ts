@@ -1,4 +1,5 @@
 import { Controller, Headers, Inject, Param, Query } from '@nestjs/common';
+
 import {
   type BatchScrapeRequest,
   batchScrapeRequestSchema,
@@ -9,6 +10,7 @@ import {
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
 import { callerOf } from '../crawl/caller.util';
 import { parsePaging } from '../crawl/paging.util';

@@ -1,8 +1,9 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+
 import { AppError } from '@quarry/contracts';
 import { BlobStore } from '@quarry/platform/blob';
 import { Public } from '@quarry/platform/runtime';
-import type { FastifyReply } from 'fastify';
 
 /**
  * Screenshots, PDFs and other artefacts: the URL itself is the credential (HMAC-signed, expiring),

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
 import { DEFAULT_TEAM_NAME, hashApiKey, KeyManagementService } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';

@@ -2,9 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
+import Fastify, { type FastifyInstance } from 'fastify';
+
 import type { PlatformRuntime } from '@quarry/platform/runtime';
 import { testConfig } from '@quarry/testing';
-import Fastify, { type FastifyInstance } from 'fastify';
+
 import { CONSOLE_CSP, registerConsoleRoutes as sut } from './console-routes';
 
 const logger = { warn: jest.fn() } as unknown as PlatformRuntime['logger'];

@@ -1,6 +1,8 @@
-import type { PlatformRuntime } from '@quarry/platform/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findConsoleDir, loadConsoleAssets, type ConsoleAsset } from './console-assets';
+
+import type { PlatformRuntime } from '@quarry/platform/runtime';
+
+import { type ConsoleAsset, findConsoleDir, loadConsoleAssets } from './console-assets';
 
 /**
  * The console's Content-Security-Policy: its own scripts and styles only (no inline code, no eval),

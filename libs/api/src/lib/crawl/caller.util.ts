@@ -1,5 +1,5 @@
 import type { Caller } from '@quarry/crawl';
-import { hasScope, type AuthContext } from '@quarry/identity';
+import { type AuthContext, hasScope } from '@quarry/identity';
 
 /** Scope a key needs to override robots.txt (`ignoreRobotsTxt`, `robotsUserAgent`: enterprise features in the reference). */
 export const ROBOTS_OVERRIDE_SCOPE = 'crawl.robots';

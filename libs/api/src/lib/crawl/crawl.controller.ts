@@ -1,4 +1,5 @@
 import { Body, Controller, Headers, Inject, Param, Query } from '@nestjs/common';
+
 import {
   activeCrawlsResponseSchema,
   collectionCancelResponseSchema,
@@ -13,6 +14,7 @@ import {
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteBody } from '../openapi/route-input.decorator';

@@ -1,4 +1,5 @@
 import { AppError } from '@quarry/contracts';
+
 import { parsePaging } from './paging.util';
 
 describe('parsePaging (crawl and batch status)', () => {

@@ -1,4 +1,5 @@
 import { Controller, Inject, Param } from '@nestjs/common';
+
 import { ExtractService } from '@quarry/agent/extract';
 import {
   type ExtractRequest,
@@ -7,6 +8,7 @@ import {
   extractStatusResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteBody } from '../openapi/route-input.decorator';

@@ -1,4 +1,5 @@
 import { Controller, Inject, Param } from '@nestjs/common';
+
 import {
   type InteractRequest,
   interactRequestSchema,
@@ -6,6 +7,7 @@ import {
   interactStopResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteBody } from '../openapi/route-input.decorator';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
+
 import { CreditsService, PRICES } from '@quarry/billing';
 import {
   AppError,
@@ -15,12 +17,12 @@ import {
   type ScrapeRequest,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { JobDispatcher, JobRepository, type JobRecord, type NewJob } from '@quarry/jobs';
+import { JobDispatcher, type JobRecord, JobRepository, type NewJob } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import {
-  InteractSessionRepository,
   type InteractSessionOptions,
   type InteractSessionRecord,
+  InteractSessionRepository,
 } from '@quarry/scrape/state';
 
 /** Extra time the gateway waits past a call's deadline for the worker's own report. */

@@ -1,7 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
+
 import { type MapRequest, mapRequestSchema, mapResponseSchema } from '@quarry/contracts';
-import { MapService } from '@quarry/search';
 import type { AuthContext } from '@quarry/identity';
+import { MapService } from '@quarry/search';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteBody } from '../openapi/route-input.decorator';

@@ -1,4 +1,5 @@
 import { Body, Controller, Inject, Param } from '@nestjs/common';
+
 import {
   type CreateMonitorRequest,
   createMonitorSchema,
@@ -20,8 +21,9 @@ import {
   type UpdateMonitorRequest,
   updateMonitorSchema,
 } from '@quarry/contracts';
-import { hasScope, type AuthContext } from '@quarry/identity';
-import { MonitorService, type MonitorCaller } from '@quarry/monitor';
+import { type AuthContext, hasScope } from '@quarry/identity';
+import { type MonitorCaller, MonitorService } from '@quarry/monitor';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { ROBOTS_OVERRIDE_SCOPE } from '../crawl/caller.util';
 import { Route } from '../openapi/route.decorator';

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+
 import { Controller, type Type } from '@nestjs/common';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import { z } from 'zod';
+
 import { OperatorApiModule } from '../admin/operator-api.module';
 import { ApiModule } from '../api.module';
 import { PARSE_UPLOAD_ROUTE } from '../parse/parse-upload.route';

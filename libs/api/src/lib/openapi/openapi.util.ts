@@ -1,8 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { errorBodySchema, type openApiDocumentSchema } from '@quarry/contracts';
 import { z } from 'zod';
-import { ROUTE_SPEC, type MultipartField, type RouteSpec } from './route.decorator';
+
+import { errorBodySchema, type openApiDocumentSchema } from '@quarry/contracts';
+
+import { type MultipartField, ROUTE_SPEC, type RouteSpec } from './route.decorator';
 
 export type OpenApiDocument = z.output<typeof openApiDocumentSchema>;
 

@@ -1,6 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { parseOrThrow } from '@quarry/platform/runtime';
 import type { z } from 'zod';
+
+import { parseOrThrow } from '@quarry/platform/runtime';
+
 import { ROUTE_SPEC, type RouteSpec } from './route.decorator';
 
 function routeInput(part: 'body' | 'query', context: ExecutionContext): unknown {

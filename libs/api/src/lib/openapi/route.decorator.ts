@@ -1,7 +1,9 @@
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put, SetMetadata } from '@nestjs/common';
+import type { z } from 'zod';
+
 import { AdminAuth } from '@quarry/admin';
 import { Public } from '@quarry/platform/runtime';
-import type { z } from 'zod';
+
 import { Auth, type AuthRequirement } from '../auth/auth.decorator';
 
 export const ROUTE_SPEC = 'quarry:route-spec';

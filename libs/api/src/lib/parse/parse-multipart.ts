@@ -1,6 +1,8 @@
 import multipart from '@fastify/multipart';
-import type { PlatformRuntime } from '@quarry/platform/runtime';
 import type { FastifyInstance } from 'fastify';
+
+import type { PlatformRuntime } from '@quarry/platform/runtime';
+
 import { registerUploadRoute } from './parse-upload.route';
 
 /**

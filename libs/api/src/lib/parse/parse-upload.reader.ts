@@ -1,14 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+
 import {
   AppError,
+  type DocumentKind,
   documentKindOf,
   PARSE_EXTENSIONS,
+  type ParseRequest,
   parseRequestSchema,
   unsupportedParseOptions,
-  type DocumentKind,
-  type ParseRequest,
 } from '@quarry/contracts';
 import { parseOrThrow } from '@quarry/platform/runtime';
-import type { FastifyRequest } from 'fastify';
 
 /** A validated upload: the file and its options (docs/documents.md#other-formats-post-v2parse). */
 export interface ParseUpload {

@@ -1,8 +1,10 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
 import { AppError, parseUploadResponseSchema } from '@quarry/contracts';
 import { ParseUploadRepository } from '@quarry/jobs';
-import { BlobStore, blobSigningSecret } from '@quarry/platform/blob';
-import { renderError, type PlatformRuntime } from '@quarry/platform/runtime';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { blobSigningSecret, BlobStore } from '@quarry/platform/blob';
+import { type PlatformRuntime, renderError } from '@quarry/platform/runtime';
+
 import type { DocumentedRoute } from '../openapi/openapi.util';
 import { UploadSigner } from './upload-signer';
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
+
 import {
   AppError,
   documentKindOf,
@@ -8,9 +10,10 @@ import {
   type ParseUploadUrlRequest,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
-import { ParseUploadRepository, type ParseUploadRecord } from '@quarry/jobs';
+import { type ParseUploadRecord, ParseUploadRepository } from '@quarry/jobs';
 import { blobSigningSecret } from '@quarry/platform/blob';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { UploadSigner } from './upload-signer';
 
 export interface UploadTicket {

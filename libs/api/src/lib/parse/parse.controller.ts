@@ -1,4 +1,6 @@
 import { Controller, Header, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+
 import {
   parseFormatCatalogue,
   type ParseFormatsResponse,
@@ -8,15 +10,15 @@ import {
   parseUploadUrlResponseSchema,
   scrapeResponseSchema,
 } from '@quarry/contracts';
-import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import type { AuthContext } from '@quarry/identity';
-import type { FastifyRequest } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteBody } from '../openapi/route-input.decorator';
+import { ParseService } from './parse.service';
 import { readParseUpload } from './parse-upload.reader';
 import { ParseUploadsService } from './parse-uploads.service';
-import { ParseService } from './parse.service';
 
 @Controller('v2/parse')
 export class ParseController {

@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
+
 import { CreditsService, minimumCredits } from '@quarry/billing';
 import {
   AppError,
   documentKindOf,
-  pdfParseOptionsOf,
   type DocumentParseJobMessage,
   type JobEvent,
+  pdfParseOptionsOf,
   type ScrapeDocument,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
 import { JobDispatcher, type NewJob } from '@quarry/jobs';
 import { BlobStore } from '@quarry/platform/blob';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import type { ParseReference, ParseUpload } from './parse-upload.reader';
 import { ParseUploadsService } from './parse-uploads.service';
 

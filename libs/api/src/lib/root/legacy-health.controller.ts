@@ -1,8 +1,9 @@
 import { Controller, Inject, Res } from '@nestjs/common';
-import { healthStatusResponseSchema } from '@quarry/contracts';
-
-import { HealthRegistry } from '@quarry/platform/observability';
 import type { FastifyReply } from 'fastify';
+
+import { healthStatusResponseSchema } from '@quarry/contracts';
+import { HealthRegistry } from '@quarry/platform/observability';
+
 import { Route } from '../openapi/route.decorator';
 
 /**

@@ -1,8 +1,11 @@
 import 'reflect-metadata';
+
 import { Controller, Module } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
-import { APP_CONFIG } from '@quarry/platform/config';
 import { z } from 'zod';
+
+import { APP_CONFIG } from '@quarry/platform/config';
+
 import { Route } from '../openapi/route.decorator';
 import { RootController } from './root.controller';
 

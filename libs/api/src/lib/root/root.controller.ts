@@ -1,7 +1,9 @@
 import { Controller, Inject, type Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+
 import { apiIdentityResponseSchema, openApiDocumentSchema } from '@quarry/contracts';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { buildOpenApiDocument, documentedRoutes } from '../openapi/openapi.util';
 import { Route } from '../openapi/route.decorator';
 import { PARSE_UPLOAD_ROUTE } from '../parse/parse-upload.route';

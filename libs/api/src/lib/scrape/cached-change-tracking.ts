@@ -1,4 +1,4 @@
-import { findFormat, urlKey, type ChangeTrackingResult, type ScrapeRequest } from '@quarry/contracts';
+import { type ChangeTrackingResult, findFormat, type ScrapeRequest, urlKey } from '@quarry/contracts';
 import { gitDiff, hasChanged } from '@quarry/scrape/formats';
 import type { ChangeSnapshotRepository } from '@quarry/scrape/state';
 

@@ -1,5 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
-import { AppError, scrapeRequestSchema, type ScrapeRequest } from '@quarry/contracts';
+
+import { AppError, type ScrapeRequest, scrapeRequestSchema } from '@quarry/contracts';
 import { parseOrThrow } from '@quarry/platform/runtime';
 
 /**

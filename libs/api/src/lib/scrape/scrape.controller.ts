@@ -1,10 +1,12 @@
 import { Body, Controller, Inject, Param } from '@nestjs/common';
+
 import { type ScrapeRequest, scrapeRequestSchema, scrapeResponseSchema } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
-import { ScrapeRequestPipe } from './scrape-request.pipe';
 import { ScrapeService } from './scrape.service';
+import { ScrapeRequestPipe } from './scrape-request.pipe';
 
 @Controller('v2/scrape')
 export class ScrapeController {

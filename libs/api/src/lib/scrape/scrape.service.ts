@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
+
 import { CreditsService, documentBilling, minimumCredits, PRICES, scrapeCredits } from '@quarry/billing';
 import {
   AppError,
-  LIMITS,
   type JobEvent,
+  LIMITS,
   type ScrapeDocument,
   type ScrapeJobMessage,
   type ScrapeRequest,
@@ -13,16 +15,17 @@ import type { AuthContext } from '@quarry/identity';
 import {
   DocumentRepository,
   isTerminal,
-  JobRepository,
   JobDispatcher,
   JobOutcomeStore,
+  JobRepository,
   type NewJob,
 } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { PlatformMetrics } from '@quarry/platform/observability';
-import { isCacheReadable, ScrapeCache, type CacheHit } from '@quarry/scrape/cache';
+import { type CacheHit, isCacheReadable, ScrapeCache } from '@quarry/scrape/cache';
 import { ChangeSnapshotRepository, ProfileRepository } from '@quarry/scrape/state';
-import { applyCachedAnswer, isCachedAnswer, type CachedAnswer } from './cached-answer';
+
+import { applyCachedAnswer, type CachedAnswer, isCachedAnswer } from './cached-answer';
 import { cacheLookupRequest, trackCachedChanges } from './cached-change-tracking';
 
 /** Extra time the gateway waits past the job deadline for the worker's own timeout report. */

@@ -1,10 +1,11 @@
 import {
-  scrapeRequestSchema,
   type ScrapeDocument,
   type ScrapeOptions,
   type ScrapeRequest,
+  scrapeRequestSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import type { ScrapeService } from '../scrape/scrape.service';
 
 /** A search result's scrape request: the search's scrapeOptions, within what is left of its time. */

@@ -1,4 +1,5 @@
 import { Body, Controller, Inject, type PipeTransform } from '@nestjs/common';
+
 import {
   AppError,
   SEARCH_VALIDATION_MESSAGE,
@@ -7,9 +8,10 @@ import {
   searchResponseSchema,
   UNRECOGNIZED_KEY_MESSAGE,
 } from '@quarry/contracts';
-import { SearchService } from '@quarry/search';
 import type { AuthContext } from '@quarry/identity';
 import { parseOrThrow } from '@quarry/platform/runtime';
+import { SearchService } from '@quarry/search';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { ScrapeService } from '../scrape/scrape.service';

@@ -1,4 +1,5 @@
 import { Controller, Inject, Param } from '@nestjs/common';
+
 import {
   teamJobDetailResponseSchema,
   teamJobDocumentResponseSchema,
@@ -8,6 +9,7 @@ import {
   teamJobsResponseSchema,
 } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteQuery } from '../openapi/route-input.decorator';

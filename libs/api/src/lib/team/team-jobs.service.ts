@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+
 import {
   AppError,
   type TeamJobDetailResponse,
@@ -8,6 +9,7 @@ import {
 import type { AuthContext } from '@quarry/identity';
 import { TeamJobsRepository } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { isCachedAnswer } from '../scrape/cached-answer';
 
 /** The cached document a scrape answered from the cache refers to (see scrape/cached-answer.ts). */

@@ -1,6 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
+
 import { dailyUsageQuerySchema, dailyUsageResponseSchema, teamInfoResponseSchema } from '@quarry/contracts';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth } from '../auth/auth.decorator';
 import { Route } from '../openapi/route.decorator';
 import { RouteQuery } from '../openapi/route-input.decorator';

@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { Module, type DynamicModule } from '@nestjs/common';
+
+import { type DynamicModule, Module } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository, KeyManagementService } from '@quarry/identity';
 import { DocumentRepository, JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import {
   PlatformModule,
-  runService,
   type PlatformRuntime,
   type RunningService,
+  runService,
 } from '@quarry/platform/runtime';
 import {
   createTestDatabase,
+  type FixtureServer,
   startFixtureServer,
   testConfig,
-  type FixtureServer,
   type TestDatabase,
 } from '@quarry/testing';
-import { configureApiHttp } from '../api-http';
-import { ApiModule } from '../api.module';
+
 import { OperatorApiModule } from '../admin/operator-api.module';
+import { ApiModule } from '../api.module';
+import { configureApiHttp } from '../api-http';
 
 const ADMIN_KEY = `admin-${'9'.repeat(40)}`;
 

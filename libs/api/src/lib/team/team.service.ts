@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { UsageReportRepository, type DailyUsageRow } from '@quarry/billing';
+
+import { type DailyUsageRow, UsageReportRepository } from '@quarry/billing';
 import { AppError, type DailyUsageResponse, type TeamInfoResponse } from '@quarry/contracts';
-import { IdentityRepository, type AuthContext } from '@quarry/identity';
+import { type AuthContext, IdentityRepository } from '@quarry/identity';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 
 const DAY_MS = 86_400_000;

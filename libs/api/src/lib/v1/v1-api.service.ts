@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+
+import { AccountUsageService } from '@quarry/account';
 import { ExtractService } from '@quarry/agent/extract';
 import {
   batchScrapeRequestSchema,
+  type CollectionStatusResponse,
   crawlRequestSchema,
   extractRequestSchema,
   mapRequestSchema,
@@ -9,29 +12,28 @@ import {
   toV1CreditUsage,
   toV1Document,
   toV1TokenUsage,
-  v1BatchToV2,
-  v1CrawlToV2,
-  v1ExtractToV2,
-  v1MapToV2,
-  v1ScrapeToV2,
-  v1SearchToV2,
-  type CollectionStatusResponse,
   type V1BatchScrapeRequest,
+  v1BatchToV2,
   type V1CrawlRequest,
+  v1CrawlToV2,
   type V1ExtractRequest,
+  v1ExtractToV2,
   type V1MapRequest,
+  v1MapToV2,
   type V1ScrapeRequest,
+  v1ScrapeToV2,
   type V1SearchRequest,
+  v1SearchToV2,
 } from '@quarry/contracts';
-import { AccountUsageService } from '@quarry/account';
-import { CollectionService, type Caller } from '@quarry/crawl';
+import { type Caller, CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
 import { parseOrThrow } from '@quarry/platform/runtime';
 import { MapService, SearchService } from '@quarry/search';
+
 import { callerOf } from '../crawl/caller.util';
+import { ScrapeService } from '../scrape/scrape.service';
 import { SearchValidationPipe } from '../search/search.controller';
 import { searchResultScrapers } from '../search/search-scrapers.util';
-import { ScrapeService } from '../scrape/scrape.service';
 
 type CollectionKind = 'crawl' | 'batch_scrape';
 

@@ -1,4 +1,5 @@
 import { Controller, Headers, Inject, Param, Query } from '@nestjs/common';
+
 import {
   activeCrawlsResponseSchema,
   collectionCancelResponseSchema,
@@ -31,6 +32,7 @@ import {
 } from '@quarry/contracts';
 import { CollectionService } from '@quarry/crawl';
 import type { AuthContext } from '@quarry/identity';
+
 import { CurrentAuth, RequestPublicUrl } from '../auth/auth.decorator';
 import { parsePaging } from '../crawl/paging.util';
 import { Route } from '../openapi/route.decorator';

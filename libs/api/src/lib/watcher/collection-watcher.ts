@@ -1,16 +1,18 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
-  type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { isAppError, type CollectionStatusResponse, type WatcherFrame } from '@quarry/contracts';
-import { CollectionService, type CollectionKind } from '@quarry/crawl';
-import { AuthService, hasScope } from '@quarry/identity';
-import { LOGGER, type Logger } from '@quarry/platform/observability';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+
+import { type CollectionStatusResponse, isAppError, type WatcherFrame } from '@quarry/contracts';
+import { type CollectionKind, CollectionService } from '@quarry/crawl';
+import { AuthService, hasScope } from '@quarry/identity';
+import { LOGGER, type Logger } from '@quarry/platform/observability';
+
 import { callerOf } from '../crawl/caller.util';
 import { attachWatchHandler } from './watch-routes';
 

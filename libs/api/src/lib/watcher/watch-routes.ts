@@ -1,7 +1,8 @@
 import websocket from '@fastify/websocket';
-import type { CollectionKind } from '@quarry/crawl';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+
+import type { CollectionKind } from '@quarry/crawl';
 
 /** The GET routes that also accept a WebSocket upgrade (docs/crawl.md#websocket-watcher). */
 const WATCH_ROUTES: Record<string, CollectionKind> = {

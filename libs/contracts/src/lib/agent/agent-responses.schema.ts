@@ -4,6 +4,7 @@
  * check at compile time that what they return fits these schemas.
  */
 import { z } from 'zod';
+
 import { webhookDeliverySummarySchema } from '../crawl/webhook.schema';
 import { AGENT_MODELS } from './agent-request.schema';
 

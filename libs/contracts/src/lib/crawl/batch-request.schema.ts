@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
 import { checkScrapeOptions, scrapeOptionsShape } from '../scrape/scrape-options.schema';
 import { webhookSchema } from './webhook.schema';

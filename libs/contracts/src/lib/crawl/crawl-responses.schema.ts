@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { scrapeDocumentSchema } from '../scrape/document.schema';
 import { webhookDeliverySummarySchema } from './webhook.schema';
 

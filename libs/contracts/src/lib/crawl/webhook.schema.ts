@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { httpUrlSchema } from '../common/url.schema';
 
 /** Events a caller may subscribe to (docs/crawl.md#webhooks); every event is sent when `events` is omitted. */

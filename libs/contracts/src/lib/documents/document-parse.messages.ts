@@ -1,8 +1,9 @@
 import { z } from 'zod';
+
+import { type JobError, jobErrorSchema } from '../messaging/job-messages.schema';
 import type { PageBlocks, PageMarkdown } from '../scrape/document.schema';
-import { jobErrorSchema, type JobError } from '../messaging/job-messages.schema';
-import { DOCUMENT_KINDS } from './document-kinds';
 import type { Parser, PdfParser } from '../scrape/parsers.schema';
+import { DOCUMENT_KINDS } from './document-kinds';
 import { parseRequestSchema } from './parse-request.schema';
 
 /** How a PDF is parsed: the `pdf` parser's options (docs/documents.md#pdf-parsing) without its `type`. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+
 import {
   DOCUMENT_CONTENT_TYPES,
+  type DocumentKind,
   LEGACY_OFFICE_KINDS,
   PARSE_EXTENSIONS,
-  type DocumentKind,
 } from './document-kinds';
 
 /** One file format `POST /v2/parse` accepts (`GET /v2/parse/formats`). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { hasFormat } from '../scrape/formats.schema';
 import {
   checkScrapeOptions,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { INVALID_URL } from '../common/url.schema';
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
 import { webhookSchema } from '../crawl/webhook.schema';
 import { isOpenObjectWithoutProperties, OPEN_SCHEMA_MESSAGE } from '../scrape/formats.schema';

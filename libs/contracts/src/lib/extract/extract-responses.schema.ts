@@ -1,5 +1,6 @@
 /** Response shapes of the extract routes (docs/extract.md). */
 import { z } from 'zod';
+
 import { webhookDeliverySummarySchema } from '../crawl/webhook.schema';
 
 export const extractStartResponseSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { INTERACT_LIMITS } from './interact-request.schema';
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
 import { httpUrlSchema } from '../common/url.schema';
 import { crawlerOptionsShape, SITEMAP_MODES } from '../crawl/crawl-request.schema';

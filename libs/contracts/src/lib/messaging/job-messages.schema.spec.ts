@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error';
-import { appErrorOf, jobErrorOf, jobEventSchema, type JobError } from './job-messages.schema';
+import { appErrorOf, type JobError, jobErrorOf, jobEventSchema } from './job-messages.schema';
 
 describe('job errors over the bus', () => {
   it('carries code, message, details and Retry-After from the worker to the gateway', () => {

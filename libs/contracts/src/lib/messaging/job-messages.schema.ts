@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { ScrapeDocument } from '../scrape/document.schema';
+
 import { AppError } from '../errors/app-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
+import type { ScrapeDocument } from '../scrape/document.schema';
 import { scrapeRequestSchema } from '../scrape/scrape-request.schema';
 
 export const JOB_KINDS = [

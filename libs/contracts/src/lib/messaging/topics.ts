@@ -14,6 +14,7 @@ export const TRANSIENT_TOPIC_RETENTION_MS = 60 * 60 * 1000;
 export const TRANSIENT_TOPIC_SEGMENT_MS = 10 * 60 * 1000;
 
 import type { z } from 'zod';
+
 import { agentWorkMessageSchema } from '../agent/agent-messages.schema';
 import {
   documentParseJobMessageSchema,

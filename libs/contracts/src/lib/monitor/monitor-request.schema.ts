@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { httpUrlSchema } from '../common/url.schema';
 import { crawlerOptionsShape } from '../crawl/crawl-request.schema';
 import { webhookObjectSchemaFor } from '../crawl/webhook.schema';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { webhookDeliverySummarySchema } from '../crawl/webhook.schema';
 import {
   MONITOR_CHECK_STATUSES,

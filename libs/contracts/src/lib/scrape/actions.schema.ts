@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
 
 const viewportSchema = z.strictObject({

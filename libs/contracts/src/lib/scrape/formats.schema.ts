@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
 
 /** Formats that may be named by a bare string; each has an equivalent `{type}` object. */

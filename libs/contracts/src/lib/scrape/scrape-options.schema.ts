@@ -1,7 +1,8 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
 import { actionSchema, actionsWaitMs } from './actions.schema';
-import { formatEntrySchema, hasFormat, type FormatObject } from './formats.schema';
+import { formatEntrySchema, type FormatObject, hasFormat } from './formats.schema';
 import { parserSchema } from './parsers.schema';
 
 /**

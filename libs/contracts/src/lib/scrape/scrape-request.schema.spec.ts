@@ -1,5 +1,5 @@
-import { describeValidationError, UNRECOGNIZED_KEY_MESSAGE } from '../errors/error-body';
 import { LIMITS } from '../common/limits';
+import { describeValidationError, UNRECOGNIZED_KEY_MESSAGE } from '../errors/error-body';
 import { scrapeRequestSchema as sut } from './scrape-request.schema';
 
 const URL = 'https://example.com/page?pagewanted=all&et_blog';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { httpUrlSchema } from '../common/url.schema';
 import { checkScrapeOptions, resolveScrapeOptions, scrapeOptionsShape } from './scrape-options.schema';
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+
 import { LIMITS } from '../common/limits';
+import { scrapeDocumentSchema } from '../scrape/document.schema';
 import type { FormatType } from '../scrape/formats.schema';
 import { scrapeOptionsSchema } from '../scrape/scrape-options.schema';
-import { scrapeDocumentSchema } from '../scrape/document.schema';
 
 export const SEARCH_SOURCES = ['web', 'images', 'news'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { JOB_KINDS, JOB_STATUSES } from '../messaging/job-messages.schema';
 
 /**

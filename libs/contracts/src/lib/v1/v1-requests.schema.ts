@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { EXTRACT_LIMITS } from '../extract/extract-request.schema';
+
 import { LIMITS } from '../common/limits';
+import { EXTRACT_LIMITS } from '../extract/extract-request.schema';
 
 /**
  * The v1 API (docs/v1.md): request bodies as the v1 clients send them (firecrawl-py's `.v1`,

@@ -1,5 +1,6 @@
 /** Answers of the `/v1` routes that differ from their v2 counterparts (docs/v1.md). */
 import { z } from 'zod';
+
 import { collectionStatusResponseSchema } from '../crawl/crawl-responses.schema';
 
 /** A document in v1 shape: the v2 document's fields, the json result under `extract` and/or `json`. */

@@ -1,6 +1,6 @@
-import { AppError } from '../errors/app-error';
 import { batchScrapeRequestSchema } from '../crawl/batch-request.schema';
 import { crawlRequestSchema } from '../crawl/crawl-request.schema';
+import { AppError } from '../errors/app-error';
 import { mapRequestSchema } from '../map/map-request.schema';
 import { scrapeRequestSchema } from '../scrape/scrape-request.schema';
 import {

@@ -1,6 +1,6 @@
-import { AppError } from '../errors/app-error';
-import { LIMITS } from '../common/limits';
 import type { CreditUsageResponse, TokenUsageResponse } from '../account/usage.schema';
+import { LIMITS } from '../common/limits';
+import { AppError } from '../errors/app-error';
 import type { ScrapeDocument } from '../scrape/document.schema';
 import type {
   V1BatchScrapeRequest,

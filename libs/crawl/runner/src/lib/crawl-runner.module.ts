@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import {
   CollectionEvents,
   CollectionPlans,
@@ -16,13 +17,14 @@ import { SuspectGate } from '@quarry/jobs';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { ScrapePipeline } from '@quarry/scrape/engine';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
-import { CrawlTasksConsumer } from './crawl-tasks.consumer';
-import { CrawlWorkerLifecycle } from './crawl-worker.lifecycle';
 import { WebhooksModule } from '@quarry/wiring/core';
 import { CrawlModule } from '@quarry/wiring/crawl';
+
+import { CrawlTasksConsumer } from './crawl-tasks.consumer';
+import { CrawlWorkerLifecycle } from './crawl-worker.lifecycle';
 
 /**
  * What a worker process contributes to crawls and batches: the `crawl.tasks` consumer

@@ -1,6 +1,7 @@
 import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
-import { CrawlTaskHandler } from '@quarry/crawl';
+
 import { CONSUMER_GROUPS } from '@quarry/contracts';
+import { CrawlTaskHandler } from '@quarry/crawl';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 

@@ -1,4 +1,5 @@
-import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, type OnApplicationBootstrap } from '@nestjs/common';
+
 import { CrawlSweeper, Dispatcher } from '@quarry/crawl';
 import { WebhookSender } from '@quarry/webhooks';
 

@@ -1,8 +1,8 @@
 import { DisabledOcrEngine } from './ocr/disabled-ocr.engine';
 import type { OcrEngine } from './ocr/ocr-engine';
-import type { DocumentLimits } from './office/office-output.types';
 import { TesseractCliEngine } from './ocr/tesseract-cli.engine';
 import { TesseractJsEngine } from './ocr/tesseract-js.engine';
+import type { DocumentLimits } from './office/office-output.types';
 import { runProcess } from './process/run-process';
 import { PdftoppmRenderer } from './render/pdftoppm.renderer';
 import { ParseWorkerPool, type ParseWorkerPoolOptions } from './worker/parse-worker-pool';

@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import {
   AppError,
   type DocumentKind,
   type ParsedDocumentOutput,
   type PdfParseOptions,
 } from '@quarry/contracts';
+
 import type { DocumentToolkit } from './document-toolkit';
 import { layoutDocument } from './layout/document-layout';
 import { OcrDisabledError } from './ocr/disabled-ocr.engine';
 import { ocrToContent } from './ocr/ocr-content';
 import type { OfficeConvertOptions, OfficeOutput } from './office/office-output.types';
-import { parsePdf, type ParseBudget } from './pdf/pdf-document.parser';
+import { type ParseBudget, parsePdf } from './pdf/pdf-document.parser';
 import { runProcess } from './process/run-process';
 import { WorkerCrashedError, WorkerTaskError, WorkerTimeoutError } from './worker/parse-worker-pool';
 

@@ -1,4 +1,5 @@
 import type { MonitorCheckView, MonitorEmailRecipientSubscription, MonitorView } from '@quarry/contracts';
+
 import type { CheckRecord, MonitorRecord } from './monitor.types';
 import type { SubscriptionRecord } from './persistence/email-subscription.repository';
 

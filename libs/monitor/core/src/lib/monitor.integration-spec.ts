@@ -1,30 +1,32 @@
-import { PlatformMetrics } from '@quarry/platform/observability';
-import { createMonitorSchema, updateMonitorSchema, type CreateMonitorRequest } from '@quarry/contracts';
+import pino from 'pino';
+
+import { type CreateMonitorRequest, createMonitorSchema, updateMonitorSchema } from '@quarry/contracts';
 import type { CollectionService } from '@quarry/crawl';
-import type { SearchService } from '@quarry/search';
-import { WebhookOutboxRepository } from '@quarry/webhooks';
 import { JobRepository } from '@quarry/jobs';
 import { OfflineProvider } from '@quarry/llm';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
+import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
+import { PlatformMetrics } from '@quarry/platform/observability';
+import type { SearchService } from '@quarry/search';
 import {
   createTestDatabase,
-  startFakeSmtpServer,
-  uniqueName,
   type FakeSmtpServer,
+  startFakeSmtpServer,
   type TestDatabase,
+  uniqueName,
 } from '@quarry/testing';
-import pino from 'pino';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+
 import { ChangeJudge } from './check/change-judge';
 import { CheckRunner } from './check/check-runner';
 import { SmtpMailer } from './email/smtp-mailer';
-import type { MonitorCaller } from './monitor.types';
 import { MONITOR_MESSAGES, MonitorService } from './monitor.service';
+import type { MonitorCaller } from './monitor.types';
 import { CheckNotifier } from './notify/check-notifier';
 import { EmailSubscriptionRepository } from './persistence/email-subscription.repository';
 import { MonitorRepository } from './persistence/monitor.repository';
 import { MonitorScheduler } from './scheduler/monitor-scheduler';
-import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
 
 /** The webhook check with DNS at the boundary: every name resolves to a public address (there is no resolver to ask here). */
 const publicWebhookTargets = () =>

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+
+import type { Logger } from 'pino';
+import { ZodError } from 'zod';
+
 import {
   AppError,
-  describeValidationError,
   type CreateMonitorRequest,
+  describeValidationError,
   type MonitorCheckDetailQuery,
   type MonitorCheckDetailView,
   type MonitorCheckStatus,
@@ -14,8 +18,7 @@ import {
 } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { WebhookTargetPolicy } from '@quarry/platform/net';
-import type { Logger } from 'pino';
-import { ZodError } from 'zod';
+
 import { creditNeeds, newCheck } from './check/check-factory.util';
 import type { MonitorCaller, MonitorChanges, MonitorRecord } from './monitor.types';
 import { checkView, monitorView } from './monitor-view.util';
@@ -24,9 +27,9 @@ import type { EmailSubscriptionRepository } from './persistence/email-subscripti
 import type { MonitorRepository } from './persistence/monitor.repository';
 import {
   nextRunAfter,
+  type ResolvedSchedule,
   resolveSchedule,
   runsPerMonth,
-  type ResolvedSchedule,
 } from './schedule/cron-schedule.util';
 import { ScheduleError } from './schedule/schedule-error';
 import { publishCheck } from './scheduler/monitor-scheduler';

@@ -1,4 +1,5 @@
-import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, type OnApplicationBootstrap } from '@nestjs/common';
+
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { CheckRunner, MonitorScheduler } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+
 import { CollectionService } from '@quarry/crawl';
 import { JobRepository } from '@quarry/jobs';
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
@@ -12,12 +13,13 @@ import {
 } from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { SearchService } from '@quarry/search';
-import { MonitorCheckConsumer } from './monitor-check.consumer';
 import { CrawlModule } from '@quarry/wiring/crawl';
 import { MonitorModule } from '@quarry/wiring/monitor';
 import { SearchModule } from '@quarry/wiring/search';
+
+import { MonitorCheckConsumer } from './monitor-check.consumer';
 
 /** How often a running check reads the status of its crawls and batches. */
 const COLLECTION_POLL_MS = 1_000;

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { Global, Module } from '@nestjs/common';
+
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { BlobStore } from './blob-store';
 
 /** The signing secret: BLOB_SIGNING_SECRET, else one generated once and kept in DATA_DIR (one-process mode). */

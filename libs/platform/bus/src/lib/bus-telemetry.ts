@@ -2,9 +2,9 @@ import type { TopicKey } from '@quarry/contracts';
 import {
   extractTraceContext,
   injectTraceContext,
+  type PlatformMetrics,
   SpanKind,
   withSpan,
-  type PlatformMetrics,
 } from '@quarry/platform/observability';
 
 /** What a bus adapter needs to trace and count its messages. */

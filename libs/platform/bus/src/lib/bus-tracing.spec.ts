@@ -1,4 +1,6 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import pino from 'pino';
+
 import {
   PlatformMetrics,
   SpanKind,
@@ -6,7 +8,7 @@ import {
   startTracing,
   type TracingHandle,
 } from '@quarry/platform/observability';
-import pino from 'pino';
+
 import { parentOf, runTraceChain, sample } from './fixtures/trace-chain';
 import { MemoryBus } from './memory-bus';
 

@@ -1,4 +1,5 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+
 import { MESSAGE_BUS, type MessageBus } from './message-bus';
 
 /** Provides the process's MessageBus (started by the app's bootstrap). */

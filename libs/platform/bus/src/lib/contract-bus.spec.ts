@@ -1,5 +1,7 @@
-import type { AgentWorkMessage, ScrapeJobMessage } from '@quarry/contracts';
 import pino from 'pino';
+
+import type { AgentWorkMessage, ScrapeJobMessage } from '@quarry/contracts';
+
 import { ContractBus, InvalidMessageError } from './contract-bus';
 import { MemoryBus } from './memory-bus';
 import type { MessageBus } from './message-bus';

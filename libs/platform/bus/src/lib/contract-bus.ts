@@ -1,5 +1,6 @@
-import { TOPICS, type TopicKey, type TopicMessage, type TopicPayload } from '@quarry/contracts';
+import { type TopicKey, type TopicMessage, type TopicPayload, TOPICS } from '@quarry/contracts';
 import type { ConsumerLag, Logger } from '@quarry/platform/observability';
+
 import type {
   MessageBus,
   MessageHandler,

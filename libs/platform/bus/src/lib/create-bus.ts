@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
+
 import type { AppConfig } from '@quarry/platform/config';
 import type { PlatformMetrics } from '@quarry/platform/observability';
-import type { Logger } from 'pino';
+
 import { ContractBus } from './contract-bus';
 import { KafkaBus } from './kafka-bus';
 import { MemoryBus } from './memory-bus';

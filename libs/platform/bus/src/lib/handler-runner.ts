@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { tracedHandle, type BusTelemetry } from './bus-telemetry';
-import { retryDelayMs, sleep, type BusMessage, type MessageHandler } from './message-bus';
+
+import { type BusTelemetry, tracedHandle } from './bus-telemetry';
+import { type BusMessage, type MessageHandler, retryDelayMs, sleep } from './message-bus';
 
 /** Handler attempts before a message is parked on the dead-letter path (about 8 minutes of retries). */
 export const MAX_HANDLER_ATTEMPTS = 40;

@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { TRANSIENT_TOPIC_RETENTION_MS, TRANSIENT_TOPIC_SEGMENT_MS } from '@quarry/contracts';
-import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
-import { ConfigResourceTypes, Kafka, logLevel, type ISocketFactory } from 'kafkajs';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ConfigResourceTypes, type ISocketFactory, Kafka, logLevel } from 'kafkajs';
+import pino from 'pino';
+
+import { TRANSIENT_TOPIC_RETENTION_MS, TRANSIENT_TOPIC_SEGMENT_MS } from '@quarry/contracts';
 import {
   HealthRegistry,
   PlatformMetrics,
   startTracing,
   type TracingHandle,
 } from '@quarry/platform/observability';
-import pino from 'pino';
+import { TEST_KAFKA_BROKERS, uniqueName } from '@quarry/testing';
+
 import { parentOf, runTraceChain, sample } from './fixtures/trace-chain';
 import { KafkaBus } from './kafka-bus';
 import { BusUnavailableError, isBusUnavailable } from './message-bus';

@@ -1,28 +1,31 @@
 import { hostname } from 'node:os';
-import { TOPICS, type TopicKey, type TopicSpec } from '@quarry/contracts';
+
 import {
-  ConfigResourceTypes,
-  Kafka,
-  logLevel,
-  Partitioners,
   type Admin,
+  ConfigResourceTypes,
   type Consumer,
   type ISocketFactory,
+  Kafka,
   type LogEntry,
+  logLevel,
+  Partitioners,
   type Producer,
 } from 'kafkajs';
-import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
-import { tracedPublish, type BusTelemetry } from './bus-telemetry';
+
+import { type TopicKey, TOPICS, type TopicSpec } from '@quarry/contracts';
+import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
+
+import { type BusTelemetry, tracedPublish } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
 import { kafkaConnectionConfig, type KafkaConnectionOptions } from './kafka-client-config';
 import {
   BusUnavailableError,
   decodePayload,
-  sleep,
-  type MessageTransport,
   type MessageHandler,
+  type MessageTransport,
   type PublishOptions,
+  sleep,
   type SubscribeOptions,
 } from './message-bus';
 

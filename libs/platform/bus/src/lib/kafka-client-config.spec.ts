@@ -1,7 +1,10 @@
 import { once } from 'node:events';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { ConfigError, loadConfig } from '@quarry/platform/config';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+
 import { Kafka, logLevel } from 'kafkajs';
+
+import { ConfigError, loadConfig } from '@quarry/platform/config';
+
 import { kafkaConnectionConfig } from './kafka-client-config';
 
 /** Environment → AppConfig → the kafkajs connection settings the bus passes to `new Kafka()`. */

@@ -1,4 +1,5 @@
 import type { KafkaConfig, SASLOptions } from 'kafkajs';
+
 import type { KafkaSasl } from '@quarry/platform/config';
 
 /** Connection settings of a Kafka client, as AppConfig['bus'] carries them. */

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { z } from 'zod';
+
 import { MemoryBus } from './memory-bus';
 import type { BusMessage } from './message-bus';
 

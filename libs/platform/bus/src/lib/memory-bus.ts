@@ -1,13 +1,15 @@
-import { TOPICS, type TopicKey } from '@quarry/contracts';
-import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
 import type { Logger } from 'pino';
-import { tracedPublish, type BusTelemetry } from './bus-telemetry';
+
+import { type TopicKey, TOPICS } from '@quarry/contracts';
+import type { ConsumerLag, PlatformMetrics } from '@quarry/platform/observability';
+
+import { type BusTelemetry, tracedPublish } from './bus-telemetry';
 import { runWithRetry, Semaphore } from './handler-runner';
 import {
-  decodePayload,
   type BusMessage,
-  type MessageTransport,
+  decodePayload,
   type MessageHandler,
+  type MessageTransport,
   type PublishOptions,
   type SubscribeOptions,
 } from './message-bus';

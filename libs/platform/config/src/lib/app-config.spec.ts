@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { ConfigError, loadConfig as sut } from './app-config';
 import { envSchema } from './env.schema';
 

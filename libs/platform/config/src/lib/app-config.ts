@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+
 import { envSchema } from './env.schema';
 
 export type BusDriver = 'kafka' | 'memory';

@@ -1,4 +1,5 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+
 import type { AppConfig } from './app-config';
 
 /** Injection token of the AppConfig object. */

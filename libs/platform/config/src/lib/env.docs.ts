@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import type { envSchema } from './env.schema';
 
 export type EnvName = keyof z.input<typeof envSchema>;

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { LIMITS } from '@quarry/contracts';
+
 import { z } from 'zod';
+
+import { LIMITS } from '@quarry/contracts';
 
 const bool = (fallback: boolean) =>
   z

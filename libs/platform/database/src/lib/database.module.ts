@@ -1,4 +1,5 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+
 import { Database } from './database';
 
 /** Provides the process's Database (opened and migrated by the app's bootstrap). */

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { PrismaPg } from '@prisma/adapter-pg';
+
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, type PoolClient } from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+
 import { PrismaClient } from '../generated/prisma/client';
-import { applyMigrations, readMigrations, type MigrationResult } from './migrator';
+import { applyMigrations, type MigrationResult, readMigrations } from './migrator';
 import type { SqlExecutor } from './sql-executor';
 
 export interface DatabaseOptions {

@@ -1,13 +1,15 @@
 import { constants, createGzip, gzipSync } from 'node:zlib';
+
 import {
   brotliBomb,
+  type FixtureServer,
   gzipBomb,
   startFixtureServer,
+  withRssSampling,
   zlibBomb,
   zstdBomb,
-  withRssSampling,
-  type FixtureServer,
 } from '@quarry/testing';
+
 import { AddressPolicy } from './address-policy';
 import { GuardedHttpClient } from './guarded-http-client';
 import { ResponseTooLargeError, UnsupportedContentEncodingError } from './outbound-errors';

@@ -1,5 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
+
 import { AddressPolicy } from './address-policy';
 import { GuardedHttpClient, type HostLookup } from './guarded-http-client';
 import {

@@ -1,8 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Transform, type Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+
+import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+
 import { AddressPolicy } from './address-policy';
 import {
   BlockedAddressError,

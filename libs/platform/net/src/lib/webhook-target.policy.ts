@@ -1,4 +1,5 @@
 import { AppError } from '@quarry/contracts';
+
 import type { GuardedHttpClient } from './guarded-http-client';
 import { BlockedAddressError, DnsResolutionError } from './outbound-errors';
 

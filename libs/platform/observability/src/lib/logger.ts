@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+
 import { activeTraceIds } from './tracing';
 
 export type { Logger } from 'pino';

@@ -1,5 +1,6 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
 import type { MetricJobKind } from '@quarry/contracts';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Lag of one consumer group on one topic (messages published but not yet handled). */
 export interface ConsumerLag {

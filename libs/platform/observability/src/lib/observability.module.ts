@@ -1,5 +1,6 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
+
 import { HealthRegistry } from './health';
 import { LOGGER } from './logger';
 import { PlatformMetrics } from './metrics';

@@ -1,13 +1,13 @@
 import {
+  type Attributes,
+  type Context,
   context,
   propagation,
   ROOT_CONTEXT,
+  type Span,
   SpanKind,
   SpanStatusCode,
   trace,
-  type Attributes,
-  type Context,
-  type Span,
   type Tracer,
 } from '@opentelemetry/api';
 

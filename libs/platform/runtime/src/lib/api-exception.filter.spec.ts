@@ -1,7 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
+import pino from 'pino';
+
 import { AppError, errorBodySchema } from '@quarry/contracts';
 import { BusUnavailableError } from '@quarry/platform/bus';
-import pino from 'pino';
+
 import { renderError } from './api-exception.filter';
 
 describe('renderError', () => {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+
 import { AppError, bodyCodeFor, ERROR_CATALOG, type ErrorBody, type ErrorCode } from '@quarry/contracts';
 import { isBusUnavailable } from '@quarry/platform/bus';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
-import type { FastifyReply } from 'fastify';
-import type { Logger } from 'pino';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',

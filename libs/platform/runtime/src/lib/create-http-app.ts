@@ -1,13 +1,15 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PinoNestLogger, type PlatformMetrics } from '@quarry/platform/observability';
 import type { FastifyInstance } from 'fastify';
-import { registerRequestTracing } from './request-tracing';
 import type { Logger } from 'pino';
+
+import { PinoNestLogger, type PlatformMetrics } from '@quarry/platform/observability';
+
 import { ApiExceptionFilter } from './api-exception.filter';
 import { registerJsonBodyParsers } from './body-parsers';
 import { clientErrorHandler, registerMethodNotAllowed, RouteMethods } from './protocol-errors';
+import { registerRequestTracing } from './request-tracing';
 
 export interface HttpAppOptions {
   logger: Logger;

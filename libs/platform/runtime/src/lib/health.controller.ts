@@ -1,6 +1,8 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { HealthRegistry, PlatformMetrics } from '@quarry/platform/observability';
 import type { FastifyReply } from 'fastify';
+
+import { HealthRegistry, PlatformMetrics } from '@quarry/platform/observability';
+
 import { Public } from './public.decorator';
 
 /** Kubernetes probes and Prometheus metrics, on every service. */

@@ -1,21 +1,22 @@
 import {
-  Global,
-  Module,
   type BeforeApplicationShutdown,
   type DynamicModule,
+  Global,
+  Module,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+
 import { BlobModule } from '@quarry/platform/blob';
-import { BusModule, createBus, sleep, type MessageBus } from '@quarry/platform/bus';
-import { ConfigModule, type AppConfig } from '@quarry/platform/config';
+import { BusModule, createBus, type MessageBus, sleep } from '@quarry/platform/bus';
+import { type AppConfig, ConfigModule } from '@quarry/platform/config';
 import { Database, DatabaseModule, findMigrationsDir } from '@quarry/platform/database';
 import {
   createLogger,
   HealthRegistry,
+  type Logger,
   ObservabilityModule,
   PlatformMetrics,
   startTracing,
-  type Logger,
   type TracingHandle,
 } from '@quarry/platform/observability';
 

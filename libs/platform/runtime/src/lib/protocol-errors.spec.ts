@@ -1,9 +1,11 @@
 import { Controller, Delete, Get, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import pino from 'pino';
+
 import { errorBodySchema } from '@quarry/contracts';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { rawHttpExchange as exchange } from '@quarry/testing';
-import pino from 'pino';
+
 import { createHttpApp } from './create-http-app';
 import { RouteMethods } from './protocol-errors';
 

@@ -1,6 +1,9 @@
 import type { Socket } from 'node:net';
-import { AppError, type ErrorCode } from '@quarry/contracts';
+
 import type { FastifyInstance } from 'fastify';
+
+import { AppError, type ErrorCode } from '@quarry/contracts';
+
 import { renderAppError } from './api-exception.filter';
 
 /**

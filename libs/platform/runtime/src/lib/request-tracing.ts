@@ -1,14 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+
 import {
   extractTraceContext,
   recordSpanError,
+  type Span,
   SpanKind,
   SpanStatusCode,
   traceApi,
   traceContext,
   tracer,
-  type Span,
 } from '@quarry/platform/observability';
-import type { FastifyInstance } from 'fastify';
 
 /** Probes and scrapes are not traced: they would drown the interesting traces. */
 const UNTRACED_ROUTES = new Set(['/livez', '/readyz', '/metrics']);

@@ -1,8 +1,10 @@
 import type { DynamicModule } from '@nestjs/common';
-import { ConfigError, loadConfig, type AppConfig } from '@quarry/platform/config';
 import type { FastifyInstance } from 'fastify';
+
+import { type AppConfig, ConfigError, loadConfig } from '@quarry/platform/config';
+
 import { createHttpApp } from './create-http-app';
-import { startRuntime, type PlatformRuntime } from './platform-runtime';
+import { type PlatformRuntime, startRuntime } from './platform-runtime';
 
 export interface ServiceDefinition {
   /** Default service name (logs, metrics), overridable by SERVICE_NAME. */

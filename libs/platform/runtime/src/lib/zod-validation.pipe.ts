@@ -1,6 +1,7 @@
 import type { PipeTransform } from '@nestjs/common';
-import { AppError, describeValidationError } from '@quarry/contracts';
 import type { z } from 'zod';
+
+import { AppError, describeValidationError } from '@quarry/contracts';
 
 /** Validates a request body against a contract schema; failures become the spec's 400 with `details`. */
 export class ZodValidationPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+
 import type { WorkerCall, WorkerFailure, WorkerResponse } from './worker-protocol';
 
 /**

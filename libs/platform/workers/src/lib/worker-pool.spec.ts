@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+
 import type { TestCall } from './testing/test-worker.main';
 import {
+  residentMemoryMb,
   WorkerCrashedError,
+  type WorkerEvent,
   WorkerPool,
   WorkerTaskError,
   WorkerTimeoutError,
-  residentMemoryMb,
-  type WorkerEvent,
 } from './worker-pool';
 
 const alive = (pid: number): boolean => {

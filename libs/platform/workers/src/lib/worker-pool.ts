@@ -1,6 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+
 import type { WorkerCall, WorkerFailure, WorkerResponse } from './worker-protocol';
 
 export type WorkerEvent = 'spawned' | 'timeout' | 'crashed' | 'out_of_memory' | 'recycled';

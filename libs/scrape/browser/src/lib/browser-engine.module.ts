@@ -1,12 +1,14 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+
 import { BlobStore } from '@quarry/platform/blob';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { GuardedHttpClient } from '@quarry/platform/net';
-import { HealthRegistry, LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { HealthRegistry, LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { HttpEngine, PipelineExtensions } from '@quarry/scrape/engine';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
 import { ProfileRepository, TeamConcurrencyLimiter } from '@quarry/scrape/state';
+
 import { BrowserEngine } from './engine/browser.engine';
 import { ProxyPools } from './engine/proxy-pools';
 import { BrowserPool } from './pool/browser-pool';

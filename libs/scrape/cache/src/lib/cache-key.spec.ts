@@ -1,4 +1,5 @@
-import { scrapeRequestSchema, type ScrapeRequestInput } from '@quarry/contracts';
+import { type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
+
 import { isCacheReadable, isCacheWritable, oldestAcceptable, scrapeCacheKey } from './cache-key';
 
 const parse = (input: Partial<ScrapeRequestInput> = {}) =>

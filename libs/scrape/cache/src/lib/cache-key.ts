@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { findFormat, hasFormat, LIMITS, urlKey, type ScrapeRequest } from '@quarry/contracts';
+
+import { findFormat, hasFormat, LIMITS, type ScrapeRequest, urlKey } from '@quarry/contracts';
 
 /** Bumped when the meaning of cached documents changes (older entries then stop matching). */
 const KEY_VERSION = 2;

@@ -1,5 +1,6 @@
 import type { ScrapeDocument, ScrapeRequest } from '@quarry/contracts';
 import { Database } from '@quarry/platform/database';
+
 import { oldestAcceptable, scrapeCacheKey } from './cache-key';
 
 export interface CacheHit {

@@ -1,6 +1,6 @@
 import type { DomDocument, DomElement, DomParent } from '../dom/dom.types';
-import { largestSrcsetUrl } from './srcset.util';
 import { query, queryAll } from '../dom/query.util';
+import { largestSrcsetUrl } from './srcset.util';
 
 const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url'];
 

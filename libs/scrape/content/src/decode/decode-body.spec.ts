@@ -1,4 +1,5 @@
 import { encode } from 'iconv-lite';
+
 import { decodeBody, normalizeCharset } from './decode-body.util';
 
 const bytes = (text: string, charset: string) => new Uint8Array(encode(text, charset));

@@ -1,11 +1,11 @@
 import {
   COMMENT_NODE,
-  ELEMENT_NODE,
-  TEXT_NODE,
   type DomDocument,
   type DomElement,
   type DomNode,
   type DomText,
+  ELEMENT_NODE,
+  TEXT_NODE,
 } from './dom.types';
 import { query, queryAll } from './query.util';
 import { serializeChildren, serializeNode } from './serialize-html.util';

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+
 import { COMMENT_NODE, ELEMENT_NODE, TEXT_NODE } from './dom.types';
 import { HtmlNode } from './html-node';
 

@@ -1,11 +1,12 @@
 import { compile } from 'css-select';
+
 import {
-  ELEMENT_NODE,
-  TEXT_NODE,
   type DomDocument,
   type DomElement,
   type DomNode,
   type DomParent,
+  ELEMENT_NODE,
+  TEXT_NODE,
 } from './dom.types';
 
 /**

@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
-import type { StatsMap } from './content-stats.util';
 import { query, queryAll } from '../dom/query.util';
+import type { StatsMap } from './content-stats.util';
 
 /**
  * Headings that introduce page furniture rather than content: related/recommended items, comment

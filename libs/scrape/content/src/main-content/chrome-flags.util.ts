@@ -1,10 +1,10 @@
 import type { DomElement } from '../dom/dom.types';
-import type { ChromeKind } from './boilerplate-signals';
 import { tagOf } from '../dom/dom.types';
-import { findBoilerplateSections } from './boilerplate-headings.util';
-import { isLinkDense, refreshGood, type ElementStats, type StatsMap } from './content-stats.util';
-import { findTeaserGroups } from './teaser-groups.util';
 import { query, queryAll } from '../dom/query.util';
+import { findBoilerplateSections } from './boilerplate-headings.util';
+import type { ChromeKind } from './boilerplate-signals';
+import { type ElementStats, isLinkDense, refreshGood, type StatsMap } from './content-stats.util';
+import { findTeaserGroups } from './teaser-groups.util';
 
 const PROTECTING = 'main, [role="main"], #main, #content, #main-content, [itemprop="articleBody"]';
 /** An `<article>` this large (share of the page) marks its ancestors as content holders. */

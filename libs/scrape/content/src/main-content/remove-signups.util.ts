@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
-import { visibleLength } from '../dom/visible-length.util';
 import { query, queryAll } from '../dom/query.util';
+import { visibleLength } from '../dom/visible-length.util';
 
 const EMAIL_FIELD = 'input[type="email" i], input[name*="email" i], input[placeholder*="email" i]';
 /** A sign-up block is a few sentences around the form; anything longer is the page itself. */

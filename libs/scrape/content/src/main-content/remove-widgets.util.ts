@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
-import { visibleLength } from '../dom/visible-length.util';
 import { isElement, tagOf } from '../dom/dom.types';
+import { visibleLength } from '../dom/visible-length.util';
 
 const CONTROL_TAGS = new Set([
   'button',

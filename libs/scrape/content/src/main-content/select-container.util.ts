@@ -1,9 +1,9 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
+import { query, queryAll } from '../dom/query.util';
 import { isDataTable } from '../markdown/table-to-markdown.util';
 import type { ElementStats, StatsMap } from './content-stats.util';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
-import { query, queryAll } from '../dom/query.util';
 
 /**
  * The container descends while one child holds this share of the page's good text; each step may

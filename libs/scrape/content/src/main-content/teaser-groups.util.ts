@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
+import { query, queryAll } from '../dom/query.util';
 import { memoizeByString } from '../dom/string-memo.util';
 import type { StatsMap } from './content-stats.util';
-import { query, queryAll } from '../dom/query.util';
 
 const MIN_ITEMS = 3;
 const MAX_ITEM_CHARS = 600;

@@ -1,5 +1,6 @@
 import type { DomElement, DomNode } from '../dom/dom.types';
 import { isElement, isText, tagOf } from '../dom/dom.types';
+import { query } from '../dom/query.util';
 import { codeLanguage } from './code-language.util';
 import { codeText } from './code-text.util';
 import {
@@ -11,7 +12,6 @@ import {
 } from './markdown-escape.util';
 import { MarkdownWriter } from './markdown-writer';
 import { renderTable } from './table-to-markdown.util';
-import { query } from '../dom/query.util';
 
 export interface MarkdownOptions {
   /** Replace `data:` image URLs by a placeholder (alt text kept). */

@@ -1,9 +1,9 @@
 import { decodeBody } from '../decode/decode-body.util';
 import { transformDocument } from '../transform/transform-document.util';
-import { markdownToText } from './markdown-to-text.util';
 import { repoRootOf } from './dataset-dir.util';
+import { markdownToText } from './markdown-to-text.util';
 import { loadNewsPages, newsDatasetDir } from './news-dataset.util';
-import { scoreNewsPage, summarizeNews, type NewsSummary } from './news-score.util';
+import { type NewsSummary, scoreNewsPage, summarizeNews } from './news-score.util';
 
 /** Page URL for pages whose canonical URL the dataset does not know. */
 const NO_URL = 'http://localhost/';

@@ -1,5 +1,5 @@
 import { collapseWhitespace, type NewsPage, type NewsSource } from './news-dataset.util';
-import { shingleCounts, shingleScores, type ShingleCounts } from './shingle-f1.util';
+import { type ShingleCounts, shingleCounts, shingleScores } from './shingle-f1.util';
 import { wordF1 } from './word-f1.util';
 
 export interface NewsPageScore {

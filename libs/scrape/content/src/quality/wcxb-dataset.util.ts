@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { datasetDir } from './dataset-dir.util';
 
 export interface WcxbPage {

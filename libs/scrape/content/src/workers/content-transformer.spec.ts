@@ -1,4 +1,5 @@
 import { AppError } from '@quarry/contracts';
+
 import { InlineContentTransformer, WorkerContentTransformer } from './content-transformer';
 
 const PAGE = `<!doctype html><html lang="de"><head><meta charset="windows-1252"><title>Fahrr\xe4der</title>

@@ -1,15 +1,17 @@
 import { join } from 'node:path';
+
 import { AppError } from '@quarry/contracts';
 import {
   WorkerCrashedError,
   WorkerPool,
+  type WorkerPoolOptions,
   WorkerTaskError,
   WorkerTimeoutError,
-  type WorkerPoolOptions,
 } from '@quarry/platform/workers';
-import { DEFAULT_PAGE_LIMITS, PageTooLargeError, type PageLimits } from '../limits/page-limits.util';
+
+import { DEFAULT_PAGE_LIMITS, type PageLimits, PageTooLargeError } from '../limits/page-limits.util';
 import type { ContentOptions, OutputFormat } from '../transform/transform.types';
-import { transformPage, type PageInput, type TransformedPage } from './transform-page.util';
+import { type PageInput, type TransformedPage, transformPage } from './transform-page.util';
 
 export type ContentCall =
   { op: 'ping' } | { op: 'transform'; input: PageInput; formats: OutputFormat[]; options: ContentOptions };

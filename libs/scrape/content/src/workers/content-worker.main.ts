@@ -1,4 +1,5 @@
 import { serveWorker, workerData } from '@quarry/platform/workers';
+
 import type { PageLimits } from '../limits/page-limits.util';
 import type { ContentCall } from './content-transformer';
 import { transformPage } from './transform-page.util';

@@ -1,7 +1,7 @@
 import { decodeBody } from '../decode/decode-body.util';
 import { assertPageWithinLimits, type PageLimits } from '../limits/page-limits.util';
-import { transformDocument } from '../transform/transform-document.util';
 import type { ContentOptions, OutputFormat, TransformResult } from '../transform/transform.types';
+import { transformDocument } from '../transform/transform-document.util';
 
 /** A fetched page as the content pipeline takes it: raw bytes (decoded here) or text a browser produced. */
 export interface PageInput {

@@ -1,5 +1,6 @@
 import { scrapeRequestSchema } from '@quarry/contracts';
 import type { ContentTransformer } from '@quarry/scrape/content';
+
 import { buildDocument } from './document-builder';
 import type { FetchedPage } from './engine.types';
 

@@ -1,5 +1,6 @@
 import { hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import type { ContentTransformer, OutputFormat } from '@quarry/scrape/content';
+
 import type { FetchedPage } from './engine.types';
 
 const STATUS_TEXT: Record<number, string> = {

@@ -1,6 +1,7 @@
-import { scrapeRequestSchema, type ScrapeRequestInput } from '@quarry/contracts';
+import { type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
-import { startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { HttpEngine } from './http.engine';
 
 describe('HttpEngine Accept-Language (docs/scraping.md#options: location defaults to country US)', () => {

@@ -1,5 +1,6 @@
 import type { ScrapeRequest } from '@quarry/contracts';
 import type { GuardedHttpClient } from '@quarry/platform/net';
+
 import type { Engine, EngineContext, FetchedPage } from './engine.types';
 import { acceptLanguageHeader, locationProfile } from './location.util';
 import { droppedHeadersWarning, forwardableHeaders } from './request-headers.util';

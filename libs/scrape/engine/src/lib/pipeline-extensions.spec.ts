@@ -1,8 +1,8 @@
 import {
-  ENRICHER_ORDER,
-  PipelineExtensions,
   type DocumentEnricher,
+  ENRICHER_ORDER,
   type EnricherName,
+  PipelineExtensions,
 } from './pipeline-extensions';
 
 const enricher = (name: EnricherName): DocumentEnricher => ({

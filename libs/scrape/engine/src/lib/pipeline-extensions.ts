@@ -1,4 +1,5 @@
 import type { ScrapeDocument, ScrapeRequest } from '@quarry/contracts';
+
 import type { Engine, EngineContext, FetchedPage } from './engine.types';
 
 /** Builds the document for responses it recognises (e.g. PDFs, office files) instead of the HTML builder. */

@@ -2,11 +2,11 @@ import { AppError } from '@quarry/contracts';
 import {
   BlockedAddressError,
   DnsResolutionError,
+  isTlsError,
   OutboundTimeoutError,
   ResponseTooLargeError,
   TooManyRedirectsError,
   UnsupportedContentEncodingError,
-  isTlsError,
 } from '@quarry/platform/net';
 
 /** Maps an engine failure to the API's error (docs/compatibility.md#errors). Blocked targets are not errors: see ScrapePipeline. */

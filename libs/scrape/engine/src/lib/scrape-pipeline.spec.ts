@@ -1,8 +1,10 @@
-import { scrapeRequestSchema, type ScrapeRequestInput } from '@quarry/contracts';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+import { type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { startTracing, type TracingHandle } from '@quarry/platform/observability';
-import { html, startFixtureServer, type FixtureServer } from '@quarry/testing';
+import { type FixtureServer, html, startFixtureServer } from '@quarry/testing';
+
 import type { Engine } from './engine.types';
 import { HttpEngine } from './http.engine';
 import { PipelineExtensions } from './pipeline-extensions';

@@ -2,13 +2,14 @@ import { AppError, type ScrapeDocument, type ScrapeRequest } from '@quarry/contr
 import { SpanKind, withSpan } from '@quarry/platform/observability';
 import {
   assertPageWithinLimits,
+  type ContentTransformer,
   DEFAULT_PAGE_LIMITS,
   InlineContentTransformer,
+  type PageLimits,
   pageTooLarge,
   PageTooLargeError,
-  type ContentTransformer,
-  type PageLimits,
 } from '@quarry/scrape/content';
+
 import { blockedDocument, buildDocument } from './document-builder';
 import type { Engine, EngineContext, FetchedPage } from './engine.types';
 import type { HandledContent, PipelineExtensions } from './pipeline-extensions';

@@ -1,20 +1,22 @@
+import type { Logger } from 'pino';
+
 import { PRICES } from '@quarry/billing';
 import {
   AppError,
   INTERACT_MESSAGES,
-  LIMITS,
   type InteractCallMessage,
   type InteractCallResult,
   type InteractStopResult,
+  LIMITS,
 } from '@quarry/contracts';
-import { WorkerJob, type JobClaims, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
+import { type JobClaims, type JobOutcomeStore, type JobRepository, WorkerJob } from '@quarry/jobs';
 import type { LlmProvider } from '@quarry/llm';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { BrowserPool } from '@quarry/scrape/browser';
 import type { InteractSessionRecord, InteractSessionRepository } from '@quarry/scrape/state';
-import type { Logger } from 'pino';
+
 import { answerWithModel, planPrompt } from './prompt/prompt-planner';
 import { runPromptPlan, snapshotPage } from './prompt/prompt-runner';
 import { runInSandbox } from './sandbox/code-sandbox';

@@ -1,4 +1,5 @@
 import { Inject, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { JobClaims, JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { LLM_PROVIDER, type LlmProvider } from '@quarry/llm';
@@ -7,7 +8,7 @@ import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { GuardedHttpClient } from '@quarry/platform/net';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { BrowserPoolRef, ProxyPools } from '@quarry/scrape/browser';
 import {
   INTERACT_SESSION_IDLE_MS,
@@ -15,6 +16,7 @@ import {
   ProfileRepository,
   TeamConcurrencyLimiter,
 } from '@quarry/scrape/state';
+
 import { InteractCallHandler } from './interact-call.handler';
 import { LiveSessions } from './session/live-sessions';
 

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+
 import { LlmModule } from '@quarry/llm';
 import { BrowserEngineModule } from '@quarry/scrape/browser';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
+
 import { InteractCallsConsumer } from './interact-calls.consumer';
 
 /**

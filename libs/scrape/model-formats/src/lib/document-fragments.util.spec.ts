@@ -1,5 +1,6 @@
 import type { LayoutBlock, ScrapeDocument } from '@quarry/contracts';
 import { applyRedaction, detectPii, removeBoilerplate } from '@quarry/scrape/formats';
+
 import { redactFragments, relocateSpans } from './document-fragments.util';
 
 const block = (id: string, content: string, markdownSpan: [number, number] | null): LayoutBlock => ({

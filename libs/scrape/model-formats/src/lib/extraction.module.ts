@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+
 import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
+
 import { ExtractionService } from './extraction.service';
 
 /**

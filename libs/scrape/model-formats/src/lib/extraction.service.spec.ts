@@ -1,6 +1,7 @@
 import { AppError } from '@quarry/contracts';
 import { OfflineProvider, OpenAiCompatibleProvider } from '@quarry/llm';
-import { scriptedModel, startFakeLlmServer, type FakeLlmServer } from '@quarry/testing';
+import { type FakeLlmServer, scriptedModel, startFakeLlmServer } from '@quarry/testing';
+
 import { ExtractionService, type PageInput } from './extraction.service';
 
 const page: PageInput = {

@@ -1,12 +1,13 @@
 import type { JsonSchema, LlmProvider } from '@quarry/llm';
-import type { ExtractionContext, Extracted, PageInput, PiiOptions } from './extraction.types';
+import type { PiiSpan } from '@quarry/scrape/formats';
+
+import type { Extracted, ExtractionContext, PageInput, PiiOptions } from './extraction.types';
 import { compareJson, describeChange } from './formats/change-formats';
 import { assertValidSchema, extractDeterministic, extractJson } from './formats/json-format';
 import { ModelAccess } from './formats/model-or-fallback';
 import { extractFromPages } from './formats/pages-format';
 import { checkPromptInjection, findPii, redactPii } from './formats/safety-formats';
 import { answer, clean, highlights, query, summarize } from './formats/text-formats';
-import type { PiiSpan } from '@quarry/scrape/formats';
 
 export type { ExtractionContext, Extracted, PageInput, PiiOptions } from './extraction.types';
 

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, scrapeRequestSchema, type ScrapeRequestInput } from '@quarry/contracts';
-import { OfflineProvider, OpenAiCompatibleProvider, type LlmProvider } from '@quarry/llm';
+
+import { AppError, type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
+import { type LlmProvider, OfflineProvider, OpenAiCompatibleProvider } from '@quarry/llm';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
 import {
+  type FakeLlmServer,
+  type FixtureServer,
   html,
   scriptedModel,
   startFakeLlmServer,
   startFixtureServer,
-  type FakeLlmServer,
-  type FixtureServer,
 } from '@quarry/testing';
+
 import { ExtractionService } from './extraction.service';
 import { LlmFormatsEnricher } from './llm-formats.enricher';
 

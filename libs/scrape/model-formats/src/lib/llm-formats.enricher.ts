@@ -2,9 +2,10 @@ import { findFormat, hasFormat, type ScrapeDocument, type ScrapeRequest } from '
 import { decodeBody } from '@quarry/scrape/content';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
 import { applyRedaction, type PageInput } from '@quarry/scrape/formats';
+
+import { redactFragments, relocateSpans } from './document-fragments.util';
 import type { ExtractionService } from './extraction.service';
 import type { ExtractionContext, PiiOptions } from './extraction.types';
-import { redactFragments, relocateSpans } from './document-fragments.util';
 
 const TEXT_FORMATS = ['summary', 'json', 'deterministicJson', 'question', 'highlights', 'query'] as const;
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
+
 import { ExtractionModule } from './extraction.module';
 import { LlmFormatsRegistration } from './llm-formats.registration';
 

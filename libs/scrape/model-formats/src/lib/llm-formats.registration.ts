@@ -1,5 +1,7 @@
 import { Inject, type OnModuleInit } from '@nestjs/common';
+
 import { PipelineExtensions } from '@quarry/scrape/engine';
+
 import { ExtractionService } from './extraction.service';
 import { LlmFormatsEnricher } from './llm-formats.enricher';
 

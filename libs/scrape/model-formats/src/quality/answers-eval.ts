@@ -1,6 +1,7 @@
-import { transformDocument } from '@quarry/scrape/content';
 import { OfflineProvider } from '@quarry/llm';
+import { transformDocument } from '@quarry/scrape/content';
 import { extractiveAnswer, terms } from '@quarry/scrape/formats';
+
 import { ExtractionService, type PageInput } from '../lib/extraction.service';
 import { readSections } from './labelled-fixtures';
 

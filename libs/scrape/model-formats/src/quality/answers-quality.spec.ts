@@ -2,8 +2,8 @@ import {
   describe as describeScores,
   loadAnswerSet,
   scoreQuestionFormat,
-  scoreTasks,
   type Scores,
+  scoreTasks,
 } from './answers-eval';
 
 jest.setTimeout(180_000);

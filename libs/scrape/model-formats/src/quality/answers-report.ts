@@ -12,8 +12,8 @@ import {
   loadAnswerSet,
   scoreBaseline,
   scoreQuestionFormat,
-  scoreTasks,
   type Scores,
+  scoreTasks,
 } from './answers-eval';
 
 const SETS = [

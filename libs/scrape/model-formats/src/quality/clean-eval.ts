@@ -1,4 +1,5 @@
 import { removeBoilerplate } from '@quarry/scrape/formats';
+
 import { readSections } from './labelled-fixtures';
 
 export interface CleanScores {

@@ -1,4 +1,4 @@
-import { evaluateClean, type CleanScores } from './clean-eval';
+import { type CleanScores, evaluateClean } from './clean-eval';
 
 // Fixtures written for this work, boilerplate lines marked `[B] `. Order of writing:
 // clean-tuning + clean-heldout (before any change; held-out first measured at recall 0.719),

@@ -1,5 +1,6 @@
 import { markdownToText } from '@quarry/scrape/content';
 import { findPromptInjection } from '@quarry/scrape/formats';
+
 import { readSections } from './labelled-fixtures';
 
 export interface InjectionScores {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeBody, transformDocument } from '@quarry/scrape/content';
+
 import { OfflineProvider } from '@quarry/llm';
+import { decodeBody, transformDocument } from '@quarry/scrape/content';
+
 import { ExtractionService } from '../lib/extraction.service';
 import { loadWcxb, wcxbDir } from './wcxb';
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { detectPii, type PiiEntity, type PiiMode, type PiiSpan } from '@quarry/scrape/formats';
 
 export interface LabelledText {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { extractiveAnswer, extractiveHighlights, splitPassages, terms } from '@quarry/scrape/formats';
 
 interface QaFixture {

@@ -1,5 +1,6 @@
 import { decodeBody, transformDocument } from '@quarry/scrape/content';
 import { extractiveSummary, sentences, terms, words } from '@quarry/scrape/formats';
+
 import { loadWcxb, wcxbDir } from './wcxb';
 
 /** First three sentences of the markdown prose: the usual "lead-3" summarisation baseline. */

@@ -1,10 +1,11 @@
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+
 import type { AppConfig } from '@quarry/platform/config';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
 import {
+  type ContentTransformer,
   InlineContentTransformer,
   WorkerContentTransformer,
-  type ContentTransformer,
 } from '@quarry/scrape/content';
 
 /**

@@ -1,4 +1,5 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+
 import { Database } from '@quarry/platform/database';
 import { PipelineExtensions } from '@quarry/scrape/engine';
 import {
@@ -9,6 +10,7 @@ import {
   ProductEnricher,
 } from '@quarry/scrape/formats';
 import { ChangeSnapshotRepository } from '@quarry/scrape/state';
+
 import { ScrapeRunnerModule } from './scrape-runner.module';
 
 /**

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
+
+import pino from 'pino';
+
 import { CreditsService } from '@quarry/billing';
-import { scrapeRequestSchema, type JobEvent, type ScrapeJobMessage } from '@quarry/contracts';
+import { type JobEvent, type ScrapeJobMessage, scrapeRequestSchema } from '@quarry/contracts';
 import { DocumentRepository, JobClaims, JobOutcomeStore, JobRepository, SuspectGate } from '@quarry/jobs';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
@@ -10,12 +13,12 @@ import { PlatformMetrics } from '@quarry/platform/observability';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
 import {
   createTestDatabase,
+  type FixtureServer,
   html,
   startFixtureServer,
-  type FixtureServer,
   type TestDatabase,
 } from '@quarry/testing';
-import pino from 'pino';
+
 import { ScrapeJobHandler } from './scrape-job.handler';
 
 jest.setTimeout(60_000);

@@ -1,18 +1,19 @@
+import type { Logger } from 'pino';
+
 import { scrapeCredits } from '@quarry/billing';
-import { urlKey, type ScrapeJobMessage } from '@quarry/contracts';
+import { type ScrapeJobMessage, urlKey } from '@quarry/contracts';
 import {
   continuesAfterTimeout,
-  WorkerJob,
   type JobClaims,
   type JobOutcomeStore,
   type JobRecord,
   type JobRepository,
+  WorkerJob,
 } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheWritable, scrapeCacheKey } from '@quarry/scrape/cache';
 import type { ScrapePipeline } from '@quarry/scrape/engine';
-import type { Logger } from 'pino';
 
 export interface ScrapeJobHandlerDeps {
   pipeline: ScrapePipeline;

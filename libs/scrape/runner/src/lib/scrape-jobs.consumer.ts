@@ -1,7 +1,9 @@
 import type { OnApplicationBootstrap } from '@nestjs/common';
+
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AppConfig } from '@quarry/platform/config';
+
 import type { ScrapeJobHandler } from './scrape-job.handler';
 
 /**

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
+
 import { JobClaims, JobOutcomeStore, JobRepository } from '@quarry/jobs';
-import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { GuardedHttpClient } from '@quarry/platform/net';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
+
 import { ContentWorkers } from './content-workers.lifecycle';
+import { createGuardedHttpClient } from './outbound';
 import { ScrapeJobHandler } from './scrape-job.handler';
 import { ScrapeJobConsumer } from './scrape-jobs.consumer';
-import { createGuardedHttpClient } from './outbound';
 
 @Module({
   providers: [

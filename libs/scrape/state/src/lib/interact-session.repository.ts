@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Database } from '@quarry/platform/database';
-import { EMPTY_PROFILE, normalizeProfileState, type ProfileState } from './profile-state';
+
 import type { ProfileRepository } from './profile.repository';
+import { EMPTY_PROFILE, normalizeProfileState, type ProfileState } from './profile-state';
 
 /** A session ends after this long without a call (its state is then written back as on stop). */
 export const INTERACT_SESSION_IDLE_MS = 300_000;

@@ -1,5 +1,6 @@
 import { AppError } from '@quarry/contracts';
 import { Database, type Prisma } from '@quarry/platform/database';
+
 import { EMPTY_PROFILE, mergeProfileState, normalizeProfileState, type ProfileState } from './profile-state';
 
 /**

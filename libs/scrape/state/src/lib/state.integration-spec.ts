@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+
 import { AppError } from '@quarry/contracts';
 import type { Database } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
+
 import { ChangeSnapshotRepository } from './change-snapshot.repository';
 import { ProfileRepository } from './profile.repository';
 import { TeamConcurrencyLimiter } from './team-concurrency';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import { AppError } from '@quarry/contracts';
 import { Database } from '@quarry/platform/database';
 

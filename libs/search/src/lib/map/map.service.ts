@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import { PRICES } from '@quarry/billing';
 import { AppError, type MapLink, type MapRequest, type MapResponse } from '@quarry/contracts';
 import {
@@ -9,11 +10,12 @@ import {
   parseHttpUrl,
   pathPatternFilter,
   registrableDomain,
-  RobotsRules,
   type RobotsFetcher,
+  RobotsRules,
   type SitemapFetcher,
 } from '@quarry/crawl';
 import type { GuardedHttpClient } from '@quarry/platform/net';
+
 import type { IndexJobDeps } from '../search/index-job.deps';
 import type { SearchProvider } from '../search/search-provider';
 import { pageSummary } from './page-summary.util';

@@ -1,6 +1,7 @@
 import type { CreditsService } from '@quarry/billing';
 import type { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
+
 import type { DocumentIndexRepository } from './document-index.repository';
 import type { SearchProvider } from './search-provider';
 

@@ -1,4 +1,5 @@
 import { searchRequestSchema } from '@quarry/contracts';
+
 import { maximumSearchCredits, providerLanguage, SEARCH_CATEGORIES, searchCredits } from './search.service';
 
 describe('search pricing and provider parameters', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import { PRICES, scrapeCredits } from '@quarry/billing';
 import {
   AppError,
@@ -11,6 +12,7 @@ import {
   type SearchWebResult,
 } from '@quarry/contracts';
 import { crawlUrlKey, isWithinDomain, parseHttpUrl } from '@quarry/crawl';
+
 import type { IndexJobDeps } from './index-job.deps';
 import type { ProviderCategory, ProviderResult } from './search-provider';
 

@@ -1,4 +1,5 @@
 import {
+  type CorpusPage,
   doc,
   fragment,
   GTM,
@@ -10,7 +11,6 @@ import {
   SHOP_FOOTER,
   SHOP_HEADER,
   split,
-  type CorpusPage,
 } from './corpus-parts';
 
 const mark = (id: string) => `zh${id.replace(/[^a-z0-9]/g, '')}word`;

@@ -1,4 +1,4 @@
-import { startFixtureServer, type FixtureHandler, type FixtureServer } from '../fixture-server';
+import { type FixtureHandler, type FixtureServer, startFixtureServer } from '../fixture-server';
 import type { CorpusPage, CorpusRoute } from './corpus-parts';
 
 export interface JsCorpusSite extends FixtureServer {

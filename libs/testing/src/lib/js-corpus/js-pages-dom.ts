@@ -1,5 +1,6 @@
 import {
   COOKIE_BANNER,
+  type CorpusPage,
   doc,
   fragment,
   json,
@@ -9,7 +10,6 @@ import {
   SHOP_FOOTER,
   SHOP_HEADER,
   split,
-  type CorpusPage,
 } from './corpus-parts';
 
 const mark = (id: string) => `zq${id.replace(/[^a-z0-9]/g, '')}word`;

@@ -1,4 +1,5 @@
 import {
+  type CorpusPage,
   doc,
   json,
   NEWS_FOOTER,
@@ -7,7 +8,6 @@ import {
   SHOP_FOOTER,
   SHOP_HEADER,
   split,
-  type CorpusPage,
 } from './corpus-parts';
 
 const mark = (id: string) => `zq${id.replace(/[^a-z0-9]/g, '')}word`;

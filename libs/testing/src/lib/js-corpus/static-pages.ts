@@ -1,6 +1,7 @@
 import {
   ADS,
   COOKIE_BANNER,
+  type CorpusPage,
   doc,
   FB_PIXEL,
   GTAG,
@@ -17,7 +18,6 @@ import {
   script,
   SHOP_FOOTER,
   SHOP_HEADER,
-  type CorpusPage,
 } from './corpus-parts';
 
 const mark = (id: string) => `zs${id.replace(/[^a-z0-9]/g, '')}word`;

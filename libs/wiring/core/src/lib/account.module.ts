@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+
+import { AccountUsageService } from '@quarry/account';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
-import { AccountUsageService } from '@quarry/account';
 
 /** The team's usage figures of the `/v2/team` routes. */
 @Global()

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { Database } from '@quarry/platform/database';
+
 import { CreditsService, RateLimiter } from '@quarry/billing';
+import { Database } from '@quarry/platform/database';
 
 @Global()
 @Module({

@@ -1,14 +1,15 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { Database } from '@quarry/platform/database';
-import { PlatformMetrics } from '@quarry/platform/observability';
+
 import {
+  type AuthContext,
   AuthService,
   DEFAULT_TEAM_NAME,
   IdentityRepository,
   KeyManagementService,
-  type AuthContext,
 } from '@quarry/identity';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { Database } from '@quarry/platform/database';
+import { PlatformMetrics } from '@quarry/platform/observability';
 
 @Global()
 @Module({

@@ -6,19 +6,20 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
-import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { Database } from '@quarry/platform/database';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
 import {
   AbandonedJobSweeper,
-  JobClaims,
-  SuspectGate,
   DocumentRepository,
+  JobClaims,
   JobOutcomeStore,
   JobRepository,
   ParseUploadRepository,
+  SuspectGate,
 } from '@quarry/jobs';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { Database } from '@quarry/platform/database';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 
 @Global()
 @Module({

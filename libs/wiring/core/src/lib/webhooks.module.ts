@@ -1,8 +1,9 @@
 import { Global, Module } from '@nestjs/common';
+
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { WebhookOutboxRepository, WebhookSender } from '@quarry/webhooks';
 
 /** Outbound client of webhook deliveries (the guard applies: private targets need ALLOW_PRIVATE_NETWORKS or the allowlist). */

@@ -1,27 +1,28 @@
 import { Global, Module } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
-import { JobRepository } from '@quarry/jobs';
-import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
-import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { Database } from '@quarry/platform/database';
-import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
-import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
-import { WebhookOutboxRepository } from '@quarry/webhooks';
-import { WebhooksModule } from '@quarry/wiring/core';
 import {
+  CollectionEvents,
   CollectionRepository,
   CollectionService,
   CrawlPromptInterpreter,
-  SiteOutlineReader,
+  DEFAULT_SITEMAP_LIMITS,
   Dispatcher,
   DispatchQueueRepository,
   FrontierRepository,
   RobotsFetcher,
-  DEFAULT_SITEMAP_LIMITS,
   SitemapFetcher,
-  CollectionEvents,
+  SiteOutlineReader,
 } from '@quarry/crawl';
+import { JobRepository } from '@quarry/jobs';
+import { LLM_PROVIDER, LlmModule, type LlmProvider } from '@quarry/llm';
+import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
+import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+import { Database } from '@quarry/platform/database';
+import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+import { WebhooksModule } from '@quarry/wiring/core';
 
 /** Outbound client of crawls and maps (the guard applies: private targets need ALLOW_PRIVATE_NETWORKS or the allowlist). */
 export const CRAWL_HTTP_CLIENT = Symbol('CRAWL_HTTP_CLIENT');

@@ -1,4 +1,13 @@
 import { Module } from '@nestjs/common';
+
+import {
+  CheckNotifier,
+  EmailSubscriptionRepository,
+  type Mailer,
+  MonitorRepository,
+  MonitorService,
+  SmtpMailer,
+} from '@quarry/monitor';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
@@ -6,14 +15,6 @@ import { WebhookTargetPolicy } from '@quarry/platform/net';
 import { LOGGER, type Logger } from '@quarry/platform/observability';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
 import { WebhooksModule } from '@quarry/wiring/core';
-import {
-  SmtpMailer,
-  type Mailer,
-  MonitorService,
-  CheckNotifier,
-  EmailSubscriptionRepository,
-  MonitorRepository,
-} from '@quarry/monitor';
 
 /** The process's mail sender (SMTP_URL); unconfigured, it sends nothing. */
 export const MONITOR_MAILER = Symbol('MONITOR_MAILER');

@@ -1,20 +1,21 @@
 import { Global, Module } from '@nestjs/common';
+
 import { CreditsService } from '@quarry/billing';
 import { RobotsFetcher, SitemapFetcher } from '@quarry/crawl';
-import { CRAWL_HTTP_CLIENT, CrawlModule } from '@quarry/wiring/crawl';
 import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
-import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import {
-  MapService,
   DocumentIndexRepository,
   type IndexJobDeps,
+  MapService,
+  type SearchProvider,
   SearchService,
   SearxngProvider,
-  type SearchProvider,
 } from '@quarry/search';
+import { CRAWL_HTTP_CLIENT, CrawlModule } from '@quarry/wiring/crawl';
 
 /** The configured web search provider, or null. */
 export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');

@@ -1,12 +1,12 @@
+import type { CreditsService } from '@quarry/billing';
 import type { AgentTraceEvent } from '@quarry/contracts';
+import { Database, Prisma } from '@quarry/platform/database';
+import type { WebhookOutboxRepository } from '@quarry/webhooks';
+
 import type { RunKind, WebhookEventRow } from '../extract-job';
 import type { RunState } from '../run-state';
 import type { PendingEvent } from '../trace';
-import type { CreditsService } from '@quarry/billing';
-import { Database, Prisma } from '@quarry/platform/database';
 import {
-  toRun,
-  toTask,
   type AgentRunRecord,
   type AgentTaskRecord,
   type NewRun,
@@ -14,9 +14,10 @@ import {
   type RunUpdate,
   type TaskInput,
   type TaskResult,
+  toRun,
+  toTask,
 } from './agent-run.types';
 import { appendEvents, json, lockRun, TX } from './run-transaction.util';
-import type { WebhookOutboxRepository } from '@quarry/webhooks';
 
 export * from './agent-run.types';
 

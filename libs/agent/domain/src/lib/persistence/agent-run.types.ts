@@ -5,11 +5,12 @@ import type {
   ExtractRequest,
   WebhookSettings,
 } from '@quarry/contracts';
+import type { Database } from '@quarry/platform/database';
+
 import type { RunKind, WebhookEventRow } from '../extract-job';
 import type { PlannerMemory } from '../planner';
 import type { RunState } from '../run-state';
 import type { PendingEvent } from '../trace';
-import type { Database } from '@quarry/platform/database';
 
 export interface AgentRunRecord {
   id: string;

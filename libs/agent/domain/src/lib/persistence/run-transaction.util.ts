@@ -1,7 +1,8 @@
+import { Prisma } from '@quarry/platform/database';
+
 import type { RunKind } from '../extract-job';
 import type { RunState } from '../run-state';
 import { materialize, type PendingEvent } from '../trace';
-import { Prisma } from '@quarry/platform/database';
 
 export type Tx = Prisma.TransactionClient;
 export const json = (value: unknown) => value as Prisma.InputJsonValue;

@@ -9,10 +9,11 @@ import {
   snapshotId,
 } from '@quarry/agent/domain';
 import { fillSchema, rankPassages, readStructuredData } from '@quarry/scrape/formats';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
-import type { RunPolicy } from './run-policy.util';
 import type { EndRunUseCase } from './end-run.usecase';
 import { pagesOf } from './run-pages.util';
+import type { RunPolicy } from './run-policy.util';
 
 /** The end of a round: the sub-agents' pages go into the planner's memory and the `sources` artifact. */
 export class AbsorbRoundUseCase {

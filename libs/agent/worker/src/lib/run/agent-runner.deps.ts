@@ -1,4 +1,5 @@
 import type { AgentRunRepository } from '@quarry/agent/domain';
+import type { ExtractSteps } from '@quarry/agent/extract';
 import type { DocumentRepository } from '@quarry/jobs';
 import type { LlmProvider } from '@quarry/llm';
 import type { MessageBus } from '@quarry/platform/bus';
@@ -6,7 +7,7 @@ import type { AppConfig } from '@quarry/platform/config';
 import type { Logger, PlatformMetrics } from '@quarry/platform/observability';
 import type { ExtractionService } from '@quarry/scrape/model-formats';
 import type { SearchProvider } from '@quarry/search';
-import type { ExtractSteps } from '@quarry/agent/extract';
+
 import type { IndexSearch } from '../index-search';
 
 export interface AgentRunnerDeps {

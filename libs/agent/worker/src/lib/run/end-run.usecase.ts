@@ -10,6 +10,7 @@ import {
   traceError,
 } from '@quarry/agent/domain';
 import type { AgentRunOutcome } from '@quarry/contracts';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
 import type { RunPolicy } from './run-policy.util';
 

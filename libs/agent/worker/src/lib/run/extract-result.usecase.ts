@@ -10,10 +10,11 @@ import { PRICES } from '@quarry/billing';
 import { AppError } from '@quarry/contracts';
 import { isLlmError } from '@quarry/llm';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
-import { type RunPolicy, describe } from './run-policy.util';
 import type { EndRunUseCase } from './end-run.usecase';
 import { pagesOf } from './run-pages.util';
+import { describe, type RunPolicy } from './run-policy.util';
 
 /** The `extract` step: the result is extracted from the pages read, and the run ends with it. */
 export class ExtractResultUseCase {

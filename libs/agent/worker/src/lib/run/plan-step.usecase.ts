@@ -9,8 +9,9 @@ import {
   planningPrompt,
 } from '@quarry/agent/domain';
 import { urlKey } from '@quarry/contracts';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
-import { type RunPolicy, describe } from './run-policy.util';
+import { describe, type RunPolicy } from './run-policy.util';
 
 /**
  * The next step of a run: the deterministic plan, or — after the first round, when a model plans the

@@ -1,12 +1,13 @@
 import {
+  type AgentRunRecord,
   initialMemory,
+  type RunUpdate,
   scrapeJobId,
   taskId,
-  type AgentRunRecord,
-  type RunUpdate,
 } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
 import { testConfig } from '@quarry/testing';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
 import { ReadRoundUseCase } from './read-round.usecase';
 import { RunPolicy } from './run-policy.util';

@@ -8,6 +8,7 @@ import {
   taskId,
 } from '@quarry/agent/domain';
 import type { AgentWorkMessage } from '@quarry/contracts';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
 import type { RunPolicy } from './run-policy.util';
 

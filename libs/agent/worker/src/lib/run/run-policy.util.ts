@@ -1,5 +1,6 @@
 import { type AgentLimits, type AgentRunRecord, limitsFor } from '@quarry/agent/domain';
 import type { ExtractSteps } from '@quarry/agent/extract';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
 
 /** What differs between an agent run and an extract job when the runner plans a step. */

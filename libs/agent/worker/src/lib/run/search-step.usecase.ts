@@ -7,6 +7,7 @@ import {
   WEB_SEARCH_RESULTS,
 } from '@quarry/agent/domain';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
+
 import type { IndexSearch } from '../index-search';
 import type { AgentRunnerDeps } from './agent-runner.deps';
 import { describe, round } from './run-policy.util';

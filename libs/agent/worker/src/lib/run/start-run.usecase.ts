@@ -4,6 +4,7 @@ import {
   orchestrator,
   type PendingEvent,
 } from '@quarry/agent/domain';
+
 import type { AgentRunnerDeps } from './agent-runner.deps';
 
 const DETERMINISTIC_STRATEGY =

@@ -1,7 +1,8 @@
 import { AppError } from '@quarry/contracts';
+
 import type { CollectionKind } from '../frontier/frontier.types';
-import { findCollection } from './collection-records.util';
 import type { Caller, CollectionServiceDeps } from './collection.types';
+import { findCollection } from './collection-records.util';
 
 /** `DELETE /v2/crawl/:id` and `/v2/batch/scrape/:id`: a running collection stops; an ended one is a 409. */
 export class CancelCollectionUseCase {

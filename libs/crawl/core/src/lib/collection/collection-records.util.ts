@@ -1,5 +1,6 @@
 import { AppError } from '@quarry/contracts';
 import type { JobRecord } from '@quarry/jobs';
+
 import type { CollectionKind, CollectionOptions, CollectionRow, NewPage } from '../frontier/frontier.types';
 import { IdempotencyConflict } from './collection.repository';
 import type { Caller, CollectionServiceDeps } from './collection.types';

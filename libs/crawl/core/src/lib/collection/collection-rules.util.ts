@@ -1,12 +1,13 @@
 import { scrapeCredits } from '@quarry/billing';
 import {
   AppError,
-  scrapeRequestSchema,
   type CollectionStatus,
   type CrawlRequest,
   type JobStatus,
   type ScrapeRequest,
+  scrapeRequestSchema,
 } from '@quarry/contracts';
+
 import type { CollectionKind } from '../frontier/frontier.types';
 import type { Caller, CollectionServiceSettings } from './collection.types';
 

@@ -1,6 +1,7 @@
 import type { JobStatus, ScrapeDocument, WebhookDeliverySummary, WebhookSettings } from '@quarry/contracts';
 import type { Database, SqlExecutor } from '@quarry/platform/database';
 import type { WebhookOutboxRepository } from '@quarry/webhooks';
+
 import type { FrontierRepository, OutcomeEvent } from '../frontier/frontier.repository';
 import type { CollectionKind, CollectionOptions, NewPage } from '../frontier/frontier.types';
 import { date, json, num, type Raw } from '../frontier/sql-rows';

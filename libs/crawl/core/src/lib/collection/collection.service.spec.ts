@@ -1,22 +1,23 @@
 import type { CreditsService } from '@quarry/billing';
 import {
   batchScrapeRequestSchema,
-  crawlRequestSchema,
-  ROBOTS_WARNING,
   type CrawlRequestInput,
+  crawlRequestSchema,
   type JobStatus,
+  ROBOTS_WARNING,
   type ScrapeDocument,
 } from '@quarry/contracts';
 import type { JobRecord, JobRepository } from '@quarry/jobs';
+import { OfflineProvider } from '@quarry/llm';
 import type { MessageBus } from '@quarry/platform/bus';
 import { AddressPolicy, GuardedHttpClient, WebhookTargetPolicy } from '@quarry/platform/net';
+
 import type { Dispatcher } from '../frontier/dispatcher';
 import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
 import { CollectionEvents } from '../webhooks/collection-events';
 import type { CollectionCounts, CollectionRepository, NewCollection } from './collection.repository';
-import { OfflineProvider } from '@quarry/llm';
-import { CollectionService, type Caller } from './collection.service';
+import { type Caller, CollectionService } from './collection.service';
 import { CrawlPromptInterpreter } from './crawl-prompt.interpreter';
 
 const PUBLIC_URL = 'https://api.quarry.test';

@@ -8,14 +8,15 @@ import type {
   ScrapeDocument,
 } from '@quarry/contracts';
 import type { JobRecord } from '@quarry/jobs';
+
 import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
 import { CancelCollectionUseCase } from './cancel-collection.usecase';
-import { parseIdempotencyKey } from './collection-rules.util';
 import type { Caller, CollectionServiceDeps } from './collection.types';
+import { parseIdempotencyKey } from './collection-rules.util';
 import type { PromptOptions } from './prompt-options.util';
 import { ReadCollectionUseCase } from './read-collection.usecase';
 import { StartBatchUseCase } from './start-batch.usecase';
-import { StartCrawlUseCase, type StartCrawlResponse } from './start-crawl.usecase';
+import { type StartCrawlResponse, StartCrawlUseCase } from './start-crawl.usecase';
 
 export type { Caller, CollectionServiceDeps, CollectionServiceSettings } from './collection.types';
 

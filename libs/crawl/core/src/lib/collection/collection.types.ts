@@ -3,6 +3,7 @@ import type { JobRepository } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { AddressPolicy, WebhookTargetPolicy } from '@quarry/platform/net';
 import type { PlatformMetrics } from '@quarry/platform/observability';
+
 import type { Dispatcher } from '../frontier/dispatcher';
 import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { CollectionEvents } from '../webhooks/collection-events';

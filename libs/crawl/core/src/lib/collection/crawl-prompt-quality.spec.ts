@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { crawlOptionsFromPrompt } from './prompt-options.util';
 import { outlineFromLinks } from './site-outline.util';
 

@@ -1,4 +1,5 @@
-import { LlmError, OfflineProvider, type CompletionRequest, type LlmProvider } from '@quarry/llm';
+import { type CompletionRequest, LlmError, type LlmProvider, OfflineProvider } from '@quarry/llm';
+
 import { CrawlPromptInterpreter } from './crawl-prompt.interpreter';
 import { outlineFromLinks } from './site-outline.util';
 

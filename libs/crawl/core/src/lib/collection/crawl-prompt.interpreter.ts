@@ -1,5 +1,6 @@
 import { crawlerOptionsShape } from '@quarry/contracts';
 import { isLlmError, type LlmProvider } from '@quarry/llm';
+
 import { crawlOptionsFromPrompt, type PromptDerivation, type PromptOptions } from './prompt-options.util';
 import type { SiteOutline } from './site-outline.util';
 

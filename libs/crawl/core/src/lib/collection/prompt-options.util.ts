@@ -1,4 +1,5 @@
 import type { CrawlerOptions } from '@quarry/contracts';
+
 import { sectionPattern, sectionsNamed } from './prompt-sections.util';
 import type { SiteOutline } from './site-outline.util';
 

@@ -1,17 +1,18 @@
 import {
-  LIMITS,
-  ROBOTS_WARNING,
   type ActiveCrawlsResponse,
   type CollectionErrorsResponse,
   type CollectionStatusResponse,
+  LIMITS,
+  ROBOTS_WARNING,
   type ScrapeDocument,
 } from '@quarry/contracts';
 import type { JobRecord } from '@quarry/jobs';
+
 import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
 import { parseHttpUrl } from '../url/crawl-url.util';
+import type { Caller, CollectionServiceDeps } from './collection.types';
 import { findCollection } from './collection-records.util';
 import { apiStatus, collectionUrl } from './collection-rules.util';
-import type { Caller, CollectionServiceDeps } from './collection.types';
 
 type PageCounts = { inFlight: number; queued: number; robotsBlocked: number };
 

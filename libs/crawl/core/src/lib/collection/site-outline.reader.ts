@@ -1,4 +1,5 @@
 import type { GuardedHttpClient } from '@quarry/platform/net';
+
 import type { SitemapFetcher } from '../sitemap/sitemap-fetcher';
 import { linksWithText, outlineFromLinks, type SiteOutline } from './site-outline.util';
 

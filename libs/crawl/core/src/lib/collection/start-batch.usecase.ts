@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
+
 import {
   AppError,
-  hasFormat,
-  isAcceptableHttpUrl,
   type BatchScrapeRequest,
   type CollectionStartResponse,
+  hasFormat,
+  isAcceptableHttpUrl,
 } from '@quarry/contracts';
+
 import type { NewPage } from '../frontier/frontier.types';
 import { crawlUrlKey, originOf, parseHttpUrl } from '../url/crawl-url.util';
+import type { Caller, CollectionServiceDeps } from './collection.types';
 import { recordCollection } from './collection-records.util';
 import { collectionConcurrency, collectionUrl, pageCost, pageTemplate } from './collection-rules.util';
-import type { Caller, CollectionServiceDeps } from './collection.types';
 
 /**
  * `POST /v2/batch/scrape` (docs/crawl.md#batch-scrape): URL validation (`ignoreInvalidURLs`), credits for every page,

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+
 import {
   AppError,
-  hasFormat,
   type CollectionStartResponse,
   type CrawlRequest,
   type CrawlTaskMessage,
+  hasFormat,
 } from '@quarry/contracts';
+
 import type { CollectionOptions } from '../frontier/frontier.types';
+import type { Caller, CollectionServiceDeps } from './collection.types';
 import { recordCollection } from './collection-records.util';
 import {
   collectionConcurrency,
@@ -15,7 +18,6 @@ import {
   pageTemplate,
   stripEnvelope,
 } from './collection-rules.util';
-import type { Caller, CollectionServiceDeps } from './collection.types';
 import type { PromptOptions } from './prompt-options.util';
 
 export type StartCrawlResponse = CollectionStartResponse & {

@@ -1,8 +1,10 @@
+import type { Logger } from 'pino';
+
 import type { CrawlTaskMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
-import type { Logger } from 'pino';
-import type { Dispatcher } from './dispatcher';
+
 import type { DispatchQueueRepository } from './dispatch-queue.repository';
+import type { Dispatcher } from './dispatcher';
 import type { FrontierRepository } from './frontier.repository';
 
 export interface SweeperSettings {

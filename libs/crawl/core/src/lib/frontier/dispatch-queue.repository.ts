@@ -1,5 +1,5 @@
 import type { JobError } from '@quarry/contracts';
-import { date, num, type Database, type Raw, type SqlExecutor } from '@quarry/platform/database';
+import { type Database, date, num, type Raw, type SqlExecutor } from '@quarry/platform/database';
 
 export interface DispatchState {
   jobStatus: string;

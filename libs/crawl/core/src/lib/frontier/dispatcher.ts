@@ -1,7 +1,9 @@
+import type { Logger } from 'pino';
+
 import type { CrawlTaskMessage, JobError } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
 import type { PlatformMetrics } from '@quarry/platform/observability';
-import type { Logger } from 'pino';
+
 import type { CollectionEvents } from '../webhooks/collection-events';
 import type { DispatchQueueRepository } from './dispatch-queue.repository';
 import type { FrontierRepository } from './frontier.repository';

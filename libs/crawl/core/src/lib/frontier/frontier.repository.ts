@@ -1,8 +1,9 @@
-import { urlKey, type JobError, type ScrapeDocument } from '@quarry/contracts';
-import { storableJson, type Database, type SqlExecutor } from '@quarry/platform/database';
+import { type JobError, type ScrapeDocument, urlKey } from '@quarry/contracts';
+import { type Database, type SqlExecutor, storableJson } from '@quarry/platform/database';
 import type { WebhookOutboxRepository, WebhookPayload } from '@quarry/webhooks';
+
 import type { CollectionRow, NewPage, PageRow, PageStatus } from './frontier.types';
-import { COLLECTION_COLUMNS, num, PAGE_COLUMNS, toCollection, toPage, type Raw } from './sql-rows';
+import { COLLECTION_COLUMNS, num, PAGE_COLUMNS, type Raw, toCollection, toPage } from './sql-rows';
 
 /** A webhook event to write with an outcome (already filtered by the caller's `events`). */
 export interface OutcomeEvent {

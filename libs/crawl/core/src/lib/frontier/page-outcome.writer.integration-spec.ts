@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { ScrapeDocument } from '@quarry/contracts';
-import { createTestDatabase, type TestDatabase } from '@quarry/testing';
-import type { Database } from '@quarry/platform/database';
-import { WebhookOutboxRepository } from '@quarry/webhooks';
+
 import pino from 'pino';
+
+import type { ScrapeDocument } from '@quarry/contracts';
+import type { Database } from '@quarry/platform/database';
+import { createTestDatabase, type TestDatabase } from '@quarry/testing';
+import { WebhookOutboxRepository } from '@quarry/webhooks';
+
 import { FrontierRepository } from './frontier.repository';
 import type { CollectionRow, PageRow } from './frontier.types';
-import { PageOutcomeWriter, type PageOutcome } from './page-outcome.writer';
+import { type PageOutcome, PageOutcomeWriter } from './page-outcome.writer';
 
 /** Exactly-once storage of page outcomes on real PostgreSQL, with two writers racing like two workers. */
 describe('PageOutcomeWriter (PostgreSQL)', () => {

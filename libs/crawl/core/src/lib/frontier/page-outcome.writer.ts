@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+
+import type { Logger } from 'pino';
+
 import { AppError, urlKey } from '@quarry/contracts';
 import { pageVerdict } from '@quarry/jobs';
-import { storableJson, type Database, type SqlExecutor } from '@quarry/platform/database';
-import type { Logger } from 'pino';
+import { type Database, type SqlExecutor, storableJson } from '@quarry/platform/database';
+
 import type { CompletedPage, CompletionResult, FrontierRepository } from './frontier.repository';
 import type { NewPage } from './frontier.types';
 import { num, type Raw } from './sql-rows';

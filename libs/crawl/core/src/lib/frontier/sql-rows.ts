@@ -1,5 +1,6 @@
 import type { JobStatus, WebhookSettings } from '@quarry/contracts';
 import { date, json, num, type Raw } from '@quarry/platform/database';
+
 import type { CollectionKind, CollectionOptions, CollectionRow, PageRow, PageStatus } from './frontier.types';
 
 /** The row helpers of the database lib, re-exported for the frontier's queries. */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+
 import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { RobotsFetcher } from './robots-fetcher';
 import { RobotsRules } from './robots-rules';

@@ -1,12 +1,14 @@
 import { gzipSync } from 'node:zlib';
+
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import {
   brotliBomb,
+  type FixtureServer,
   sitemapGzipBomb,
   startFixtureServer,
   withRssSampling,
-  type FixtureServer,
 } from '@quarry/testing';
+
 import { DEFAULT_SITEMAP_LIMITS, SitemapFetcher } from './sitemap-fetcher';
 
 const GIB = 1024 ** 3;

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
-import { readBounded, type GuardedHttpClient } from '@quarry/platform/net';
+
 import { XMLParser } from 'fast-xml-parser';
+
+import { type GuardedHttpClient, readBounded } from '@quarry/platform/net';
 
 export interface SitemapLimits {
   /** Sitemap files fetched per collection (index files included). */

@@ -1,4 +1,5 @@
 import { crawlRequestSchema } from '@quarry/contracts';
+
 import { CrawlScope, type ScopeDecision } from './crawl-scope';
 import { trapReason, urlShape } from './trap-guard.util';
 

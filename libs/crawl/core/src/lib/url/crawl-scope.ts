@@ -1,4 +1,5 @@
 import type { CrawlerOptions } from '@quarry/contracts';
+
 import { bareHost, crawlTarget, crawlUrlKey, originOf, parseHttpUrl } from './crawl-url.util';
 import { isWithinDomain, registrableDomain } from './registrable-domain.util';
 import { trapReason, urlShape } from './trap-guard.util';

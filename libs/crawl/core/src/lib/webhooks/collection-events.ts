@@ -1,7 +1,8 @@
 import type { WebhookEvent } from '@quarry/contracts';
 import type { WebhookPayload } from '@quarry/webhooks';
-import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
+
 import type { OutcomeEvent } from '../frontier/frontier.repository';
+import type { CollectionKind, CollectionRow } from '../frontier/frontier.types';
 
 type Subscribed = Pick<CollectionRow, 'kind' | 'webhook'>;
 

@@ -1,6 +1,7 @@
 import type { ScrapeRequest } from '@quarry/contracts';
-import type { CollectionRow } from '../frontier/frontier.types';
+
 import type { FrontierRepository } from '../frontier/frontier.repository';
+import type { CollectionRow } from '../frontier/frontier.types';
 import { CrawlScope } from '../url/crawl-scope';
 
 export interface CrawlSettings {

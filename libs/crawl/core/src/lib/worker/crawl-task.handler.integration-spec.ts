@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { crawlRequestSchema, type CrawlRequestInput, type CrawlTaskMessage } from '@quarry/contracts';
+
+import pino from 'pino';
+
+import { type CrawlRequestInput, crawlRequestSchema, type CrawlTaskMessage } from '@quarry/contracts';
 import { SuspectGate } from '@quarry/jobs';
 import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
@@ -8,22 +11,22 @@ import { PlatformMetrics } from '@quarry/platform/observability';
 import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/engine';
 import {
   createTestDatabase,
-  html,
-  startFixtureServer,
   type FixtureHandler,
   type FixtureServer,
+  html,
+  startFixtureServer,
   type TestDatabase,
 } from '@quarry/testing';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
-import pino from 'pino';
-import { pageTemplate, stripEnvelope } from '../collection/collection-rules.util';
+
 import { CollectionRepository } from '../collection/collection.repository';
-import { Dispatcher } from '../frontier/dispatcher';
+import { pageTemplate, stripEnvelope } from '../collection/collection-rules.util';
 import { DispatchQueueRepository } from '../frontier/dispatch-queue.repository';
+import { Dispatcher } from '../frontier/dispatcher';
 import { FrontierRepository } from '../frontier/frontier.repository';
 import { PageOutcomeWriter } from '../frontier/page-outcome.writer';
-import { RobotsFetcher } from '../robots/robots-fetcher';
 import { RobotsService } from '../robots/robots.service';
+import { RobotsFetcher } from '../robots/robots-fetcher';
 import { SitemapFetcher } from '../sitemap/sitemap-fetcher';
 import { CrawlScope } from '../url/crawl-scope';
 import { CollectionEvents } from '../webhooks/collection-events';

@@ -1,27 +1,29 @@
+import type { Logger } from 'pino';
+
 import { scrapeCredits } from '@quarry/billing';
 import {
   AppError,
-  pageKindOf,
-  quarantineError,
   type CrawlTaskMessage,
   type JobError,
+  pageKindOf,
+  quarantineError,
   type ScrapeDocument,
 } from '@quarry/contracts';
-import { UNSTORABLE_RESULT, type SuspectGate } from '@quarry/jobs';
+import { type SuspectGate, UNSTORABLE_RESULT } from '@quarry/jobs';
 import { isDataError } from '@quarry/platform/database';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import type { ScrapeOutcome, ScrapePipeline } from '@quarry/scrape/engine';
-import type { Logger } from 'pino';
+
 import type { Dispatcher } from '../frontier/dispatcher';
 import type { FrontierRepository } from '../frontier/frontier.repository';
-import type { PageOutcomeWriter } from '../frontier/page-outcome.writer';
 import type { NewPage, PageRow } from '../frontier/frontier.types';
+import type { PageOutcomeWriter } from '../frontier/page-outcome.writer';
 import { discoverLinks } from '../links/discover-links.util';
 import type { RobotsService } from '../robots/robots.service';
 import type { RobotsRules } from '../robots/robots-rules';
 import type { SitemapFetcher } from '../sitemap/sitemap-fetcher';
-import { parseHttpUrl } from '../url/crawl-url.util';
 import type { FrontierCandidate } from '../url/crawl-scope';
+import { parseHttpUrl } from '../url/crawl-url.util';
 import type { CollectionEvents } from '../webhooks/collection-events';
 import type { CollectionPlan, CollectionPlans } from './collection-plan';
 

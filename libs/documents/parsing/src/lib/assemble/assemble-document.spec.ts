@@ -1,5 +1,5 @@
 import type { LayoutBlock } from '../layout/page-layout';
-import { assembleDocument, pageMarker, type AssembledPage } from './assemble-document';
+import { assembleDocument, type AssembledPage, pageMarker } from './assemble-document';
 
 const block = (markdown: string, options: Partial<LayoutBlock> = {}): LayoutBlock => ({
   type: 'text',

@@ -1,4 +1,5 @@
 import type { LayoutBlock as BlockItem, PageBlocks, PageMarkdown } from '@quarry/contracts';
+
 import type { LayoutBlock } from '../layout/page-layout';
 import type { PageSource } from '../model/page-content.types';
 

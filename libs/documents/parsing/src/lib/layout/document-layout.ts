@@ -1,9 +1,9 @@
-import { assembleDocument, type AssembledDocument, type AssembledPage } from '../assemble/assemble-document';
+import { type AssembledDocument, assembleDocument, type AssembledPage } from '../assemble/assemble-document';
 import type { PageContent, PageSource } from '../model/page-content.types';
 import { detectFurniture } from './furniture';
-import { computeLayoutStats, HEADING_RATIO, OCR_HEADING_RATIO, type LayoutStats } from './layout-stats';
+import { computeLayoutStats, HEADING_RATIO, type LayoutStats, OCR_HEADING_RATIO } from './layout-stats';
 import { layoutPage, type TitleState } from './page-layout';
-import { buildLines, rotatedLines, type Line } from './text-lines';
+import { buildLines, type Line, rotatedLines } from './text-lines';
 
 /** A page as extracted (native text or OCR), or without content when it failed. */
 export interface ExtractedPage {

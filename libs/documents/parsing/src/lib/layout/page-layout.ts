@@ -1,4 +1,4 @@
-import { unionBox, type Box, type PageContent, type PageSource } from '../model/page-content.types';
+import { type Box, type PageContent, type PageSource, unionBox } from '../model/page-content.types';
 import type { FurnitureType } from './furniture';
 import { headingLevel, type LayoutStats } from './layout-stats';
 import { readingOrder } from './reading-order';

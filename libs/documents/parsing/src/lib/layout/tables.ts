@@ -1,4 +1,4 @@
-import { unionBox, type Box } from '../model/page-content.types';
+import { type Box, unionBox } from '../model/page-content.types';
 import type { Line } from './text-lines';
 
 /** A table found from the alignment of lines (and rulings when the PDF draws them). */

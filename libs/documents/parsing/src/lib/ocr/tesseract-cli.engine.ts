@@ -1,5 +1,5 @@
-import { runProcess, ProcessTimeoutError } from '../process/run-process';
-import { OcrTimeoutError, type OcrEngine, type OcrOptions, type OcrResult } from './ocr-engine';
+import { ProcessTimeoutError, runProcess } from '../process/run-process';
+import { type OcrEngine, type OcrOptions, type OcrResult, OcrTimeoutError } from './ocr-engine';
 import { parseTesseractTsv } from './tesseract-tsv';
 
 /**

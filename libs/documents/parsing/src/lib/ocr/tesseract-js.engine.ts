@@ -1,6 +1,8 @@
 import { dirname, join } from 'node:path';
+
 import type Tesseract from 'tesseract.js';
-import { OcrTimeoutError, type OcrEngine, type OcrOptions, type OcrResult } from './ocr-engine';
+
+import { type OcrEngine, type OcrOptions, type OcrResult, OcrTimeoutError } from './ocr-engine';
 import { parseTesseractTsv } from './tesseract-tsv';
 
 // Taken from the runtime so that bundlers leave it alone: packages resolve from node_modules at run time.

@@ -1,5 +1,6 @@
 import type { DocumentKind } from '@quarry/contracts';
 import { decodeBody } from '@quarry/scrape/content';
+
 import { convertCsv } from './csv.converter';
 import { convertDocx } from './docx.converter';
 import { convertEpub } from './epub.converter';

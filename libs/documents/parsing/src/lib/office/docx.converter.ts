@@ -1,4 +1,5 @@
 import mammoth from 'mammoth';
+
 import { htmlOutput } from './html-output';
 import type { OfficeConvertOptions, OfficeOutput } from './office-output.types';
 import { findFirst, parseXml, textOf } from './xml.util';

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+
 import { htmlOutput } from './html-output';
 import type { OfficeConvertOptions, OfficeOutput } from './office-output.types';
 import { findAll, findFirst, parseXml, textOf } from './xml.util';

@@ -1,4 +1,5 @@
-import { transformDocument, type OutputFormat } from '@quarry/scrape/content';
+import { type OutputFormat, transformDocument } from '@quarry/scrape/content';
+
 import type { OfficeConvertOptions, OfficeOutput } from './office-output.types';
 
 /** The base URL of an uploaded file: relative links in it resolve next to its name. */

@@ -1,8 +1,9 @@
 import { AppError, type DocumentKind } from '@quarry/contracts';
-import { archiveBomb, docxFixture, type BombKind } from '@quarry/documents/fixtures';
+import { archiveBomb, type BombKind, docxFixture } from '@quarry/documents/fixtures';
 import { withRssSampling } from '@quarry/testing';
+
 import { closeDocumentToolkit, type DocumentToolkit } from '../document-toolkit';
-import { parseDocument, type DocumentParseRequest } from '../parse-document';
+import { type DocumentParseRequest, parseDocument } from '../parse-document';
 import { testToolkit } from '../test-toolkit.util';
 import { DEFAULT_DOCUMENT_LIMITS } from './office-output.types';
 

@@ -2,17 +2,20 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, documentKindOf, type DocumentKind } from '@quarry/contracts';
+
+import JSZip from 'jszip';
+
+import { AppError, type DocumentKind, documentKindOf } from '@quarry/contracts';
 import {
   characterErrorRate,
   docxFixture,
+  type OfficeFixture,
   officeFixtures,
   textImagePng,
-  type OfficeFixture,
 } from '@quarry/documents/fixtures';
-import JSZip from 'jszip';
+
 import { closeDocumentToolkit, type DocumentToolkit } from '../document-toolkit';
-import { parseDocument, type DocumentParseRequest } from '../parse-document';
+import { type DocumentParseRequest, parseDocument } from '../parse-document';
 import { testToolkit } from '../test-toolkit.util';
 
 // Office documents and images converted in real parse worker threads (and Tesseract for images).

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+
 import { coreProperties } from './docx.converter';
 import { htmlOutput } from './html-output';
 import type { OfficeConvertOptions, OfficeOutput } from './office-output.types';

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+
 import { htmlOutput } from './html-output';
 import type { OfficeConvertOptions, OfficeOutput } from './office-output.types';
 import { escapeHtml } from './xml.util';

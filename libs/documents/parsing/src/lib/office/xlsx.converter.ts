@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+
 import { markdownOutput } from './html-output';
 import type { OfficeConvertOptions, OfficeOutput } from './office-output.types';
 import { gridToHtml, gridToMarkdown } from './table-markdown.util';

@@ -1,5 +1,7 @@
 import { createInflateRaw } from 'node:zlib';
+
 import JSZip from 'jszip';
+
 import type { DocumentLimits } from './office-output.types';
 
 export async function openZip(data: Buffer): Promise<JSZip> {

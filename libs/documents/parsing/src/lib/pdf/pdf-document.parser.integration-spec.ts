@@ -14,6 +14,7 @@ import {
   slowPdf,
   truncated,
 } from '@quarry/documents/fixtures';
+
 import { closeDocumentToolkit, type DocumentToolkit } from '../document-toolkit';
 import { parseDocument } from '../parse-document';
 import { pdfRequest, testToolkit } from '../test-toolkit.util';

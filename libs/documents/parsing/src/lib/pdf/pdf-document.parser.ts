@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { AppError, type PdfParseOptions } from '@quarry/contracts';
+
 import type { DocumentToolkit } from '../document-toolkit';
-import { layoutDocument, type DocumentLayout, type ExtractedPage } from '../layout/document-layout';
+import { type DocumentLayout, type ExtractedPage, layoutDocument } from '../layout/document-layout';
 import type { PageContent, PdfInfo } from '../model/page-content.types';
 import { ocrToContent } from '../ocr/ocr-content';
 import { runProcess } from '../process/run-process';

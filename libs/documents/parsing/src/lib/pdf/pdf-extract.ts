@@ -1,6 +1,8 @@
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+
 import type { Box, PageContent, PdfInfo, TextItem } from '../model/page-content.types';
 
 type Pdfjs = typeof import('pdfjs-dist');

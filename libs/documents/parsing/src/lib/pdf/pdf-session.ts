@@ -1,14 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { PageContent, PdfInfo } from '../model/page-content.types';
 import type { RenderedPage } from '../render/page-renderer';
 import { pngSize } from '../render/page-renderer';
 import {
-  WorkerCrashedError,
-  WorkerTimeoutError,
   type ParseWorker,
   type ParseWorkerPool,
+  WorkerCrashedError,
+  WorkerTimeoutError,
 } from '../worker/parse-worker-pool';
 import { type PackedPageContent, unpackPageContent } from './page-content.codec';
 

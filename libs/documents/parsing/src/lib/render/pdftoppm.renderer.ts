@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { runProcess } from '../process/run-process';
 import { pngSize, type RenderedPage } from './page-renderer';
 

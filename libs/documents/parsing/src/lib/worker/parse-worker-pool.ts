@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+
 import { WorkerPool, type WorkerPoolOptions, type WorkerProcess } from '@quarry/platform/workers';
+
 import type { WorkerCall, WorkerSettings } from './worker-protocol';
 
 export { WorkerCrashedError, WorkerTaskError, WorkerTimeoutError } from '@quarry/platform/workers';

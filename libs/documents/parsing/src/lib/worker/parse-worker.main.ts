@@ -1,5 +1,7 @@
-import { serveWorker, workerData } from '@quarry/platform/workers';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+
+import { serveWorker, workerData } from '@quarry/platform/workers';
+
 import { convertOffice } from '../office/convert-office';
 import { packPageContent } from '../pdf/page-content.codec';
 import { extractPage, loadPdfjs, openPdf, pdfInfo, renderPage } from '../pdf/pdf-extract';

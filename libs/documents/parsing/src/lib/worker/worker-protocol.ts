@@ -1,4 +1,5 @@
 import type { DocumentKind } from '@quarry/contracts';
+
 import type { DocumentLimits, OfficeConvertOptions } from '../office/office-output.types';
 
 /** Limits handed to every parse worker thread at start. */

@@ -4,13 +4,15 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+
 import type { DocumentToolkit } from '@quarry/documents/parsing';
 import { JobClaims, JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import { BlobStore } from '@quarry/platform/blob';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
-import { HealthRegistry, LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
+import { HealthRegistry, LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { ExtractionService, LlmFormatsEnricher } from '@quarry/scrape/model-formats';
+
 import { closeDocumentToolkit, startDocumentToolkit } from '../document-toolkit.factory';
 import { ParseJobHandler } from './parse-job.handler';
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+
 import { ExtractionModule } from '@quarry/scrape/model-formats';
+
 import { DocParserLifecycle } from './doc-parser.lifecycle';
 import { DocumentParseJobsConsumer } from './document-parse-jobs.consumer';
 

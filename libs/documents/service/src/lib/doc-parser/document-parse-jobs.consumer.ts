@@ -1,7 +1,9 @@
 import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
+
 import { CONSUMER_GROUPS } from '@quarry/contracts';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
+
 import { DocParserLifecycle } from './doc-parser.lifecycle';
 
 /** Consumes `document.parse.jobs` (group `doc-parsers`): PDFs fetched by scrapes and uploads to /v2/parse. */

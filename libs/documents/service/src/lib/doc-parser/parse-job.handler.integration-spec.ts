@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import pino from 'pino';
+
 import { CreditsService } from '@quarry/billing';
 import {
-  parseRequestSchema,
   type DocumentParseJobMessage,
   type DocumentParseResultEvent,
   type JobEvent,
+  parseRequestSchema,
 } from '@quarry/contracts';
 import type { DocumentToolkit } from '@quarry/documents/parsing';
 import { DocumentRepository, JobClaims, JobOutcomeStore, JobRepository, SuspectGate } from '@quarry/jobs';
@@ -16,7 +19,7 @@ import { MemoryBus } from '@quarry/platform/bus';
 import type { Database } from '@quarry/platform/database';
 import { PlatformMetrics } from '@quarry/platform/observability';
 import { createTestDatabase, testConfig, type TestDatabase } from '@quarry/testing';
-import pino from 'pino';
+
 import { closeDocumentToolkit, startDocumentToolkit } from '../document-toolkit.factory';
 import { ParseJobHandler } from './parse-job.handler';
 

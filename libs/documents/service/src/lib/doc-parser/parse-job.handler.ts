@@ -3,19 +3,19 @@ import {
   AppError,
   DEFAULT_PDF_PARSE_OPTIONS,
   documentContentType,
-  jobErrorOf,
   type DocumentParseJobMessage,
   type DocumentParseResultEvent,
+  jobErrorOf,
   type ParsedDocumentOutput,
   type ParseRequest,
   type ScrapeDocument,
   type ScrapeRequest,
 } from '@quarry/contracts';
-import { parseDocument, type DocumentToolkit, type OfficeConvertOptions } from '@quarry/documents/parsing';
-import { WorkerJob, type JobClaims, type JobOutcomeStore, type JobRepository } from '@quarry/jobs';
+import { type DocumentToolkit, type OfficeConvertOptions, parseDocument } from '@quarry/documents/parsing';
+import { type JobClaims, type JobOutcomeStore, type JobRepository, WorkerJob } from '@quarry/jobs';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
-import { withSpan, type Logger, type PlatformMetrics } from '@quarry/platform/observability';
+import { type Logger, type PlatformMetrics, withSpan } from '@quarry/platform/observability';
 import type { DocumentEnricher } from '@quarry/scrape/engine';
 
 export interface ParseJobHandlerDeps {

@@ -1,18 +1,20 @@
 import { posix } from 'node:path';
+
 import {
   DEFAULT_PDF_PARSE_OPTIONS,
   hasFormat,
-  wantsImageParsing,
   type ScrapeDocument,
   type ScrapeRequest,
+  wantsImageParsing,
 } from '@quarry/contracts';
 import {
-  needsMarkdownForOthers,
   type ContentHandler,
   type EngineContext,
   type FetchedPage,
   type HandledContent,
+  needsMarkdownForOthers,
 } from '@quarry/scrape/engine';
+
 import type { RemoteDocumentParser } from './remote-document-parser';
 
 /** Raster images the OCR engines read (by content type). */

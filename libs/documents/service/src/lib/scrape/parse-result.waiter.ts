@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+
 import type { DocumentParseResultEvent } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
+
 import { DocumentParseResultsConsumer } from './document-parse-results.consumer';
 
 type Resolve = (event: DocumentParseResultEvent | undefined) => void;

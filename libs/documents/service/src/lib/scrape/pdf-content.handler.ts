@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+
 import {
   hasFormat,
   looksLikePdf,
@@ -7,12 +8,13 @@ import {
   type ScrapeRequest,
 } from '@quarry/contracts';
 import {
-  needsMarkdownForOthers,
   type ContentHandler,
   type EngineContext,
   type FetchedPage,
   type HandledContent,
+  needsMarkdownForOthers,
 } from '@quarry/scrape/engine';
+
 import type { RemoteDocumentParser } from './remote-document-parser';
 
 const PDF_TYPES = /^application\/(x-)?pdf\b/i;

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+
 import { BlobStore } from '@quarry/platform/blob';
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { ScrapeRunnerModule } from '@quarry/scrape/runner';
+
 import { ParseResultWaiter } from './parse-result.waiter';
 import { PdfScrapeRegistration } from './pdf-scrape.registration';
 import { RemoteDocumentParser } from './remote-document-parser';

@@ -1,8 +1,10 @@
 import { Inject, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+
 import { MESSAGE_BUS, type MessageBus } from '@quarry/platform/bus';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { HealthRegistry } from '@quarry/platform/observability';
 import { PipelineExtensions } from '@quarry/scrape/engine';
+
 import { ImageContentHandler } from './image-content.handler';
 import { ParseResultWaiter } from './parse-result.waiter';
 import { PdfContentHandler } from './pdf-content.handler';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import {
   AppError,
   appErrorOf,
@@ -8,6 +9,7 @@ import {
 } from '@quarry/contracts';
 import type { BlobStore } from '@quarry/platform/blob';
 import type { MessageBus } from '@quarry/platform/bus';
+
 import type { ParseResultWaiter } from './parse-result.waiter';
 
 export interface RemoteParseInput {

@@ -1,7 +1,9 @@
-import type { MonitorPageJudgment, MonitorPageStatus } from '@quarry/contracts';
-import type { LlmProvider } from '@quarry/llm';
 import { diffChars } from 'diff';
 import type { Logger } from 'pino';
+
+import type { MonitorPageJudgment, MonitorPageStatus } from '@quarry/contracts';
+import type { LlmProvider } from '@quarry/llm';
+
 import { changedLines, stableJson } from './page-diff.util';
 
 export interface JudgeInput {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+
 import type { MonitorCheckStatus, MonitorTargetView } from '@quarry/contracts';
-import { EMPTY_SUMMARY, type CheckTrigger, type MonitorRecord, type NewCheck } from '../monitor.types';
+
+import { type CheckTrigger, EMPTY_SUMMARY, type MonitorRecord, type NewCheck } from '../monitor.types';
 import { planTarget } from './target-plan';
 
 export interface CreditNeeds {

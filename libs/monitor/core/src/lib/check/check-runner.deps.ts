@@ -1,8 +1,10 @@
+import type { Logger } from 'pino';
+
 import type { CollectionService } from '@quarry/crawl';
-import type { SearchService } from '@quarry/search';
 import type { JobRepository } from '@quarry/jobs';
 import type { PlatformMetrics } from '@quarry/platform/observability';
-import type { Logger } from 'pino';
+import type { SearchService } from '@quarry/search';
+
 import type { CheckNotifier } from '../notify/check-notifier';
 import type { MonitorRepository } from '../persistence/monitor.repository';
 import type { ChangeJudge } from './change-judge';

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+
 import type { Caller } from '@quarry/crawl';
 import { isTerminal } from '@quarry/jobs';
+
 import type { CheckRecord, MonitorRecord } from '../monitor.types';
 import type { FinishedCheck } from '../notify/check-notifier';
-import { summarise } from './page-results.util';
-import { planTarget, type TargetPlan } from './target-plan';
 import type { CheckRunnerDeps } from './check-runner.deps';
-import { type TargetState, collectionIds } from './target-state.util';
-import { StartTargetsUseCase } from './start-targets.usecase';
 import { CompleteCheckUseCase } from './complete-check.usecase';
+import { summarise } from './page-results.util';
+import { StartTargetsUseCase } from './start-targets.usecase';
+import { planTarget, type TargetPlan } from './target-plan';
+import { collectionIds, type TargetState } from './target-state.util';
 
 export type { CheckRunnerDeps, CheckRunnerSettings } from './check-runner.deps';
 

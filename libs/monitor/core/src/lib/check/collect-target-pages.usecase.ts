@@ -1,9 +1,10 @@
 import type { Caller } from '@quarry/crawl';
+
 import type { CheckRecord, MonitorRecord, PageResult, PreviousPage } from '../monitor.types';
+import type { CheckRunnerDeps } from './check-runner.deps';
 import { errorPage, pageFromDocument, pageKey, removedPage } from './page-results.util';
 import type { TargetPlan } from './target-plan';
-import type { CheckRunnerDeps } from './check-runner.deps';
-import { type TargetState, collectionIds } from './target-state.util';
+import { collectionIds, type TargetState } from './target-state.util';
 
 const PAGE_BATCH = 500;
 

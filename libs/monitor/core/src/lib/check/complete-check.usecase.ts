@@ -1,11 +1,12 @@
 import type { MonitorCheckStatus, MonitorTargetResult } from '@quarry/contracts';
+
 import type { CheckRecord, MonitorRecord, PageResult } from '../monitor.types';
 import type { FinishedCheck } from '../notify/check-notifier';
+import type { CheckRunnerDeps } from './check-runner.deps';
+import { CollectTargetPagesUseCase } from './collect-target-pages.usecase';
 import { summarise } from './page-results.util';
 import type { TargetPlan } from './target-plan';
-import type { CheckRunnerDeps } from './check-runner.deps';
-import { type TargetState, collectionIds } from './target-state.util';
-import { CollectTargetPagesUseCase } from './collect-target-pages.usecase';
+import { collectionIds, type TargetState } from './target-state.util';
 
 /** Ends a check whose collections finished (or timed out): pages, judgments, status, credits, notifications. */
 export class CompleteCheckUseCase {

@@ -1,5 +1,6 @@
 import type { ScrapeDocument } from '@quarry/contracts';
 import { gitDiff } from '@quarry/scrape/formats';
+
 import type { PreviousPage } from '../monitor.types';
 import { deterministicJudgment, goalTerms } from './change-judge';
 import { jsonFieldDiff, parseGitDiff } from './page-diff.util';

@@ -1,10 +1,11 @@
 import {
-  urlKey,
   type MonitorPageDiff,
   type MonitorPageStatus,
   type MonitorSummary,
   type ScrapeDocument,
+  urlKey,
 } from '@quarry/contracts';
+
 import { EMPTY_SUMMARY, type PageResult, type PreviousPage } from '../monitor.types';
 import { jsonFieldDiff, parseGitDiff } from './page-diff.util';
 import type { ComparisonMode } from './target-plan';

@@ -5,11 +5,12 @@ import {
   type ScrapeOptions,
 } from '@quarry/contracts';
 import type { Caller } from '@quarry/crawl';
+
 import type { CheckRecord, MonitorRecord } from '../monitor.types';
+import type { CheckRunnerDeps } from './check-runner.deps';
 import { pageKey } from './page-results.util';
 import type { TargetPlan } from './target-plan';
-import type { CheckRunnerDeps } from './check-runner.deps';
-import { type TargetState, type SearchState, started, idempotencyKey } from './target-state.util';
+import { idempotencyKey, type SearchState, started, type TargetState } from './target-state.util';
 
 const noScrape = (): Promise<ScrapeDocument> =>
   Promise.reject(new Error('search results are scraped by the monitor batch'));

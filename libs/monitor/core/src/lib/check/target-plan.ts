@@ -1,22 +1,23 @@
+import { ZodError } from 'zod';
+
 import { PRICES, scrapeCredits } from '@quarry/billing';
 import {
+  type BatchScrapeRequest,
   batchScrapeRequestSchema,
+  type CrawlRequest,
   crawlRequestSchema,
   findFormat,
+  type FormatObject,
   hasFormat,
   MONITOR_LIMITS,
-  monitorTargetSchema,
-  scrapeOptionsSchema,
-  searchRequestSchema,
-  type BatchScrapeRequest,
-  type CrawlRequest,
-  type FormatObject,
   type MonitorSearchWindow,
+  monitorTargetSchema,
   type MonitorTargetView,
   type ScrapeOptions,
+  scrapeOptionsSchema,
   type SearchRequest,
+  searchRequestSchema,
 } from '@quarry/contracts';
-import { ZodError } from 'zod';
 
 /**
  * How a target's pages are compared (docs/monitor.md `diff` shapes):

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import type { MonitorTargetResult } from '@quarry/contracts';
 
 /** What a check records per target while it runs (`done`: nothing more to wait for). */

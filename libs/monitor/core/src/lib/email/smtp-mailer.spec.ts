@@ -1,5 +1,7 @@
-import { startFakeSmtpServer, type FakeSmtpServer } from '@quarry/testing';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
+
+import { type FakeSmtpServer, startFakeSmtpServer } from '@quarry/testing';
+
 import { SmtpError, SmtpMailer } from './smtp-mailer';
 
 describe('SmtpMailer', () => {

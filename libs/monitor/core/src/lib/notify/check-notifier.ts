@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+
 import type {
   MonitorCheckCompletedEvent,
   MonitorCheckStatus,
@@ -5,7 +7,7 @@ import type {
   MonitorPageEvent,
   MonitorSummary,
 } from '@quarry/contracts';
-import type { Logger } from 'pino';
+
 import type { Mailer } from '../email/smtp-mailer';
 import type { MonitorRecord, PageResult } from '../monitor.types';
 import type {

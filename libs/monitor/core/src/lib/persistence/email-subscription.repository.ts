@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
 import type { MonitorEmailRecipientSubscription } from '@quarry/contracts';
 import type { Database } from '@quarry/platform/database';
-import { date, str, type Raw } from './sql-rows';
+
+import { date, type Raw, str } from './sql-rows';
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
 

@@ -6,6 +6,7 @@ import type {
   MonitorWebhook,
 } from '@quarry/contracts';
 import type { WebhookPayload } from '@quarry/webhooks';
+
 import type { CheckRecord, MonitorRecord, NewCheck, PageResult } from '../monitor.types';
 
 /** What the scheduler sees of a due monitor, inside the claiming transaction. */

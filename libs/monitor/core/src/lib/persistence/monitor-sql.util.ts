@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
 import type { SqlExecutor } from '@quarry/platform/database';
+
 import type { MonitorChanges, PageResult } from '../monitor.types';
 import { jsonb } from './sql-rows';
 

@@ -5,8 +5,9 @@ import type {
   MonitorTargetResult,
   WebhookDeliverySummary,
 } from '@quarry/contracts';
-import type { WebhookOutboxRepository } from '@quarry/webhooks';
 import type { Database, SqlExecutor } from '@quarry/platform/database';
+import type { WebhookOutboxRepository } from '@quarry/webhooks';
+
 import type {
   CheckRecord,
   MonitorChanges,
@@ -16,9 +17,9 @@ import type {
   PreviousPage,
   StoredPage,
 } from '../monitor.types';
-import { json, jsonb, num, str, toCheck, toMonitor, toStoredPage, type Raw } from './sql-rows';
-import type { DueMonitor, DueDecision, CheckCompletion } from './monitor-repository.types';
-import { MONITOR_COLUMNS, CHANGE_COLUMNS, JSON_CHANGES, insertCheckPages } from './monitor-sql.util';
+import type { CheckCompletion, DueDecision, DueMonitor } from './monitor-repository.types';
+import { CHANGE_COLUMNS, insertCheckPages, JSON_CHANGES, MONITOR_COLUMNS } from './monitor-sql.util';
+import { json, jsonb, num, type Raw, str, toCheck, toMonitor, toStoredPage } from './sql-rows';
 
 export * from './monitor-repository.types';
 

@@ -1,4 +1,5 @@
 import type { MonitorCheckStatus, MonitorPageStatus } from '@quarry/contracts';
+
 import type { CheckRecord, MonitorRecord, MonitorStatus, StoredPage } from '../monitor.types';
 
 /** Raw rows as the drivers return them (PostgreSQL: bigint/count as strings; PGlite: numbers). */

@@ -1,5 +1,7 @@
-import { MONITOR_LIMITS } from '@quarry/contracts';
 import { Cron, CronPattern } from 'croner';
+
+import { MONITOR_LIMITS } from '@quarry/contracts';
+
 import { ScheduleError } from './schedule-error';
 import { scheduleTextToCron } from './schedule-text.util';
 

@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
+
 import type { MonitorCheckMessage } from '@quarry/contracts';
 import type { MessageBus } from '@quarry/platform/bus';
-import type { Logger } from 'pino';
+
 import { newCheck } from '../check/check-factory.util';
 import type { CheckRecord } from '../monitor.types';
 import type { EmailSubscriptionRepository } from '../persistence/email-subscription.repository';

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+
 import { WorkerPool } from '../worker-pool';
 import type { TestCall } from './test-worker.main';
 

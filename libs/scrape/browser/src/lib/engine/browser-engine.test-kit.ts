@@ -1,6 +1,7 @@
-import { scrapeRequestSchema, type ScrapeRequest, type ScrapeRequestInput } from '@quarry/contracts';
+import { type ScrapeRequest, type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
-import { HttpEngine, type FetchedPage } from '@quarry/scrape/engine';
+import { type FetchedPage, HttpEngine } from '@quarry/scrape/engine';
+
 import { BrowserPool } from '../pool/browser-pool';
 import { BrowserEngine } from './browser.engine';
 import { ProxyPools } from './proxy-pools';

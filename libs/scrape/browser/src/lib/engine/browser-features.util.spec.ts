@@ -1,4 +1,5 @@
 import { scrapeRequestSchema } from '@quarry/contracts';
+
 import { browserFeatures } from './browser-features.util';
 
 const parse = (input: Record<string, unknown>) =>

@@ -1,9 +1,11 @@
-import type { ScrapeRequestInput } from '@quarry/contracts';
-import { SCRAPE_SITE, startScrapeSite, type ScrapeSite } from '@quarry/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { startBrowserEngineKit, type BrowserEngineKit } from './browser-engine.test-kit';
+
+import type { ScrapeRequestInput } from '@quarry/contracts';
+import { SCRAPE_SITE, type ScrapeSite, startScrapeSite } from '@quarry/testing';
+
+import { type BrowserEngineKit, startBrowserEngineKit } from './browser-engine.test-kit';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 jest.setTimeout(60_000);

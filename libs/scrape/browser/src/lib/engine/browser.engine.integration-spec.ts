@@ -4,14 +4,15 @@ import { InlineContentTransformer } from '@quarry/scrape/content';
 import { buildDocument, HttpEngine } from '@quarry/scrape/engine';
 import {
   SCRAPE_SITE,
+  type ScrapeSite,
   startForwardProxy,
   startHttpsFixtureServer,
   startScrapeSite,
-  type ScrapeSite,
 } from '@quarry/testing';
+
 import { BrowserPool } from '../pool/browser-pool';
 import { BrowserEngine } from './browser.engine';
-import { startBrowserEngineKit, type BrowserEngineKit } from './browser-engine.test-kit';
+import { type BrowserEngineKit, startBrowserEngineKit } from './browser-engine.test-kit';
 import { ProxyPools } from './proxy-pools';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';

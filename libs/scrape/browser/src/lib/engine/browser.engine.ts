@@ -1,18 +1,20 @@
+import type { Logger } from 'pino';
+
 import { AppError, hasFormat, LIMITS, type ScrapeRequest } from '@quarry/contracts';
 import type { BlobStore } from '@quarry/platform/blob';
 import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
+import { type PlatformMetrics, withSpan } from '@quarry/platform/observability';
 import type { PageLimits } from '@quarry/scrape/content';
 import type { Engine, EngineContext, FetchedPage, HttpEngine } from '@quarry/scrape/engine';
 import type { ProfileRepository, ProfileState, Slot, TeamConcurrencyLimiter } from '@quarry/scrape/state';
-import { withSpan, type PlatformMetrics } from '@quarry/platform/observability';
-import type { Logger } from 'pino';
+
 import type { BrowserPool } from '../pool/browser-pool';
 import type { ArtifactKind } from '../render/actions-runner';
 import {
-  renderPage,
   NotRenderableError,
-  RenderTimeoutError,
+  renderPage,
   type RenderResult,
+  RenderTimeoutError,
 } from '../render/browser-renderer';
 import { desktopUserAgent } from '../render/emulation';
 import { browserFeatures } from './browser-features.util';

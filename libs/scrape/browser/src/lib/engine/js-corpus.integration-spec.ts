@@ -2,16 +2,17 @@ import { scrapeRequestSchema } from '@quarry/contracts';
 import { InlineContentTransformer } from '@quarry/scrape/content';
 import { buildDocument, type FetchedPage } from '@quarry/scrape/engine';
 import {
+  type CorpusPage,
   JS_PAGES,
   JS_PAGES_HELDOUT,
-  STATIC_PAGES,
-  startJsCorpusSite,
-  type CorpusPage,
   type JsCorpusSite,
+  startJsCorpusSite,
+  STATIC_PAGES,
 } from '@quarry/testing';
+
 import { BrowserEngine } from './browser.engine';
+import { type BrowserEngineKit, startBrowserEngineKit } from './browser-engine.test-kit';
 import { staticText } from './js-need.util';
-import { startBrowserEngineKit, type BrowserEngineKit } from './browser-engine.test-kit';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 jest.setTimeout(180_000);

@@ -1,11 +1,12 @@
 import type { FetchedPage } from '@quarry/scrape/engine';
 import {
+  type CorpusPage,
   JS_PAGES,
   JS_PAGES_HELDOUT,
   STATIC_PAGES,
   STATIC_PAGES_HELDOUT,
-  type CorpusPage,
 } from '@quarry/testing';
+
 import { needsJavaScript, staticText } from './js-need.util';
 
 const fetched = (page: CorpusPage): FetchedPage => ({

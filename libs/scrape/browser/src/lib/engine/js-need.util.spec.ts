@@ -1,4 +1,5 @@
 import type { FetchedPage } from '@quarry/scrape/engine';
+
 import { needsJavaScript, staticText } from './js-need.util';
 
 const page = (html: string, contentType = 'text/html; charset=utf-8', status = 200): FetchedPage => ({

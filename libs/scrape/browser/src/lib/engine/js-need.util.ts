@@ -1,5 +1,6 @@
-import type { FetchedPage } from '@quarry/scrape/engine';
 import { decodeBody } from '@quarry/scrape/content';
+import type { FetchedPage } from '@quarry/scrape/engine';
+
 import { elementAt, matchingElements, withoutElements } from './html-scan.util';
 
 const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)/i;

@@ -1,7 +1,8 @@
-import { ResponseTooLargeError } from '@quarry/platform/net';
-import { assertPageWithinLimits, PageTooLargeError, type PageLimits } from '@quarry/scrape/content';
-import { looksLikeMarkup } from '@quarry/scrape/engine';
 import type { CDPSession, Protocol } from 'puppeteer-core';
+
+import { ResponseTooLargeError } from '@quarry/platform/net';
+import { assertPageWithinLimits, type PageLimits, PageTooLargeError } from '@quarry/scrape/content';
+import { looksLikeMarkup } from '@quarry/scrape/engine';
 
 /** A document the guard kept from Chromium because it passes a bound. */
 export interface RefusedDocument {

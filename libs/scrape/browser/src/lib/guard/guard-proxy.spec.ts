@@ -1,16 +1,18 @@
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+
 import { AddressPolicy } from '@quarry/platform/net';
 import {
+  type FixtureServer,
+  html,
   startFixtureServer,
   startForwardProxy,
   startHttpsFixtureServer,
-  html,
-  type FixtureServer,
 } from '@quarry/testing';
+
 import { GuardProxy, parseAuthority } from './guard-proxy';
-import { HostResolver, type HostLookup } from './host-resolver';
+import { type HostLookup, HostResolver } from './host-resolver';
 
 /** 127.0.0.1 is "public" for these tests; 127.0.0.2 is private. */
 const policy = new AddressPolicy(false, ['127.0.0.1']);

@@ -1,15 +1,16 @@
 import {
   createServer,
-  request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
+  request as httpRequest,
   type Server,
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { connect as netConnect, isIP, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect as netConnect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
+
 import type { HostResolver } from './host-resolver';
 
 /** Something the guard refused or could not do for the page; the engine turns these into outcomes. */

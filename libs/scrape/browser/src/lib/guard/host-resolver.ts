@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+
 import type { AddressPolicy } from '@quarry/platform/net';
 
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;

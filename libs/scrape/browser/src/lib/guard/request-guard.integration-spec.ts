@@ -1,6 +1,8 @@
-import { AddressPolicy } from '@quarry/platform/net';
-import { startFixtureServer, type FixtureServer } from '@quarry/testing';
 import puppeteer, { type Browser } from 'puppeteer-core';
+
+import { AddressPolicy } from '@quarry/platform/net';
+import { type FixtureServer, startFixtureServer } from '@quarry/testing';
+
 import { HostResolver } from './host-resolver';
 import { RequestGuard } from './request-guard';
 

@@ -1,4 +1,5 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
+
 import { isAdRequest } from './ad-block';
 import type { HostResolver } from './host-resolver';
 

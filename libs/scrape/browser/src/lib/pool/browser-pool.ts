@@ -1,9 +1,11 @@
-import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
-import { Cluster } from 'puppeteer-cluster';
-import type { AddressPolicy } from '@quarry/platform/net';
 import type { Logger } from 'pino';
+import { Cluster } from 'puppeteer-cluster';
+import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
+
+import type { AddressPolicy } from '@quarry/platform/net';
+
 import type { HostLookup } from '../guard/host-resolver';
-import { isolatedContextConcurrency, slotOf, type PageSlot } from './isolated-context.concurrency';
+import { isolatedContextConcurrency, type PageSlot, slotOf } from './isolated-context.concurrency';
 
 export interface BrowserPoolOptions {
   executablePath: string;

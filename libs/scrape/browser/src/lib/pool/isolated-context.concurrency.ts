@@ -1,14 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import type {
   ConcurrencyImplementationClassType,
   ResourceData,
   WorkerInstance,
 } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import SingleBrowserImplementation from 'puppeteer-cluster/dist/concurrency/SingleBrowserImplementation';
-import { GuardProxy, type GuardProxyOptions } from '../guard/guard-proxy';
-import { HostResolver } from '../guard/host-resolver';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+
 import type { AddressPolicy } from '@quarry/platform/net';
+
+import { GuardProxy, type GuardProxyOptions } from '../guard/guard-proxy';
 import type { HostLookup } from '../guard/host-resolver';
+import { HostResolver } from '../guard/host-resolver';
 
 /** What a job gets from the pool: a fresh incognito context, its page and the guard in front of it. */
 export interface PageSlot {

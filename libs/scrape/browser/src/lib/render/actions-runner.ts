@@ -1,5 +1,7 @@
-import { AppError, type Action, type ActionResults } from '@quarry/contracts';
 import type { CDPSession, KeyInput, Page, Viewport } from 'puppeteer-core';
+
+import { type Action, type ActionResults, AppError } from '@quarry/contracts';
+
 import type { PageGlobals } from './in-page.types';
 import { settle, sleep } from './settle';
 

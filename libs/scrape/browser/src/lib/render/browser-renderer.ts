@@ -1,25 +1,27 @@
-import { findFormat, hasFormat, type ActionResults, type ScrapeRequest } from '@quarry/contracts';
+import type { CDPSession, Cookie, HTTPResponse, Page, Viewport } from 'puppeteer-core';
+
+import { type ActionResults, findFormat, hasFormat, type ScrapeRequest } from '@quarry/contracts';
+import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
 import {
   DEFAULT_PAGE_LIMITS,
+  type PageLimits,
   pageTooLarge,
   PageTooLargeError,
-  type PageLimits,
 } from '@quarry/scrape/content';
 import {
   droppedHeadersWarning,
-  forwardableHeaders,
   type FetchedPage,
+  forwardableHeaders,
   type PageArtifacts,
 } from '@quarry/scrape/engine';
 import type { ProfileState, StoredCookie } from '@quarry/scrape/state';
-import { BlockedAddressError, DnsResolutionError } from '@quarry/platform/net';
-import type { CDPSession, Cookie, HTTPResponse, Page, Viewport } from 'puppeteer-core';
+
 import { CONSENT_SELECTORS, consentHidingScript, removeConsentBanners } from '../guard/ad-block';
-import type { GuardEvent, GuardRoute } from '../guard/guard-proxy';
 import { DocumentSizeGuard } from '../guard/document-size-guard';
-import { RequestGuard, type RefusedRequest } from '../guard/request-guard';
+import type { GuardEvent, GuardRoute } from '../guard/guard-proxy';
+import { type RefusedRequest, RequestGuard } from '../guard/request-guard';
 import type { PageSlot } from '../pool/isolated-context.concurrency';
-import { runActions, takeScreenshot, type ArtifactKind } from './actions-runner';
+import { type ArtifactKind, runActions, takeScreenshot } from './actions-runner';
 import { captureBranding } from './branding.capture';
 import { applyEmulation } from './emulation';
 import type { PageGlobals } from './in-page.types';

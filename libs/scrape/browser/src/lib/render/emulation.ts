@@ -1,5 +1,6 @@
-import { KnownDevices, type CDPSession, type Page, type Viewport } from 'puppeteer-core';
-import { locationProfile, type LocationProfile } from '@quarry/scrape/engine';
+import { type CDPSession, KnownDevices, type Page, type Viewport } from 'puppeteer-core';
+
+import { type LocationProfile, locationProfile } from '@quarry/scrape/engine';
 
 export interface EmulationRequest {
   mobile: boolean;

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core';
+
 import type { PageGlobals } from './in-page.types';
 
 const QUIET_MS = 80;

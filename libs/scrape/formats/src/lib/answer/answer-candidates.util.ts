@@ -1,17 +1,17 @@
 import { stem } from '../text/tokens.util';
-import { groupsOf, phraseGroups, QUALIFIER_GROUPS } from './lexicon.util';
-import type { Fact } from './page-facts.util';
-import { ROLE_VERBS, type QuestionFrame } from './question-frame.util';
-import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';
 import {
   escape,
   matchesText,
   SEGMENT_BREAK,
   termMatches,
-  tokenize,
   type Token,
+  tokenize,
   type Weighted,
 } from './answer-terms.util';
+import { groupsOf, phraseGroups, QUALIFIER_GROUPS } from './lexicon.util';
+import type { Fact } from './page-facts.util';
+import { type QuestionFrame, ROLE_VERBS } from './question-frame.util';
+import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';
 
 // The values that could answer a question (exactAnswer) and how well each one does: kind, the
 // question's words said about it, qualifiers ("was", "default", "from … to") and prominence.

@@ -1,7 +1,7 @@
 import { stem } from '../text/tokens.util';
 import { GENERIC_NOUNS, groupsOf, phraseGroups } from './lexicon.util';
 import { foldText, type PageFacts } from './page-facts.util';
-import { ROLE_VERBS, type QuestionFrame, type QuestionTerm } from './question-frame.util';
+import { type QuestionFrame, type QuestionTerm, ROLE_VERBS } from './question-frame.util';
 
 // How the words of a question meet the words of the pages (exactAnswer): tokens, term matches and
 // the weight of each question term.

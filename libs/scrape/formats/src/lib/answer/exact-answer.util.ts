@@ -1,8 +1,8 @@
-import { foldText, pageFacts, type FactPage, type PageFacts } from './page-facts.util';
+import { type Candidate, candidatesOf, score, TYPE_ONLY } from './answer-candidates.util';
+import { escape, missingTerms, weightsFor } from './answer-terms.util';
+import { type FactPage, foldText, type PageFacts, pageFacts } from './page-facts.util';
 import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
 import { findValues, type ValueKind } from './values.util';
-import { candidatesOf, score, TYPE_ONLY, type Candidate } from './answer-candidates.util';
-import { escape, missingTerms, weightsFor } from './answer-terms.util';
 
 /** The answer to a question read from one or more pages, or why there is none. */
 export interface ExactAnswer {

@@ -1,9 +1,9 @@
-import type { FactPage } from './page-facts.util';
-import { exactAnswer, type ExactAnswer } from './exact-answer.util';
-import { extractiveAnswer } from './passage-ranking.util';
-import { groupsOf, phraseGroups } from './lexicon.util';
-import type { QuestionFrame } from './question-frame.util';
 import { stem, words } from '../text/tokens.util';
+import { type ExactAnswer, exactAnswer } from './exact-answer.util';
+import { groupsOf, phraseGroups } from './lexicon.util';
+import type { FactPage } from './page-facts.util';
+import { extractiveAnswer } from './passage-ranking.util';
+import type { QuestionFrame } from './question-frame.util';
 
 export interface OfflineAnswer {
   answer: string;

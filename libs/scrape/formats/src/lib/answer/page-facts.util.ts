@@ -1,4 +1,5 @@
 import { parseHTML } from 'linkedom';
+
 import { readStructuredData, type StructuredEntity } from '../structured/structured-data.util';
 import { readableText } from '../text/passages.util';
 import { sentences } from '../text/tokens.util';

@@ -1,5 +1,5 @@
 import { Bm25 } from '../text/bm25.util';
-import { splitPassages, type Passage } from '../text/passages.util';
+import { type Passage, splitPassages } from '../text/passages.util';
 import { sentences, terms } from '../text/tokens.util';
 
 export interface RankedPassage {

@@ -1,8 +1,9 @@
-import { scrapeRequestSchema, type ScrapeDocument } from '@quarry/contracts';
+import { type ScrapeDocument, scrapeRequestSchema } from '@quarry/contracts';
 import type { FetchedPage } from '@quarry/scrape/engine';
 import type { ChangeSnapshot, ChangeSnapshotRepository, SnapshotKey } from '@quarry/scrape/state';
+
 import { ChangeTrackingEnricher } from './change-tracking.enricher';
-import { ChangeTrackingModels, type ChangeTrackingModel } from './change-tracking-models';
+import { type ChangeTrackingModel, ChangeTrackingModels } from './change-tracking-models';
 
 class MemorySnapshots {
   readonly rows = new Map<string, ChangeSnapshot>();

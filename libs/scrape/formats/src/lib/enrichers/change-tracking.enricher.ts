@@ -1,14 +1,15 @@
 import {
-  findFormat,
-  urlKey,
   type ChangeTrackingResult,
+  findFormat,
   type FormatOf,
   type ScrapeDocument,
   type ScrapeRequest,
+  urlKey,
 } from '@quarry/contracts';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
-import { gitDiff, hasChanged, readSchemaFields, structuredValues } from '../extractors/change-tracking.util';
 import type { ChangeSnapshot, ChangeSnapshotRepository } from '@quarry/scrape/state';
+
+import { gitDiff, hasChanged, readSchemaFields, structuredValues } from '../extractors/change-tracking.util';
 import type { ChangeTrackingModels } from './change-tracking-models';
 import { pageHtml } from './page-html.util';
 

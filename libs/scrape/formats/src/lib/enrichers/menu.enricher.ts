@@ -1,5 +1,6 @@
 import { hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
+
 import { extractMenu } from '../extractors/menu.extractor';
 import { pageHtml } from './page-html.util';
 

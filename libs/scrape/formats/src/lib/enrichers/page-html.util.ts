@@ -1,5 +1,5 @@
-import type { FetchedPage } from '@quarry/scrape/engine';
 import { decodeBody } from '@quarry/scrape/content';
+import type { FetchedPage } from '@quarry/scrape/engine';
 
 const HTML = /^(text\/html|application\/xhtml\+xml)/i;
 

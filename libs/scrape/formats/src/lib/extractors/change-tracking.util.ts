@@ -1,5 +1,6 @@
 import { structuredPatch } from 'diff';
-import { parseAmount, parseHtml, readStructuredData, text, type StructuredData } from './structured-data';
+
+import { parseAmount, parseHtml, readStructuredData, type StructuredData, text } from './structured-data';
 
 /** Markdown links to embedded frames (`[iframe](…)`): frame URLs change between loads without the content changing. */
 const IFRAME_LINK = /\[iframe\]\([^)]*\)/gi;

@@ -5,13 +5,13 @@ import {
   isType,
   list,
   parseAmount,
-  parseHtml,
-  readStructuredData,
-  text,
   type ParsedDocument,
   type ParsedElement,
+  parseHtml,
+  readStructuredData,
   type StructuredData,
   type StructuredNode,
+  text,
 } from './structured-data';
 
 export interface MenuPrice {

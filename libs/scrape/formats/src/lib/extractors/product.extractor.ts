@@ -4,12 +4,12 @@ import {
   isType,
   list,
   parseAmount,
+  type ParsedDocument,
   parseHtml,
   readStructuredData,
-  text,
-  type ParsedDocument,
   type StructuredData,
   type StructuredNode,
+  text,
 } from './structured-data';
 
 export interface ProductPrice {

@@ -1,4 +1,5 @@
 import type { PII_ENTITIES } from '@quarry/contracts';
+
 import { FIRST_NAMES, NON_PERSON_FOLLOWERS } from './first-names';
 
 export type PiiEntity = (typeof PII_ENTITIES)[number];

@@ -1,6 +1,8 @@
+import { z } from 'zod';
+
 import { AppError } from '@quarry/contracts';
 import { LlmError, type LlmProvider } from '@quarry/llm';
-import { z } from 'zod';
+
 import { OFFLINE_PROMPT_FORMS, parsePrompt } from './prompt-parser';
 import { MAX_PROMPT_WAIT_MS, type PromptPlan, type PromptStep } from './prompt-plan';
 import type { PageSnapshot } from './prompt-runner';

@@ -1,6 +1,8 @@
-import { AppError, type Action, type InteractCallResult } from '@quarry/contracts';
-import { runActions, type ActionContext } from '@quarry/scrape/browser';
 import type { CDPSession } from 'puppeteer-core';
+
+import { type Action, AppError, type InteractCallResult } from '@quarry/contracts';
+import { type ActionContext, runActions } from '@quarry/scrape/browser';
+
 import type { SessionPageTarget } from '../sandbox/session-page.target';
 import { PAGE_SNAPSHOT, READ_PAGE, RESOLVE_TARGET } from './page-targets';
 import type { PromptPlan, PromptStep } from './prompt-plan';

@@ -1,15 +1,16 @@
-import { OfflineProvider, OpenAiCompatibleProvider, type LlmProvider } from '@quarry/llm';
+import { type LlmProvider, OfflineProvider, OpenAiCompatibleProvider } from '@quarry/llm';
 import { AddressPolicy } from '@quarry/platform/net';
 import { BrowserPool, closeSlot, ProxyPools } from '@quarry/scrape/browser';
 import { EMPTY_PROFILE, type InteractSessionRecord } from '@quarry/scrape/state';
 import {
+  type FakeLlmRequest,
+  type FixtureServer,
   html,
   startFakeLlmServer,
   startFixtureServer,
   startInteractSite,
-  type FakeLlmRequest,
-  type FixtureServer,
 } from '@quarry/testing';
+
 import { answerWithModel, planPrompt } from '../prompt/prompt-planner';
 import { runPromptPlan, snapshotPage } from '../prompt/prompt-runner';
 import {

@@ -1,6 +1,8 @@
+import type { CDPSession, HTTPRequest } from 'puppeteer-core';
+
 import type { InteractCallResult } from '@quarry/contracts';
 import type { PageSlot } from '@quarry/scrape/browser';
-import type { CDPSession, HTTPRequest } from 'puppeteer-core';
+
 import { dispatchShimCall, type ShimTarget } from './page-shim';
 import { CALL_BINDING, OUTPUT_BINDING, SANDBOX_BOOTSTRAP } from './sandbox-bootstrap';
 

@@ -1,7 +1,9 @@
-import { settle, takeScreenshot } from '@quarry/scrape/browser';
-import type { HostResolver } from '@quarry/scrape/browser';
 import type { CDPSession, ElementHandle, KeyInput, Page, Viewport } from 'puppeteer-core';
-import { ShimError, type ShimArgs, type ShimTarget } from './page-shim';
+
+import type { HostResolver } from '@quarry/scrape/browser';
+import { settle, takeScreenshot } from '@quarry/scrape/browser';
+
+import { type ShimArgs, ShimError, type ShimTarget } from './page-shim';
 
 export interface SessionPageTargetOptions {
   page: Page;

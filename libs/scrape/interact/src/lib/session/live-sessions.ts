@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+
 import type { BrowserPool, ProxyPools } from '@quarry/scrape/browser';
 import type {
   InteractSessionRecord,
@@ -6,7 +8,7 @@ import type {
   Slot,
   TeamConcurrencyLimiter,
 } from '@quarry/scrape/state';
-import type { Logger } from 'pino';
+
 import {
   captureSessionState,
   closeSlot,

@@ -1,7 +1,10 @@
+import type { CDPSession, Viewport } from 'puppeteer-core';
+
 import { AppError } from '@quarry/contracts';
 import type { AddressPolicy } from '@quarry/platform/net';
 import {
   applyEmulation,
+  type BrowserPool,
   captureProfile,
   closeSlot,
   CONSENT_SELECTORS,
@@ -9,15 +12,13 @@ import {
   desktopUserAgent,
   loadProfile,
   openSlot,
-  RequestGuard,
-  settle,
-  type BrowserPool,
   type PageSlot,
   type ProxyPools,
+  RequestGuard,
+  settle,
 } from '@quarry/scrape/browser';
 import { toScrapeError } from '@quarry/scrape/engine';
-import { mergeProfileState, type InteractSessionRecord, type ProfileState } from '@quarry/scrape/state';
-import type { CDPSession, Viewport } from 'puppeteer-core';
+import { type InteractSessionRecord, mergeProfileState, type ProfileState } from '@quarry/scrape/state';
 
 export interface SessionBrowserSettings {
   policy: AddressPolicy;

@@ -1,8 +1,9 @@
 import type { JsonSchema } from '@quarry/llm';
-import type { ExtractionContext, Extracted, PageInput } from '../extraction.types';
+
+import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
 import { PROMPTS } from '../llm/prompts';
 import { extractJson } from './json-format';
-import { normalizeSpace, OFFLINE, type ModelAccess } from './model-or-fallback';
+import { type ModelAccess, normalizeSpace, OFFLINE } from './model-or-fallback';
 
 /**
  * Change tracking in json mode (exported for the changeTracking format): extracts both versions

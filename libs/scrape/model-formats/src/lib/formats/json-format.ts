@@ -1,22 +1,23 @@
 import { AppError } from '@quarry/contracts';
 import {
+  type ChatMessage,
   checkJsonSchema,
   isLlmError,
+  type JsonSchema,
   normalizeSchemaForModel,
   schemaViolations,
-  type ChatMessage,
-  type JsonSchema,
 } from '@quarry/llm';
-import type { ExtractionContext, Extracted, PageInput } from '../extraction.types';
-import { PROMPTS } from '../llm/prompts';
 import {
   currencyFromEntities,
   fillSchema,
   readStructuredData,
-  terms,
   type StructuredEntity,
+  terms,
 } from '@quarry/scrape/formats';
-import { shouldFallBack, type ModelAccess } from './model-or-fallback';
+
+import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
+import { PROMPTS } from '../llm/prompts';
+import { type ModelAccess, shouldFallBack } from './model-or-fallback';
 
 /** Validates a caller's json schema: 422 when it is not valid JSON Schema (docs/compatibility.md#errors). */
 export function assertValidSchema(schema: JsonSchema | undefined): void {

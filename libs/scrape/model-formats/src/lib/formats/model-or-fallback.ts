@@ -1,6 +1,7 @@
 import { AppError } from '@quarry/contracts';
 import { isLlmError, type LlmError, type LlmProvider } from '@quarry/llm';
-import type { ExtractionContext, Extracted, PageInput } from '../extraction.types';
+
+import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
 import { pageContext } from '../llm/prompts';
 
 /** The reason a format names when no model is configured. */

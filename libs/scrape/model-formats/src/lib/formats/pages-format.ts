@@ -1,6 +1,7 @@
 import type { JsonSchema } from '@quarry/llm';
 import { offlineAnswer } from '@quarry/scrape/formats';
-import type { ExtractionContext, Extracted, PageInput } from '../extraction.types';
+
+import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
 import { pageContext, PROMPTS } from '../llm/prompts';
 import { assertValidSchema, jsonByModel, jsonFallback, pageRelevance } from './json-format';
 import type { ModelAccess } from './model-or-fallback';

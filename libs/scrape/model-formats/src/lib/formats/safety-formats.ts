@@ -1,8 +1,6 @@
 import { AppError } from '@quarry/contracts';
 import { isLlmError } from '@quarry/llm';
 import { markdownToText } from '@quarry/scrape/content';
-import type { ExtractionContext, Extracted, PageInput, PiiOptions } from '../extraction.types';
-import { PROMPTS } from '../llm/prompts';
 import {
   applyRedaction,
   detectPii,
@@ -10,7 +8,10 @@ import {
   type PiiEntity,
   type PiiSpan,
 } from '@quarry/scrape/formats';
-import { fallbackReason, OFFLINE, shouldFallBack, type ModelAccess } from './model-or-fallback';
+
+import type { Extracted, ExtractionContext, PageInput, PiiOptions } from '../extraction.types';
+import { PROMPTS } from '../llm/prompts';
+import { fallbackReason, type ModelAccess, OFFLINE, shouldFallBack } from './model-or-fallback';
 
 /*
  * The safety formats keep rules of their own around the model: PII patterns always run (the model

@@ -7,9 +7,10 @@ import {
   offlineAnswer,
   removeBoilerplate,
 } from '@quarry/scrape/formats';
-import type { ExtractionContext, Extracted, PageInput } from '../extraction.types';
+
+import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
 import { PROMPTS } from '../llm/prompts';
-import { normalizeSpace, type ModelAccess } from './model-or-fallback';
+import { type ModelAccess, normalizeSpace } from './model-or-fallback';
 
 const NOT_ON_PAGE = 'The page does not appear to contain an answer to this question.';
 
