@@ -7,36 +7,42 @@ interface Pending<In, Out> {
 /**
  * Runs many callers' small statements as one: the inputs submitted while the previous statement was
  * running go together in the next (`run` gets them all and returns one output per input, in order).
- * One statement in flight at a time: an idle process runs at once (one event-loop turn of delay, so
- * the requests read in the same turn join), a busy one runs one statement per round trip instead of
- * one per request. `run` must be atomic (one statement): when a batch of several fails, each input is
+ * One statement in flight at a time by default (two measured no better on the cache-hit load, with
+ * smaller batches): an idle process runs at once (one event-loop turn of delay, so the requests read
+ * in the same turn join), a busy one runs one statement per round trip instead of one per request. `run` must be atomic (one statement): when a batch of several fails, each input is
  * run again alone, so one bad input fails only its own caller.
  */
 export class GroupedStatement<In, Out> {
   private queue: Pending<In, Out>[] = [];
-  private draining = false;
+  private running = 0;
+  private scheduled = false;
 
   constructor(
     private readonly run: (inputs: In[]) => Promise<Out[]>,
     private readonly maxBatch = 128,
+    private readonly maxInFlight = 1,
   ) {}
 
   submit(input: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
-      if (!this.draining) {
-        this.draining = true;
-        setImmediate(() => void this.drain());
-      }
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) await this.runBatch(this.queue.splice(0, this.maxBatch));
-    } finally {
-      this.draining = false;
-    }
+  private schedule(): void {
+    if (this.scheduled || this.running >= this.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.running < this.maxInFlight && this.queue.length > 0) {
+        this.running += 1;
+        void this.runBatch(this.queue.splice(0, this.maxBatch)).finally(() => {
+          this.running -= 1;
+          this.schedule();
+        });
+      }
+    });
   }
 
   private async runBatch(batch: Pending<In, Out>[]): Promise<void> {
