@@ -63,4 +63,24 @@ describe('credits ledger and rate limiter on PostgreSQL', () => {
     await expect(replicas[0].consume(teamId, 'scrape', 4, now + 60_000)).resolves.toBeUndefined();
     await expect(replicas[0].consume(teamId, 'crawl', 4, now)).resolves.toBeUndefined();
   });
+
+  it('counts concurrent requests of several replicas exactly when each counts its requests in batches', async () => {
+    const replicas = [new RateLimiter(db), new RateLimiter(db), new RateLimiter(db)];
+    const now = Date.UTC(2026, 0, 1, 13, 0, 10);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 90 }, (_, index) =>
+        replicas[index % 3].consume(teamId, index % 2 === 0 ? 'batch-even' : 'batch-odd', 20, now),
+      ),
+    );
+    // 45 requests per bucket, 20 allowed in each: exactly 40 pass, whatever the batching.
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(40);
+    const counters = await db.sql.query<{ bucket: string; count: number }>(
+      'SELECT bucket, count FROM rate_limit_windows WHERE team_id = $1 AND bucket LIKE $2 ORDER BY bucket',
+      [teamId, 'batch-%'],
+    );
+    expect(counters.map((row) => [row.bucket, Number(row.count)])).toEqual([
+      ['batch-even', 45],
+      ['batch-odd', 45],
+    ]);
+  });
 });

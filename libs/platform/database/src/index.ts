@@ -1,6 +1,7 @@
 export * from './lib/database';
 export * from './lib/database.module';
 export * from './lib/database-errors';
+export * from './lib/grouped-statement';
 export * from './lib/migrator';
 export * from './lib/migrations-dir';
 export * from './lib/raw-row.util';

@@ -148,10 +148,13 @@ export class ScrapeService {
         });
       }
     }
-    await this.credits.ensureAvailable(auth.teamId, minimumCredits());
-    // Cache and index (docs/scraping.md#cache-and-index): answered here, so a hit never reaches the bus or a worker.
-    if (isCacheReadable(request)) {
-      const hit = await this.cache.lookup(auth.teamId, cacheLookupRequest(request));
+    if (!isCacheReadable(request)) {
+      await this.credits.ensureAvailable(auth.teamId, minimumCredits());
+    } else {
+      // Cache and index (docs/scraping.md#cache-and-index): answered here, so a hit never reaches the
+      // bus or a worker. The credit pre-check is read with the lookup (one round trip) and refuses first.
+      const { balance, hit } = await this.cache.admit(auth.teamId, cacheLookupRequest(request));
+      if (balance < minimumCredits()) throw new AppError('PAYMENT_REQUIRED');
       this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
       if (hit) return { cached: await this.answerFromCache(auth, request, hit) };
       if (request.lockdown) {
