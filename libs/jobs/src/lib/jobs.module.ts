@@ -6,7 +6,6 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { CreditsService } from '@quarry/billing';
 import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, PlatformMetrics, type Logger } from '@quarry/platform/observability';
@@ -34,9 +33,8 @@ import { ParseUploadRepository } from './parse-upload.repository';
     },
     {
       provide: JobOutcomeStore,
-      useFactory: (db: Database, documents: DocumentRepository, credits: CreditsService) =>
-        new JobOutcomeStore(db, documents, credits),
-      inject: [Database, DocumentRepository, CreditsService],
+      useFactory: (db: Database) => new JobOutcomeStore(db),
+      inject: [Database],
     },
     {
       provide: JobClaims,
