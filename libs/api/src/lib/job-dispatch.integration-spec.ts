@@ -185,7 +185,7 @@ describe('broker down: one failure semantics for every job path', () => {
       input: { url: 'https://example.com/', formats: ['markdown'], timeout: 30_000 },
       zeroDataRetention: false,
     });
-    await new JobOutcomeStore(db, new DocumentRepository(db), new CreditsService(db)).complete({
+    await new JobOutcomeStore(db).complete({
       jobId: scrapeId,
       teamId,
       kind: 'scrape',
@@ -215,7 +215,7 @@ describe('broker down: one failure semantics for every job path', () => {
     const gateway = new ScrapeGateway({
       jobs,
       documents,
-      outcomes: new JobOutcomeStore(db, documents, new CreditsService(db)),
+      outcomes: new JobOutcomeStore(db),
       waiter: new JobWaiter(bus, jobs, pino({ level: 'silent' })),
       bus,
       metrics: service.runtime.metrics,

@@ -8,7 +8,6 @@ import { IdentityRepository } from '@quarry/identity';
 import { Database, findMigrationsDir } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
 
-import { DocumentRepository } from './document.repository';
 import { JobRepository } from './job.repository';
 import { JobOutcomeStore } from './job-outcome.store';
 
@@ -42,7 +41,7 @@ describe.each(['postgres', 'pglite'] as const)('finished jobs written together (
     const credits = new CreditsService(db);
     const teams = [(await identity.ensureTeam('batch-a')).id, (await identity.ensureTeam('batch-b')).id];
     for (const team of teams) await credits.grant(team, 1_000);
-    const sut = new JobOutcomeStore(db, new DocumentRepository(db), credits);
+    const sut = new JobOutcomeStore(db);
     const jobs = new JobRepository(db);
     const duplicate = randomUUID();
     await sut.recordFinished(

@@ -49,7 +49,7 @@ describe('JobOutcomeStore on PostgreSQL', () => {
 
   it('stores the outcome, the document and the charge once, whatever the redeliveries', async () => {
     const jobs = new JobRepository(db);
-    const sut = new JobOutcomeStore(db, new DocumentRepository(db), new CreditsService(db));
+    const sut = new JobOutcomeStore(db);
     const jobId = randomUUID();
     await jobs.create({
       id: jobId,
@@ -76,7 +76,7 @@ describe('JobOutcomeStore on PostgreSQL', () => {
 
   it('records failures without charging and never stores zero-data-retention input', async () => {
     const jobs = new JobRepository(db);
-    const sut = new JobOutcomeStore(db, new DocumentRepository(db), new CreditsService(db));
+    const sut = new JobOutcomeStore(db);
     const jobId = randomUUID();
     await jobs.create({
       id: jobId,
@@ -98,7 +98,7 @@ describe('JobOutcomeStore on PostgreSQL', () => {
   it('never stores a browser error page and keeps a refused target only as the answer: no cache key, no charge', async () => {
     const jobs = new JobRepository(db);
     const credits = new CreditsService(db);
-    const sut = new JobOutcomeStore(db, new DocumentRepository(db), credits);
+    const sut = new JobOutcomeStore(db);
     const before = await credits.balance(teamId);
     const rows = (jobId: string) =>
       db.sql.query<{ cache_key: string | null; status_code: number }>(
@@ -207,7 +207,7 @@ describe('JobOutcomeStore on PostgreSQL', () => {
   it('records a job that ends as it is recorded, with its charge, in one transaction', async () => {
     const jobs = new JobRepository(db);
     const credits = new CreditsService(db);
-    const sut = new JobOutcomeStore(db, new DocumentRepository(db), credits);
+    const sut = new JobOutcomeStore(db);
     const before = await credits.balance(teamId);
     const hitId = randomUUID();
     await sut.recordFinished(
@@ -275,7 +275,7 @@ describe('JobOutcomeStore on PostgreSQL', () => {
 
   it('quarantines a job whose every allowed run ended without an outcome, and not one given back', async () => {
     const jobs = new JobRepository(db);
-    const outcomes = new JobOutcomeStore(db, new DocumentRepository(db), new CreditsService(db));
+    const outcomes = new JobOutcomeStore(db);
     const metrics = new PlatformMetrics({ service: 'test', defaultMetrics: false });
     const sut = new JobClaims(jobs, outcomes, metrics, pino({ level: 'silent' }), 2, new SuspectGate());
     const jobId = randomUUID();

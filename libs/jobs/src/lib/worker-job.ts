@@ -70,6 +70,22 @@ export class WorkerJob {
     return job;
   }
 
+  /**
+   * The usual first delivery in one round trip instead of two (admit's read, then the claim): a job
+   * no delivery has started yet cannot be a suspect, so it is claimed for this process inside the
+   * gate and `work` runs with the job as it was before the claim. False when the job is not fresh
+   * (no row, finished, started before): the caller then takes admit → guarded → claim, which
+   * decides those cases as before.
+   */
+  async runFresh(ref: WorkerJobRef, work: (job: JobRecord) => Promise<void>): Promise<boolean> {
+    return this.deps.claims.gate.run(false, async () => {
+      const job = await this.deps.jobs.startFresh(ref.jobId);
+      if (!job) return false;
+      await work(job);
+      return true;
+    });
+  }
+
   /** Runs `work` through the process's gate: a suspect of an earlier process death runs alone. */
   guarded(job: JobRecord, work: () => Promise<void>): Promise<void> {
     return this.deps.claims.gate.run(isSuspect(job), work);

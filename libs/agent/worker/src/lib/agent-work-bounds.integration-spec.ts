@@ -79,7 +79,7 @@ describe('agent work is bounded (PostgreSQL)', () => {
     const scrapes = new ScrapeGateway({
       jobs,
       documents,
-      outcomes: new JobOutcomeStore(db, documents, credits),
+      outcomes: new JobOutcomeStore(db),
       waiter,
       bus,
       metrics,

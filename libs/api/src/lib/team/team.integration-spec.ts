@@ -4,7 +4,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository, KeyManagementService } from '@quarry/identity';
-import { DocumentRepository, JobOutcomeStore, JobRepository } from '@quarry/jobs';
+import { JobOutcomeStore, JobRepository } from '@quarry/jobs';
 import {
   PlatformModule,
   type PlatformRuntime,
@@ -108,7 +108,7 @@ describe('team and admin routes', () => {
     const credits = new CreditsService(db);
     await credits.grant(a.teamId, 1_000);
     const jobs = new JobRepository(db);
-    const outcomes = new JobOutcomeStore(db, new DocumentRepository(db), credits);
+    const outcomes = new JobOutcomeStore(db);
     // team A: a scrape with its document, a failed crawl, a monitor check; team B: a scrape
     const scrapeId = randomUUID();
     await jobs.create({
@@ -279,11 +279,7 @@ describe('team and admin routes', () => {
       input: { url: 'https://a.example/page' },
       zeroDataRetention: false,
     });
-    await new JobOutcomeStore(
-      service.runtime.database,
-      new DocumentRepository(service.runtime.database),
-      new CreditsService(service.runtime.database),
-    ).complete({
+    await new JobOutcomeStore(service.runtime.database).complete({
       jobId: hitId,
       teamId: teamA,
       kind: 'scrape',

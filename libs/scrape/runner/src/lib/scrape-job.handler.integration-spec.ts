@@ -52,7 +52,7 @@ describe('ScrapeJobHandler', () => {
     jobs = new JobRepository(db);
     documents = new DocumentRepository(db);
     credits = new CreditsService(db);
-    const outcomes = new JobOutcomeStore(db, documents, credits);
+    const outcomes = new JobOutcomeStore(db);
     const client = new GuardedHttpClient(new AddressPolicy(false, ['127.0.0.1']), {
       userAgent: 'test',
       maxBytes: 5_000_000,

@@ -29,7 +29,8 @@ export interface ScrapeJobHandlerDeps {
  * Executes one scrape job from the bus: fetch, build the document, then store the outcome, the
  * document and the charge in one transaction before announcing completion. Idempotent by job id:
  * a redelivered job that already has an outcome only re-announces it (the life of the job — admit,
- * claim, complete, fail — is the shared WorkerJob).
+ * claim, complete, fail — is the shared WorkerJob). A first delivery is admitted and claimed in one
+ * statement (WorkerJob.runFresh); every other delivery takes admit → claim.
  */
 export class ScrapeJobHandler {
   private readonly job: WorkerJob;
@@ -39,11 +40,13 @@ export class ScrapeJobHandler {
   }
 
   async handle(message: ScrapeJobMessage): Promise<void> {
+    if (await this.job.runFresh(message, (job) => this.execute(message, job, true))) return;
     const job = await this.job.admit(message);
-    if (job) await this.job.guarded(job, () => this.execute(message, job));
+    if (job) await this.job.guarded(job, () => this.execute(message, job, false));
   }
 
-  private async execute(message: ScrapeJobMessage, job: JobRecord): Promise<void> {
+  /** `claimed`: the job was started for this delivery already (WorkerJob.runFresh). */
+  private async execute(message: ScrapeJobMessage, job: JobRecord, claimed: boolean): Promise<void> {
     const { metrics } = this.deps;
     // A job whose caller was told it continues (it waited in the queue past its deadline) gets its
     // whole timeout now; its result reaches the caller through the cache when the request is repeated.
@@ -54,7 +57,7 @@ export class ScrapeJobHandler {
       await this.job.fail(message, { code: 'SCRAPE_TIMEOUT', message: 'Request Timeout' });
       return;
     }
-    if (!(await this.job.claim(message))) return;
+    if (!claimed && !(await this.job.claim(message))) return;
     const startedAt = Date.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), budgetMs);

@@ -7,7 +7,6 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 
-import { CreditsService } from '@quarry/billing';
 import {
   AbandonedJobSweeper,
   DocumentRepository,
@@ -37,9 +36,8 @@ import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observabi
     },
     {
       provide: JobOutcomeStore,
-      useFactory: (db: Database, documents: DocumentRepository, credits: CreditsService) =>
-        new JobOutcomeStore(db, documents, credits),
-      inject: [Database, DocumentRepository, CreditsService],
+      useFactory: (db: Database) => new JobOutcomeStore(db),
+      inject: [Database],
     },
     {
       provide: JobClaims,

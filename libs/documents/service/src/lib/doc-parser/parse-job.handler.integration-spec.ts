@@ -65,7 +65,7 @@ describe('ParseJobHandler', () => {
     jobs = new JobRepository(db);
     documents = new DocumentRepository(db);
     credits = new CreditsService(db);
-    const outcomes = new JobOutcomeStore(db, documents, credits);
+    const outcomes = new JobOutcomeStore(db);
     sut = new ParseJobHandler({
       toolkit: () => toolkit,
       enrichers: [],
