@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 import { CreditsService } from '@quarry/billing';
 import { IdentityRepository } from '@quarry/identity';
-import { Database, findMigrationsDir } from '@quarry/platform/database';
-import { createTestDatabase, type TestDatabase } from '@quarry/testing';
+import type { Database } from '@quarry/platform/database';
+import { openTestEngine } from '@quarry/testing';
 
 import { JobRepository } from './job.repository';
 import { JobOutcomeStore } from './job-outcome.store';
@@ -17,22 +14,7 @@ describe.each(['postgres', 'pglite'] as const)('finished jobs written together (
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    if (engine === 'postgres') {
-      const testDb: TestDatabase = await createTestDatabase();
-      db = await testDb.open();
-      close = async () => {
-        await db.close();
-        await testDb.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'quarry-finished-'));
-      db = await Database.open({ poolSize: 1, embeddedDir: dir });
-      await db.migrate(findMigrationsDir());
-      close = async () => {
-        await db.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
+    ({ db, close } = await openTestEngine(engine));
   }, 120_000);
   afterAll(() => close());
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { Client } from 'pg';
 
@@ -50,6 +53,40 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       } finally {
         await client.end();
       }
+    },
+  };
+}
+
+/** A migrated database on either engine the platform runs on, and how to get rid of it. */
+export interface TestEngineDatabase {
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database on PostgreSQL (a database of its own) or embedded PGlite (a
+ * temporary directory), for specs that check SQL on both engines (`describe.each(['postgres', 'pglite'])`).
+ */
+export async function openTestEngine(engine: 'postgres' | 'pglite'): Promise<TestEngineDatabase> {
+  if (engine === 'postgres') {
+    const testDb = await createTestDatabase();
+    const db = await testDb.open();
+    return {
+      db,
+      close: async () => {
+        await db.close();
+        await testDb.drop();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-pglite-'));
+  const db = await Database.open({ poolSize: 1, embeddedDir: dir });
+  await db.migrate(findMigrationsDir());
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

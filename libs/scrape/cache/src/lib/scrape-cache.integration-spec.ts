@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
-import { Database, findMigrationsDir } from '@quarry/platform/database';
-import { createTestDatabase } from '@quarry/testing';
+import type { Database } from '@quarry/platform/database';
+import { openTestEngine } from '@quarry/testing';
 
 import { scrapeCacheKey } from './cache-key';
 import { ScrapeCache } from './scrape-cache';
@@ -18,22 +14,7 @@ describe.each(['postgres', 'pglite'] as const)('scrape cache lookup (%s)', (engi
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    if (engine === 'postgres') {
-      const testDb = await createTestDatabase();
-      db = await testDb.open();
-      close = async () => {
-        await db.close();
-        await testDb.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'quarry-cache-'));
-      db = await Database.open({ poolSize: 1, embeddedDir: dir });
-      await db.migrate(findMigrationsDir());
-      close = async () => {
-        await db.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
+    ({ db, close } = await openTestEngine(engine));
   }, 120_000);
   afterAll(() => close());
 

@@ -46,9 +46,8 @@ const urlset = (urls: string[]) =>
     .join('')}</urlset>`;
 
 /**
- * The crawl worker's handler of `crawl.tasks` on real PostgreSQL, the real frontier, outcome
- * writer, robots and sitemap readers, dispatcher and scrape pipeline (HTTP engine), the in-memory
- * bus and a fixture site on 127.0.0.1.
+ * The crawl worker's handler of `crawl.tasks` on real PostgreSQL, frontier, outcome writer, robots and
+ * sitemap readers, dispatcher, scrape pipeline (HTTP engine), in-memory bus and a 127.0.0.1 fixture site.
  */
 describe('CrawlTaskHandler (PostgreSQL, fixture site)', () => {
   let testDb: TestDatabase;
