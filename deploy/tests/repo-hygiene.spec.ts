@@ -46,6 +46,14 @@ const SECTION_SIGN_ALLOWED = new Set([
 ]);
 
 describe('repository hygiene', () => {
+  it('keeps every source file at 500 lines or fewer (split along a seam instead)', () => {
+    const offenders = trackedFiles()
+      .filter((file) => /\.(ts|tsx|js|mjs|cjs)$/.test(file) && !file.includes('/generated/'))
+      .map((file) => ({ file, lines: readFileSync(join(REPO_ROOT, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 500);
+    expect(offenders).toEqual([]);
+  });
+
   it('names no absolute path of a particular machine', () => {
     const offenders = trackedFiles()
       .filter((file) => TEXT.test(file) && file !== 'package-lock.json' && file !== 'CHANGELOG.md')
