@@ -2,7 +2,7 @@
 # A real Apache Kafka (KRaft, from Maven Central) on loopback, for tests and the local cluster.
 #   up [single|cluster]   single: one broker on 127.0.0.1:${KAFKA_PORT:-9092}
 #                         cluster: three brokers+controllers on 127.0.0.1:19092,29092,39092
-#   down [single|cluster] graceful stop (SIGTERM)
+#   down [single|cluster] graceful stop (SIGTERM to every broker, SIGKILL to any still up after 30 s)
 #   kill N | start N      cluster only: kill -9 / restart broker N (fault tests)
 #   brokers [mode]        prints the bootstrap list
 # Reuses a broker that already listens; data lives in .cache/kafka/.
@@ -88,14 +88,34 @@ start_node() { # mode index
 }
 
 stop_node() { # mode index signal
-  local pidfile="$KAFKA_DIR/$1/node$2/pid"
-  [ -f "$pidfile" ] || return 0
-  local pid; pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
-    kill "-$3" "$pid" 2>/dev/null || true
-    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  fi
-  rm -f "$pidfile"
+  stop_nodes "$1" "$3" "$2"
+}
+
+# Signals the given brokers of a mode at once, waits up to 30 s for them to exit, then kills what is
+# left. The last broker of a three-node KRaft quorum cannot finish a controlled shutdown once the
+# other two are gone and would otherwise outlive `down` (seen after the broker-restart fault test).
+stop_nodes() { # mode signal index...
+  local mode=$1 signal=$2 pids=() i pid
+  shift 2
+  for i in "$@"; do
+    local pidfile="$KAFKA_DIR/$mode/node$i/pid"
+    [ -f "$pidfile" ] || continue
+    pid=$(cat "$pidfile")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "-$signal" "$pid" 2>/dev/null || true
+      pids+=("$pid")
+    fi
+    rm -f "$pidfile"
+  done
+  for _ in $(seq 1 60); do
+    local alive=()
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
+    pids=("${alive[@]}")
+    [ "${#pids[@]}" -eq 0 ] && return 0
+    sleep 0.5
+  done
+  log "Kafka broker process(es) ${pids[*]} still up 30 s after SIG$signal: killing them"
+  kill -KILL "${pids[@]}" 2>/dev/null || true
 }
 
 indices() { if [ "$1" = single ]; then echo 1; else echo 1 2 3; fi; }
@@ -117,10 +137,10 @@ case "$cmd" in
     done
     brokers "$mode"
     ;;
-  down) for i in $(indices "$mode"); do stop_node "$mode" "$i" TERM; done ;;
+  down) stop_nodes "$mode" TERM $(indices "$mode") ;;
   kill) stop_node cluster "$2" KILL ;;
   start) ensure_java_libs; start_node cluster "$2"; read -r broker _ <<<"$(node_ports cluster "$2")"; wait_for_port 127.0.0.1 "$broker" 120 "Kafka broker $2" ;;
   brokers) brokers "$mode" ;;
-  reset) for i in $(indices "$mode"); do stop_node "$mode" "$i" TERM; done; rm -rf "${KAFKA_DIR:?}/$mode" ;;
+  reset) stop_nodes "$mode" TERM $(indices "$mode"); rm -rf "${KAFKA_DIR:?}/$mode" ;;
   *) die "usage: $0 up|down|reset|brokers [single|cluster] | kill N | start N" ;;
 esac
