@@ -38,14 +38,15 @@ export class RateLimiter {
 
   /** Adds the batch's requests per key in one statement; each request's position in its key's counter, in order. */
   private async count(batch: Consumption[]): Promise<number[]> {
-    const keys = new Map<string, { entry: Consumption; requests: number }>();
-    const keyOf = (entry: Consumption) => `${entry.teamId}\n${entry.bucket}\n${entry.windowStart.getTime()}`;
-    for (const entry of batch) {
-      const known = keys.get(keyOf(entry));
-      if (known) known.requests += 1;
-      else keys.set(keyOf(entry), { entry, requests: 1 });
-    }
-    const groups = [...keys.values()];
+    const groups = new Map<string, { entry: Consumption; requests: number; seen: number; final: number }>();
+    const groupOf = batch.map((entry) => {
+      const key = `${entry.teamId}\n${entry.bucket}\n${entry.windowStart.getTime()}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { entry, requests: 0, seen: 0, final: 0 }));
+      group.requests += 1;
+      return group;
+    });
+    const list = [...groups.values()];
     const rows = await this.db.sql.query<{ n: number | string; count: number }>(
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[]) WITH ORDINALITY
@@ -60,22 +61,15 @@ export class RateLimiter {
        JOIN input ON input.team_id = counted.team_id AND input.bucket = counted.bucket
          AND input.window_start = counted.window_start`,
       [
-        groups.map((group) => group.entry.teamId),
-        groups.map((group) => group.entry.bucket),
-        groups.map((group) => group.entry.windowStart),
-        groups.map((group) => group.requests),
+        list.map((group) => group.entry.teamId),
+        list.map((group) => group.entry.bucket),
+        list.map((group) => group.entry.windowStart),
+        list.map((group) => group.requests),
       ],
     );
-    const finals = new Map(rows.map((row) => [Number(row.n) - 1, Number(row.count)]));
-    // The counter after the batch, minus the requests of this key still to come.
-    const remaining = new Map(groups.map((group) => [keyOf(group.entry), group.requests]));
-    const final = new Map(groups.map((group, index) => [keyOf(group.entry), finals.get(index) ?? 0]));
-    return batch.map((entry) => {
-      const key = keyOf(entry);
-      const left = remaining.get(key) ?? 1;
-      remaining.set(key, left - 1);
-      return (final.get(key) ?? 0) - left + 1;
-    });
+    for (const row of rows) list[Number(row.n) - 1].final = Number(row.count);
+    // The counter after the batch holds this key's requests last: the k-th of them is at final - requests + k.
+    return groupOf.map((group) => group.final - group.requests + ++group.seen);
   }
 
   private cleanupSometimes(now: number): void {

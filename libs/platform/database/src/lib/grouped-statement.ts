@@ -9,8 +9,9 @@ interface Pending<In, Out> {
  * running go together in the next (`run` gets them all and returns one output per input, in order).
  * One statement in flight at a time by default (two measured no better on the cache-hit load, with
  * smaller batches): an idle process runs at once (one event-loop turn of delay, so the requests read
- * in the same turn join), a busy one runs one statement per round trip instead of one per request. `run` must be atomic (one statement): when a batch of several fails, each input is
- * run again alone, so one bad input fails only its own caller.
+ * in the same turn join), a busy one runs one statement per round trip instead of one per request.
+ * `run` must be atomic (one statement): when a batch of several fails, each input is run again
+ * alone, so one bad input fails only its own caller.
  */
 export class GroupedStatement<In, Out> {
   private queue: Pending<In, Out>[] = [];
