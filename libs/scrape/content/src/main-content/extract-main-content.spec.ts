@@ -312,3 +312,52 @@ describe('extractMainContent: the page title', () => {
     expect(markdown.match(/Water in the desert/g)).toHaveLength(1);
   });
 });
+
+describe('extractMainContent: the story, not the column around it', () => {
+  const page = (title: string, bodyHtml: string) => {
+    const document = parseDocument(
+      `<!doctype html><html><head><title>${title}</title></head><body>${bodyHtml}</body></html>`,
+    );
+    const body = document.body;
+    if (!body) throw new Error('no body');
+    return htmlToMarkdown(extractMainContent(body) ?? body, { removeBase64Images: true });
+  };
+  const story = `<article><h1>Night trains return</h1><p>${sentence('timetable', 3)}</p><p>${sentence('sleeper car', 3)}</p></article>`;
+
+  it('takes the one article holding most of the text, without the discussion and notes beside it', () => {
+    const markdown = page(
+      'Night trains return',
+      `<div id="page">${story}<div class="discussion"><p>Reader one wrote: ${sentence('complaint', 3)}</p></div>` +
+        `<div class="policy"><p>By providing information about events this site does not endorse them. ${sentence('disclaimer', 1)}</p></div></div>`,
+    );
+    expect(markdown).toContain('The timetable needs');
+    expect(markdown).toContain('The sleeper car needs');
+    expect(markdown).not.toContain('Reader one wrote');
+    expect(markdown).not.toContain('does not endorse');
+  });
+
+  it('keeps every post of a thread whose posts are sibling articles', () => {
+    const post = (i: number, n: number) =>
+      `<article class="message"><p>Post ${i}: ${sentence(`reply ${i}`, n)}</p></article>`;
+    const markdown = page(
+      'Thread',
+      `<div id="thread"><h1>Thread</h1>${post(1, 6)}${post(2, 1)}${post(3, 1)}</div>`,
+    );
+    expect(markdown).toContain('Post 1:');
+    expect(markdown).toContain('Post 3:');
+  });
+
+  it("narrows a blog's three columns to the post under the page's title", () => {
+    const widget = (name: string) => `<div class="box"><h3>${name}</h3><p>${sentence(name, 2)}</p></div>`;
+    const markdown = page(
+      'Quiet streets at night | A city blog',
+      `<table id="layout"><tr><td id="left">${widget('about me')}</td>` +
+        `<td id="middle"><div class="post"><h2>Quiet streets at night</h2><p>${sentence('lamp', 3)}</p><p>${sentence('street', 3)}</p></div></td>` +
+        `<td id="right">${widget('archive note')}</td></tr></table>`,
+    );
+    expect(markdown).toContain('Quiet streets at night');
+    expect(markdown).toContain('The lamp needs');
+    expect(markdown).not.toContain('The about me needs');
+    expect(markdown).not.toContain('The archive note needs');
+  });
+});

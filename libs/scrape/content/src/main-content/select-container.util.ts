@@ -207,8 +207,96 @@ export function selectContainer(root: DomElement, stats: StatsMap): MainRegion {
   return withTitle(leadAndContainer(root, stats), root, stats);
 }
 
+/** Share of the container's prose one article must hold to be taken for the page's text… */
+const ARTICLE_FOCUS = 0.5;
+/** …while no other article holds this share. */
+const OTHER_ARTICLE = 0.15;
+
+/**
+ * The one `<article>` (or schema.org `articleBody`) that holds most of the container's prose, when
+ * the container also holds what surrounds it (comments, a sidebar, a footer note): a story is its
+ * article, not the column around it.
+ */
+function focusArticle(container: DomElement, stats: StatsMap): DomElement {
+  const own = stats.get(container);
+  if (!own || own.prose <= 0) return container;
+  for (const selector of ['article']) {
+    const found = Array.from(queryAll(container, selector)).filter(
+      (a) => a !== container && !isFlagged(a, container, stats),
+    );
+    const big = found.filter((a) => (stats.get(a)?.prose ?? 0) >= ARTICLE_FOCUS * own.prose);
+    if (big.length === 0) continue;
+    // The innermost of nested qualifying articles would drop its own header: take the outermost.
+    const outer = big.find((a) => !big.some((b) => b !== a && commonAncestor(a, b) === b)) ?? big[0];
+    const others = found.filter((a) => commonAncestor(a, outer) !== outer && commonAncestor(a, outer) !== a);
+    // Posts of a thread, stories of a feed: the article is one of a sequence, not the page's text.
+    if (others.some((a) => a.parentElement === outer.parentElement)) continue;
+    const otherProse = others.reduce((sum, a) => sum + (stats.get(a)?.prose ?? 0), 0);
+    if (otherProse >= OTHER_ARTICLE * own.prose) continue;
+    return outer;
+  }
+  return container;
+}
+
+/** Class tokens blog engines put on a post's wrapper (hAtom `hentry`, WordPress, Movable Type, Blogger). */
+const POST_CLASS = /(?:^|\s)(?:hentry|post|entry|type-post|blog-post|post-outer|single-post|story)(?:$|\s)/i;
+
+/** Whether the page says it is an article: `og:type` article, or its title inside an `<article>`. */
+function isArticlePage(title: DomElement): boolean {
+  const doc = title.ownerDocument;
+  // A heading of the text itself (a pasted document's own <h1>) is not the page's title.
+  const heading = words(title.textContent ?? '');
+  const documentTitle = new Set(words((doc ? query(doc, 'title') : null)?.textContent ?? ''));
+  if (heading.filter((w) => documentTitle.has(w)).length < 0.5 * heading.length) return false;
+  for (let e: DomElement | null = title.parentElement; e; e = e.parentElement) {
+    if (tagOf(e) === 'article' || POST_CLASS.test(e.getAttribute('class') ?? '')) return true;
+  }
+  const type = doc ? query(doc, 'meta[property="og:type"]')?.getAttribute('content') : undefined;
+  return /^(?:article|blog|blogposting|news|newsarticle)$/i.test((type ?? '').trim());
+}
+
+/** Without an `<h1>`, a post's title is an `<h2>`/`<h3>` saying what the document's `<title>` says. */
+function postTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
+  const documentTitle = new Set(
+    words((root.ownerDocument ? query(root.ownerDocument, 'title') : null)?.textContent ?? ''),
+  );
+  if (documentTitle.size === 0) return undefined;
+  return Array.from(queryAll(root, 'h2, h3')).find((h) => {
+    const w = words(h.textContent ?? '');
+    return (
+      w.length >= 3 &&
+      w.filter((x) => documentTitle.has(x)).length >= 0.8 * w.length &&
+      !isFlagged(h, root, stats)
+    );
+  });
+}
+
+/** Share of the container's prose the block holding the page's title must hold to be the text. */
+const TITLED_SHARE = 0.5;
+
+/**
+ * Descends from the container into the child that holds the page's title heading and most of the
+ * prose, while there is one: the post under its title, without the columns, comments and notes
+ * around it.
+ */
+function focusTitled(container: DomElement, root: DomElement, stats: StatsMap): DomElement {
+  const title = pageTitle(root, stats) ?? postTitle(root, stats);
+  const own = stats.get(container);
+  if (!title || !own || own.prose <= 0 || commonAncestor(title, container) !== container) return container;
+  if (!isArticlePage(title)) return container;
+  let current = container;
+  for (;;) {
+    let child: DomElement = title;
+    while (child.parentElement && child.parentElement !== current) child = child.parentElement;
+    if (child === title || isTextBlock(child)) return current;
+    const s = stats.get(child);
+    if (!s || s.prose < TITLED_SHARE * own.prose || s.good < TITLED_SHARE * own.good) return current;
+    current = child;
+  }
+}
+
 function leadAndContainer(root: DomElement, stats: StatsMap): MainRegion {
-  const container = coverageContainer(root, stats);
+  const container = focusTitled(focusArticle(coverageContainer(root, stats), stats), root, stats);
   const title = titleHeading(root, stats);
   const ancestor = title ? commonAncestor(container, title) : undefined;
   if (!title || !ancestor || ancestor === container) return { container, lead: [] };
