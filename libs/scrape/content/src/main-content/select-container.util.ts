@@ -239,7 +239,8 @@ function focusArticle(container: DomElement, stats: StatsMap): DomElement {
 }
 
 /** Class tokens blog engines put on a post's wrapper (hAtom `hentry`, WordPress, Movable Type, Blogger). */
-const POST_CLASS = /(?:^|\s)(?:hentry|post|entry|type-post|blog-post|post-outer|single-post|story)(?:$|\s)/i;
+const POST_CLASS =
+  /(?:^|\s)(?:hentry|post|entry|(?:[a-z]+-)?type-post|blog-post|post-outer|single-post|story)(?:$|\s)/i;
 
 /** Whether the page says it is an article: `og:type` article, or its title inside an `<article>`. */
 function isArticlePage(title: DomElement): boolean {
@@ -274,23 +275,50 @@ function postTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
 /** Share of the container's prose the block holding the page's title must hold to be the text. */
 const TITLED_SHARE = 0.5;
 
+/** Less prose than that will do when what is beside it is columns of links (a blog's sidebars)… */
+const TITLED_MIN_SHARE = 0.3;
+/** …whose prose per character of text is at most this share of the titled block's. */
+const COLUMN_DENSITY = 0.3;
+
+function proseDensity(s: ElementStats): number {
+  return s.text > 0 ? s.prose / s.text : 0;
+}
+
+/** Whether every sibling of a block is link lists and widgets next to it, going by its prose density. */
+function besideLinkColumns(block: DomElement, s: ElementStats, stats: StatsMap): boolean {
+  const parent = block.parentElement;
+  if (!parent) return false;
+  const density = proseDensity(s);
+  for (let sibling = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    const other = stats.get(sibling);
+    if (sibling === block || !other || other.kind) continue;
+    if (proseDensity(other) > COLUMN_DENSITY * density) return false;
+  }
+  return true;
+}
+
 /**
  * Descends from the container into the child that holds the page's title heading and most of the
  * prose, while there is one: the post under its title, without the columns, comments and notes
  * around it.
  */
 function focusTitled(container: DomElement, root: DomElement, stats: StatsMap): DomElement {
-  const title = pageTitle(root, stats) ?? postTitle(root, stats);
   const own = stats.get(container);
-  if (!title || !own || own.prose <= 0 || commonAncestor(title, container) !== container) return container;
-  if (!isArticlePage(title)) return container;
+  if (!own || own.prose <= 0) return container;
+  const title = [pageTitle(root, stats), postTitle(root, stats)].find(
+    (h) => h && commonAncestor(h, container) === container && isArticlePage(h),
+  );
+  if (!title) return container;
   let current = container;
   for (;;) {
     let child: DomElement = title;
     while (child.parentElement && child.parentElement !== current) child = child.parentElement;
     if (child === title || isTextBlock(child)) return current;
     const s = stats.get(child);
-    if (!s || s.prose < TITLED_SHARE * own.prose || s.good < TITLED_SHARE * own.good) return current;
+    if (!s) return current;
+    const most = s.prose >= TITLED_SHARE * own.prose && s.good >= TITLED_SHARE * own.good;
+    if (!most && !(s.prose >= TITLED_MIN_SHARE * own.prose && besideLinkColumns(child, s, stats)))
+      return current;
     current = child;
   }
 }
