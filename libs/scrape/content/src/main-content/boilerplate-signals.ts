@@ -117,11 +117,17 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
  */
 const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
 
+/** Class tokens blog engines put on a post's wrapper (hAtom `hentry`, WordPress, Movable Type, Blogger). */
+export const POST_CLASS =
+  /(?:^|\s)(?:hentry|post|entry|(?:[a-z]+-)?type-post|blog-post|post-outer|single-post|story)(?:$|\s)/i;
+
+/** Inside article/section/main, or a blog post's wrapper, which is an article by another name. */
 function inSectioningContent(element: DomElement): boolean {
   for (let p = element.parentElement; p; p = p.parentElement) {
     const tag = p.localName;
     if (tag === 'article' || tag === 'section' || tag === 'main' || p.getAttribute('role') === 'main')
       return true;
+    if (tag === 'div' && POST_CLASS.test(p.getAttribute('class') ?? '')) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@ import { tagOf } from '../dom/dom.types';
 import { query, queryAll } from '../dom/query.util';
 import { isDataTable } from '../markdown/table-to-markdown.util';
 import type { ElementStats, StatsMap } from './content-stats.util';
+import { POST_CLASS } from './boilerplate-signals';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
 
 /**
@@ -237,10 +238,6 @@ function focusArticle(container: DomElement, stats: StatsMap): DomElement {
   }
   return container;
 }
-
-/** Class tokens blog engines put on a post's wrapper (hAtom `hentry`, WordPress, Movable Type, Blogger). */
-const POST_CLASS =
-  /(?:^|\s)(?:hentry|post|entry|(?:[a-z]+-)?type-post|blog-post|post-outer|single-post|story)(?:$|\s)/i;
 
 /** Whether the page says it is an article: `og:type` article, or its title inside an `<article>`. */
 function isArticlePage(title: DomElement): boolean {
