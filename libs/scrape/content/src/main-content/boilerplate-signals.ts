@@ -80,7 +80,7 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
     'ad',
   ],
   [
-    /(?:^|[-_])(?:comments|comment-list|commentlist|comment-respond|comments-area|comment-form|disqus)(?:$|[-_])|^respond$/,
+    /(?:^|[-_])(?:comments|comment-list|commentlist|comment-respond|comments-area|comment-form|disqus|discussion)(?:$|[-_])|^respond$/,
     'comments',
   ],
   [
