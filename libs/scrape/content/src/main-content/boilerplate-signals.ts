@@ -119,7 +119,7 @@ const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
 
 /** Class tokens blog engines put on a post's wrapper (hAtom `hentry`, WordPress, Movable Type, Blogger). */
 export const POST_CLASS =
-  /(?:^|\s)(?:hentry|post|entry|(?:[a-z]+-)?type-post|blog-post|post-outer|single-post|story)(?:$|\s)/i;
+  /(?:^|\s)(?:hentry|post|entry|(?:[a-z]+-)?type-post|blog-post|post-outer|single-post|story|article|node-article)(?:$|\s)/i;
 
 /** Inside article/section/main, or a blog post's wrapper, which is an article by another name. */
 function inSectioningContent(element: DomElement): boolean {

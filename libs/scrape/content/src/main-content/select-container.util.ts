@@ -240,14 +240,19 @@ function focusArticle(container: DomElement, stats: StatsMap): DomElement {
 }
 
 /** Whether the page says it is an article: `og:type` article, or its title inside an `<article>`. */
+/** schema.org types of a story (microdata `itemtype`). */
+const ARTICLE_ITEMTYPE = /schema\.org\/(?:\w*Article|BlogPosting|Report)\b/i;
+
 function isArticlePage(title: DomElement): boolean {
   const doc = title.ownerDocument;
   // A heading of the text itself (a pasted document's own <h1>) is not the page's title.
   const heading = words(title.textContent ?? '');
   const documentTitle = new Set(words((doc ? query(doc, 'title') : null)?.textContent ?? ''));
   if (heading.filter((w) => documentTitle.has(w)).length < 0.5 * heading.length) return false;
+  if (title.getAttribute('itemprop') === 'headline') return true;
   for (let e: DomElement | null = title.parentElement; e; e = e.parentElement) {
     if (tagOf(e) === 'article' || POST_CLASS.test(e.getAttribute('class') ?? '')) return true;
+    if (ARTICLE_ITEMTYPE.test(e.getAttribute('itemtype') ?? '')) return true;
   }
   const type = doc ? query(doc, 'meta[property="og:type"]')?.getAttribute('content') : undefined;
   return /^(?:article|blog|blogposting|news|newsarticle)$/i.test((type ?? '').trim());
