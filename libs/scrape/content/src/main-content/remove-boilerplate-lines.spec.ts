@@ -42,4 +42,18 @@ describe('removeBoilerplateLines', () => {
     expect(text).toContain('Share prices rose');
     expect(text).toContain('Sunday, February 8, 2026');
   });
+
+  it('drops print-edition, reprint and filing notes and share prompts, keeping sentences that mention them', () => {
+    const text = sut(
+      `${paragraph('river')}<p>LIKE IT? SHARE IT!</p>${paragraph('lake')}` +
+        '<p>A version of this article appeared in print on 11/06/2012, on page D6 of the New York edition.</p>' +
+        '<p>See a sample reprint in PDF format.</p>' +
+        '<p>This entry was posted on August 9, 2012 at 3:32 pm and is filed under Car Reviews. You can follow any responses to this entry through the RSS 2.0 feed.</p>' +
+        '<p>A version of the survey will be repeated next year.</p>',
+    );
+    expect(text).toContain('The lake was measured');
+    for (const gone of ['SHARE IT', 'appeared in print', 'sample reprint', 'filed under'])
+      expect(text).not.toContain(gone);
+    expect(text).toContain('A version of the survey will be repeated');
+  });
 });

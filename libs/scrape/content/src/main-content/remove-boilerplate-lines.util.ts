@@ -22,6 +22,13 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^(?:hits|views|reads|aufrufe|clicks)\s*:?\s*[\d,.\s]+$`,
     String.raw`^(?:search this (?:blog|site)|follow this blog|follow us|subscribe to (?:this blog|our newsletter|posts)|save stories|save for later|bookmark(?: this)?)$`,
     String.raw`^loading(?:\.\.\.|…| slideshow| comments)?$`,
+    // Print-edition, reprint and filing notes under a story.
+    String.raw`^a version of this (?:article|story|review|column|essay) (?:appeared|appears|was published)\b`,
+    String.raw`^(?:[\w ]{0,30} reprints: this copy is for your personal|see a sample reprint|order (?:a )?reprints?\b)`,
+    String.raw`^this (?:entry|post|article|story) was (?:posted|published|filed)\b.{0,200}(?:filed under|category|categories|responses|trackback|permalink)`,
+    String.raw`^(?:like (?:it|this|what you (?:read|see))\?\s*)?share (?:it|this)!?$`,
+    String.raw`^(?:get|follow) (?:our|the) .{0,40} (?:via|on) (?:facebook|twitter|instagram)$`,
+    String.raw`^in (?:association|partnership) with$`,
   ].join('|'),
   'i',
 );
