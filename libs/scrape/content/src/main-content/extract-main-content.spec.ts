@@ -360,4 +360,16 @@ describe('extractMainContent: the story, not the column around it', () => {
     expect(markdown).not.toContain('The about me needs');
     expect(markdown).not.toContain('The archive note needs');
   });
+
+  it("takes a blog post's title from the heading that says the <title>'s headline, not the blog's name in the <h1>", () => {
+    const markdown = page(
+      "Ann's Notes: The importance of going first",
+      '<div id="banner"><h1><a href="http://example.com/notes/">Ann\'s Notes</a></h1></div>' +
+        '<div class="entry"><h3 class="entry-header">The importance of going first</h3>' +
+        `<div class="entry-content"><div class="entry-body"><p>${sentence('novel', 3)}</p><p>${sentence('typist', 3)}</p></div></div></div>`,
+    );
+    expect(markdown.match(/The importance of going first/g)).toHaveLength(1);
+    expect(markdown).not.toContain("Ann's Notes");
+    expect(markdown).toContain('The typist needs');
+  });
 });

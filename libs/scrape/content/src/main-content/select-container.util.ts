@@ -2,9 +2,11 @@ import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
 import { query, queryAll } from '../dom/query.util';
 import { isDataTable } from '../markdown/table-to-markdown.util';
-import type { ElementStats, StatsMap } from './content-stats.util';
 import { POST_CLASS } from './boilerplate-signals';
+import type { ElementStats, StatsMap } from './content-stats.util';
 import { holdsLinkProse, isLinkProse } from './link-prose.util';
+import { documentTitle, pageTitle, words } from './page-title.util';
+import { commonAncestor, isFlagged, precedes } from './region.util';
 
 /**
  * The container descends while one child holds this share of the page's good text; each step may
@@ -104,69 +106,9 @@ function coverageContainer(root: DomElement, stats: StatsMap): DomElement {
   }
 }
 
-function isFlagged(element: DomElement, root: DomElement, stats: StatsMap): boolean {
-  for (let e: DomElement | null = element; e && e !== root; e = e.parentElement)
-    if (stats.get(e)?.kind) return true;
-  return false;
-}
-
 /** The page's title heading: its first `<h1>` outside chrome. */
 function titleHeading(root: DomElement, stats: StatsMap): DomElement | undefined {
   return Array.from(queryAll(root, 'h1')).find((h) => !isFlagged(h, root, stats));
-}
-
-/** Names of the site's own title or logo, which some themes set in an `<h1>`. */
-const SITE_TITLE =
-  /(?:^|[-_\s])(?:logo|site-title|site-name|sitename|site-logo|brand|branding|masthead|blog-title|navbar-brand)(?:$|[-_\s])/i;
-const WORDS = /[\p{L}\p{N}]+/gu;
-
-function words(text: string): string[] {
-  return text.toLowerCase().match(WORDS) ?? [];
-}
-
-/** A link to the site's home page (`/`, `./`, the bare origin). */
-const HOME_LINK = /^(?:\.?\/|(?:https?:)?\/\/[^/?#]+\/?)$/i;
-
-function isSiteTitle(heading: DomElement): boolean {
-  let e: DomElement | null = heading;
-  for (let depth = 0; e && depth < 3; depth++, e = e.parentElement) {
-    if (SITE_TITLE.test(`${e.getAttribute('id') ?? ''} ${e.getAttribute('class') ?? ''}`)) return true;
-    if (tagOf(e) === 'a' && HOME_LINK.test((e.getAttribute('href') ?? '').trim())) return true;
-  }
-  const link = query(heading, 'a[href]');
-  return link !== null && HOME_LINK.test((link.getAttribute('href') ?? '').trim());
-}
-
-/**
- * The heading a reader takes for the page's title: an `<h1>` outside chrome, not the site's name or
- * logo, sharing the most words with the document's `<title>` (the first, when nothing says more).
- */
-export function pageTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
-  const candidates = Array.from(queryAll(root, 'h1')).filter((h) => {
-    const length = (h.textContent ?? '').trim().length;
-    return length >= 3 && length <= 300 && !isFlagged(h, root, stats) && !isSiteTitle(h);
-  });
-  if (candidates.length <= 1) return candidates[0];
-  const titleElement = root.ownerDocument ? query(root.ownerDocument, 'title') : null;
-  const title = new Set(words(titleElement?.textContent ?? ''));
-  let best = candidates[0];
-  let bestScore = -1;
-  for (const h of candidates) {
-    const w = words(h.textContent ?? '');
-    const score = w.length ? w.filter((x) => title.has(x)).length / w.length : 0;
-    if (score > bestScore) {
-      best = h;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-function commonAncestor(a: DomElement, b: DomElement): DomElement | undefined {
-  const chain = new Set<DomElement>();
-  for (let e: DomElement | null = a; e; e = e.parentElement) chain.add(e);
-  for (let e: DomElement | null = b; e; e = e.parentElement) if (chain.has(e)) return e;
-  return undefined;
 }
 
 export interface MainRegion {
@@ -175,18 +117,6 @@ export interface MainRegion {
   lead: DomElement[];
   /** The page's title heading, when it precedes the container and neither holds it. */
   title?: DomElement;
-}
-
-/** Whether `a` comes before `b` in document order (neither containing the other). */
-function precedes(a: DomElement, b: DomElement): boolean {
-  const ancestor = commonAncestor(a, b);
-  if (!ancestor || ancestor === a || ancestor === b) return false;
-  let sa: DomElement = a;
-  while (sa.parentElement && sa.parentElement !== ancestor) sa = sa.parentElement;
-  let sb: DomElement = b;
-  while (sb.parentElement && sb.parentElement !== ancestor) sb = sb.parentElement;
-  for (let e = sa.nextElementSibling; e; e = e.nextElementSibling) if (e === sb) return true;
-  return false;
 }
 
 function withTitle(region: MainRegion, root: DomElement, stats: StatsMap): MainRegion {
@@ -247,8 +177,8 @@ function isArticlePage(title: DomElement): boolean {
   const doc = title.ownerDocument;
   // A heading of the text itself (a pasted document's own <h1>) is not the page's title.
   const heading = words(title.textContent ?? '');
-  const documentTitle = new Set(words((doc ? query(doc, 'title') : null)?.textContent ?? ''));
-  if (heading.filter((w) => documentTitle.has(w)).length < 0.5 * heading.length) return false;
+  const titleWords = new Set(words(documentTitle(title)));
+  if (heading.filter((w) => titleWords.has(w)).length < 0.5 * heading.length) return false;
   if (title.getAttribute('itemprop') === 'headline') return true;
   for (let e: DomElement | null = title.parentElement; e; e = e.parentElement) {
     if (tagOf(e) === 'article' || POST_CLASS.test(e.getAttribute('class') ?? '')) return true;
@@ -256,22 +186,6 @@ function isArticlePage(title: DomElement): boolean {
   }
   const type = doc ? query(doc, 'meta[property="og:type"]')?.getAttribute('content') : undefined;
   return /^(?:article|blog|blogposting|news|newsarticle)$/i.test((type ?? '').trim());
-}
-
-/** Without an `<h1>`, a post's title is an `<h2>`/`<h3>` saying what the document's `<title>` says. */
-function postTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
-  const documentTitle = new Set(
-    words((root.ownerDocument ? query(root.ownerDocument, 'title') : null)?.textContent ?? ''),
-  );
-  if (documentTitle.size === 0) return undefined;
-  return Array.from(queryAll(root, 'h2, h3')).find((h) => {
-    const w = words(h.textContent ?? '');
-    return (
-      w.length >= 3 &&
-      w.filter((x) => documentTitle.has(x)).length >= 0.8 * w.length &&
-      !isFlagged(h, root, stats)
-    );
-  });
 }
 
 /** Share of the container's prose the block holding the page's title must hold to be the text. */
@@ -307,7 +221,7 @@ function besideLinkColumns(block: DomElement, s: ElementStats, stats: StatsMap):
 function focusTitled(container: DomElement, root: DomElement, stats: StatsMap): DomElement {
   const own = stats.get(container);
   if (!own || own.prose <= 0) return container;
-  const title = [pageTitle(root, stats), postTitle(root, stats)].find(
+  const title = [pageTitle(root, stats)].find(
     (h) => h && commonAncestor(h, container) === container && isArticlePage(h),
   );
   if (!title) return container;
