@@ -31,6 +31,19 @@ export function newsDatasetDir(repoRoot: string, override?: string): string | un
   return datasetDir(repoRoot, 'news-dev', override);
 }
 
+/**
+ * The Dragnet convention (the dataset README): the main text is what precedes the annotators'
+ * `!@#$%^&*()  COMMENTS` marker. Three gold texts still carry the marker (one spelled `!@ $%^&*()`)
+ * and the reader comments after it; they are cut there.
+ */
+const COMMENTS_MARKER = /^[!@#\s]*\$%\^&\*\(\)\s+COMMENTS\s*$/m;
+
+function mainTextOf(text: string | null): string | null {
+  if (text === null) return null;
+  const marker = COMMENTS_MARKER.exec(text);
+  return marker ? text.slice(0, marker.index).trimEnd() : text;
+}
+
 /** Every page, in file order (Dragnet 0001–0400, then trafilatura-eval 0401–0951). */
 export function loadNewsPages(dir: string): NewsPage[] {
   const pages: NewsPage[] = [];
@@ -43,7 +56,7 @@ export function loadNewsPages(dir: string): NewsPage[] {
       url: truth.url ?? undefined,
       source: truth.source,
       html: gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))),
-      mainContent: truth.ground_truth.main_content ?? null,
+      mainContent: mainTextOf(truth.ground_truth.main_content ?? null),
       withSnippets: truth.ground_truth.with ?? [],
       withoutSnippets: truth.ground_truth.without ?? [],
     });
