@@ -56,4 +56,14 @@ describe('removeBoilerplateLines', () => {
       expect(text).not.toContain(gone);
     expect(text).toContain('A version of the survey will be repeated');
   });
+
+  it('drops picture credit and source lines, in several languages', () => {
+    const text = sut(
+      `${paragraph('river')}<p>(Foto: Tony Silva/Ascom-PC)</p><p>Photo: Chris Ocken / Courtesy of the maker</p>` +
+        `${paragraph('lake')}<p>Quelle: Landesregierung</p><p>Beitrag teilen</p><p>Photos of the river were taken by the team.</p>`,
+    );
+    for (const gone of ['Foto:', 'Chris Ocken', 'Quelle:', 'Beitrag teilen'])
+      expect(text).not.toContain(gone);
+    expect(text).toContain('Photos of the river were taken');
+  });
 });

@@ -29,6 +29,9 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^(?:like (?:it|this|what you (?:read|see))\?\s*)?share (?:it|this)!?$`,
     String.raw`^(?:get|follow) (?:our|the) .{0,40} (?:via|on) (?:facebook|twitter|instagram)$`,
     String.raw`^in (?:association|partnership) with$`,
+    // Credit lines of pictures and sources, in the languages of the pages measured.
+    String.raw`^\(?(?:fotos?|photos?|bild(?:er)?|images?|credits?|crédits?(?: photos?)?|crédito|titelbild|photograph(?:ed)? by|picture|quelle|quellen|fuente)\s*:.{0,80}\)?$`,
+    String.raw`^(?:beitrag|artikel|seite|post|article) (?:teilen|empfehlen|drucken)|^jetzt (?:teilen|kommentieren)!?$|^(?:teilen|drucken|merken)$`,
   ].join('|'),
   'i',
 );
