@@ -59,7 +59,7 @@ export function loadAnswerSet(file: string): EvalSet {
 /**
  * Comparison form of an answer: case, accents, dashes, multiplication signs and spacing folded,
  * and a leading modifier ("up to", "about", "from", "by", "within"…) or a trailing period ("per
- * day") ignored on both sides.
+ * day", "/ month") ignored on both sides.
  */
 export function normalizeAnswer(text: string): string {
   return text
@@ -69,7 +69,7 @@ export function normalizeAnswer(text: string): string {
       /^(?:up to|more than|less than|over|under|about|around|approximately|nearly|almost|at least|at most|from|by|within|every|only|just)\s+/,
       '',
     )
-    .replace(/\s+(?:per|a|an|each)\s+(?:day|night|week|month|year|person|hour)$/, '')
+    .replace(/\s*(?:\s(?:per|a|an|each)\s|\/)\s*(?:day|night|week|month|year|person|hour)$/, '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[–—−]/g, '-')
