@@ -2,7 +2,7 @@ import { type Candidate, candidatesOf, score, TYPE_ONLY } from './answer-candida
 import { escape, missingTerms, weightsFor } from './answer-terms.util';
 import { type FactPage, foldText, type PageFacts, pageFacts } from './page-facts.util';
 import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
-import { findValues, type ValueKind } from './values.util';
+import { findValues, numericValue, type ValueKind } from './values.util';
 
 /** The answer to a question read from one or more pages, or why there is none. */
 export interface ExactAnswer {
@@ -116,13 +116,51 @@ export function exactAnswer(
   const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
   if (best.coverage < threshold || best.score <= 0) return { ...none('weak-evidence'), score: best.score };
   return {
-    answer: rangeEnd(frame, best),
+    answer: rangeEnd(frame, { ...best, text: shownAs(best, pages) }),
     found: true,
     evidence: best.fact.label ? `${best.fact.label}: ${best.fact.value}` : best.fact.value,
     page: best.fact.page,
     score: best.score,
     frame,
   };
+}
+
+const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
+
+/** "3 March 2026", "June 9, 2026", "2026-03-03" → "2026-03-03"; undefined for anything else. */
+function isoDate(text: string): string | undefined {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (iso) return iso.slice(1).join('-');
+  const dayFirst = /^(?:\p{L}+,?\s)?(\d{1,2})(?:st|nd|rd|th)?\.?\s(\p{L}+)\.?,?\s(\d{4})$/u.exec(text.trim());
+  const monthFirst = /^(?:\p{L}+,?\s)?(\p{L}+)\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})$/u.exec(text.trim());
+  const [day, month, year] = dayFirst
+    ? [dayFirst[1], dayFirst[2], dayFirst[3]]
+    : monthFirst
+      ? [monthFirst[2], monthFirst[1], monthFirst[3]]
+      : [];
+  const index = month ? MONTHS.indexOf(month.slice(0, 3).toLowerCase()) : -1;
+  if (index < 0 || !day || !year) return undefined;
+  return `${year}-${String(index + 1).padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+/**
+ * A value read from structured data ("2026-03-03", "€1299") as the page shows it to readers
+ * ("3 March 2026", "€1,299.00"), when the page's text holds the same date or amount.
+ */
+function shownAs(best: Candidate, pages: readonly PageFacts[]): string {
+  if (best.fact.source !== 'structured' || (best.kind !== 'date' && best.kind !== 'money')) return best.text;
+  const page = pages.find((entry) => entry.facts.includes(best.fact));
+  const same = (text: string): boolean =>
+    best.kind === 'date'
+      ? isoDate(best.text) !== undefined && isoDate(text) === isoDate(best.text)
+      : numericValue(text) === numericValue(best.text) &&
+        text.replace(/[\d\s.,]+/g, '') === best.text.replace(/[\d\s.,]+/g, '');
+  for (const fact of page?.facts ?? []) {
+    if (fact.source === 'structured') continue;
+    const shown = findValues(fact.value).find((value) => value.kind === best.kind && same(value.text));
+    if (shown) return shown.text;
+  }
+  return best.text;
 }
 
 /**

@@ -353,6 +353,7 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
   const markdownFold = foldText(readableText(input.markdown));
   const inMain = (text: string) => !markdownFold || markdownFold.includes(foldText(text));
   const entities = input.html ? readStructuredData(input.html) : [];
+  const priceCue = input.html ? singlePrice(input.html) : false;
   const facts: Fact[] = [];
   for (const entity of entities) {
     if (entity.source === 'json-ld' || entity.source === 'microdata')
@@ -362,7 +363,10 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
         // Bylines and dates are page metadata (often outside the main content); prices must be in it.
         if (
           typeof entity.properties[key] === 'string' &&
-          (key === 'author' || key === 'datePublished' || inMain(String(entity.properties[key]).slice(0, 40)))
+          (key === 'author' ||
+            key === 'datePublished' ||
+            inMain(String(entity.properties[key]).slice(0, 40))) &&
+          (key !== 'price' || priceCue)
         )
           facts.push({
             source: 'structured',
@@ -409,7 +413,33 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
   };
 }
 
+/**
+ * Whether the page marks one price (an element whose class or id says "price", outside related
+ * items): the DOM's price cue is then the page's price. Without such an element the cue is only the
+ * first amount of the text (a headline's "€340m"), and with several (a pricing page's plans) it is
+ * one price among others; the sentences and cards that hold them answer instead.
+ */
+function singlePrice(html: string): boolean {
+  const { document } = parseHTML(html);
+  const elements = (
+    Array.from(document.querySelectorAll('[class*="price" i], [id*="price" i]')) as HtmlElement[]
+  ).filter(
+    (element) =>
+      /\d/.test(element.textContent ?? '') &&
+      !element.closest('.related, [class*="related" i], [class*="recommend" i], nav, footer, aside, header'),
+  );
+  const leaves = elements.filter(
+    (element) => !elements.some((other) => other !== element && element.contains(other)),
+  );
+  const amounts = new Set(leaves.map((element) => firstMoneyOr(collapse(element.textContent ?? ''))));
+  return amounts.size === 1;
+}
+
 /** A DOM price cue may hold the new and the old price ("€89.95 €109.00"): the first amount. */
 function firstMoneyOr(text: string): string {
-  return /(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|EUR|USD|GBP))/.exec(text)?.[0] ?? text;
+  return (
+    /(?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:million|billion|bn|m|k)\b)?|\d[\d,.]*\s?(?:€|EUR|USD|GBP))/.exec(
+      text,
+    )?.[0] ?? text
+  );
 }
