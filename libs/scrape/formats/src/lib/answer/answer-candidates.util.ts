@@ -33,6 +33,7 @@ const AXES = [
   ['before', 'after'],
   ['regular', 'express', 'early'],
   ['online', 'onsite'],
+  ['monthly', 'yearly'],
 ];
 const HOW_FAR = /\bhow far\b/i;
 /** Support given to every value of the asked kind when the question names nothing but the page's subject. */
@@ -89,6 +90,11 @@ function qualifiersOf(candidate: { fact: Fact; span?: ValueSpan }, segmentText: 
       found.add(group);
   }
   if (/\b(minimum|min\.?|at least|lowest)\b/.test(lower)) found.add('minimum');
+  // The period written with the amount ("$19 / month", "€27.50 a month", "$182/yr").
+  const period = /(?:\/|\bper|\ba|\ban|\beach|\bevery)\s?(month|mo|year|yr|annum)\b/i.exec(
+    span?.text ?? '',
+  )?.[1];
+  if (period) found.add(/^mo/i.test(period) ? 'monthly' : 'yearly');
   // The ends of a range ("runs from 3 June to 9 June 2024").
   if (
     span &&
@@ -185,6 +191,9 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     const headingLine = fact.source === 'text' && fact.value === fact.heading;
     if (!headingLine && !/\baddress\b/i.test(frame.question))
       for (const name of nameSpans(fact.value)) {
+        // "Who owns Keelwise?": not Keelwise.
+        if (tokenize(name.text).every((token) => frame.terms.some((term) => term.term === token.term)))
+          continue;
         // "Dr. Leena Virtanen of Aalto University": the person, without their organisation.
         const affiliation =
           frame.shape === 'person' ? /^(.+?\s\S+)\s+(?:of|from|at)\s+\p{Lu}/u.exec(name.text) : null;
@@ -308,7 +317,10 @@ export function score(
         phraseGroups(fact.value.toLowerCase()).some((group) => term.groups.includes(group))
       )
         best = 0.6;
-      if (best < 0.5 && !term.cue && matchesText(term, headingTokens, fact.heading.toLowerCase())) best = 0.5;
+      // The heading above a short line (a plan's card, a list item) is what the line is about.
+      const headingSupport = valueTokens.length <= 8 && fact.value !== fact.heading ? 0.75 : 0.5;
+      if (best < headingSupport && !term.cue && matchesText(term, headingTokens, fact.heading.toLowerCase()))
+        best = headingSupport;
       // A word of the page's own title or headline is said of everything on the page; a word the
       // page uses elsewhere ("course" on a course page) a little.
       if (best < 0.5 && subject) best = 0.5;

@@ -97,7 +97,12 @@ export function weightsFor(frame: QuestionFrame, pages: readonly PageFacts[]): W
     const weight = term.cue ? 1 : Math.min(3, Math.max(0.6, idf));
     return {
       term,
-      weight: GENERIC_NOUNS.has(term.word) ? 0.5 : ROLE_VERBS.has(term.word) ? Math.min(weight, 1) : weight,
+      weight:
+        GENERIC_NOUNS.has(term.word) && !term.required
+          ? 0.5
+          : ROLE_VERBS.has(term.word)
+            ? Math.min(weight, 1)
+            : weight,
       subjectOf,
       usedOn,
     };

@@ -203,6 +203,35 @@ const GROUPS: string[][] = [
   ['limit', 'limits', 'limited', 'allowance', 'allowed', 'cap'],
   ['timeout', 'time out', 'times out', 'timed out', 'cancelled'],
   ['cargo', 'freight', 'tonnage', 'goods'],
+  // What a request, a vehicle or a drone carries ("max payload", "request body", "total load").
+  ['payload', 'payloads', 'request body', 'body size', 'request size', 'load', 'loads'],
+  ['repair', 'repairs', 'repaired', 'fix', 'fixes', 'fixed', 'fixing', 'mend', 'mending'],
+  [
+    'exceed',
+    'exceeds',
+    'exceeding',
+    'exceeded',
+    'hit',
+    'hits',
+    'reach',
+    'reached',
+    'go over',
+    'over the limit',
+  ],
+  ['cutoff', 'cut-off', 'cut off', 'order by', 'placed before', 'order before', 'deadline'],
+  [
+    'owner',
+    'owners',
+    'owns',
+    'owned',
+    'ownership',
+    'belongs to',
+    'part of',
+    'subsidiary of',
+    'parent company',
+    'acquired',
+    'bought',
+  ],
   [
     'grow',
     'grew',
@@ -323,7 +352,8 @@ export const SOFT_WORDS = new Set(
     'know say said see look offer offers include includes included includ allow allows contain contains go goes ' +
     'there here it its they them their this that these those you your we our us me my i he she her his him one ' +
     'please exactly approximately roughly currently sold sell sells selling offered already even again seen saw sees ' +
-    'available possible kind type sort way ever actually really also still yet already get'
+    'available possible kind type sort way ever actually really also still yet already get ' +
+    'something anything everything someone anyone somebody anybody nothing whatever set'
   ).split(/\s+/),
 );
 
@@ -352,8 +382,35 @@ export const CUE_WORDS = new Set(
 
 /** Contrasting qualifiers: a value described by one member does not answer a question naming another. */
 export const QUALIFIER_GROUPS: Record<string, string[]> = {
-  maximum: ['maximum', 'max', 'most', 'up to', 'at most', 'highest', 'top'],
-  minimum: ['minimum', 'min', 'least', 'at least', 'lowest', 'from', 'starting', 'starting at', 'starts at'],
+  maximum: [
+    'maximum',
+    'max',
+    'most',
+    'up to',
+    'at most',
+    'highest',
+    'top',
+    'longest',
+    'biggest',
+    'largest',
+    'heaviest',
+    'fastest',
+  ],
+  minimum: [
+    'minimum',
+    'min',
+    'least',
+    'at least',
+    'lowest',
+    'from',
+    'starting',
+    'starting at',
+    'starts at',
+    'shortest',
+    'smallest',
+    'fewest',
+    'cheapest',
+  ],
   default: ['default', 'by default'],
   before: [
     'before',
@@ -374,4 +431,7 @@ export const QUALIFIER_GROUPS: Record<string, string[]> = {
   early: ['early bird', 'early', 'advance'],
   online: ['online', 'web', 'in advance'],
   onsite: ['at the airport', 'at the door', 'on the day', 'on site', 'onsite', 'in store'],
+  // The period a price or a quota is for ("$19 / month billed monthly", "$182 / year").
+  monthly: ['monthly', 'per month', 'a month', 'each month', 'every month', 'month-to-month', 'per mo'],
+  yearly: ['yearly', 'annual', 'annually', 'per year', 'a year', 'each year', 'every year', 'per annum'],
 };

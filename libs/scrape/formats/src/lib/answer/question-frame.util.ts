@@ -80,6 +80,15 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
   },
   { test: /\baddress\b/, kinds: ['address'], shape: 'place' },
 
+  // "What status code do I get": an HTTP status (a number), not a word of the page.
+  {
+    test: /\b(?:status|error|response|http|return) codes?\b/,
+    kinds: ['number', 'code'],
+    shape: 'value',
+    cue: /^(?:status|response|http|code|codes)$/,
+  },
+  // "What's the order cutoff": a time (or a date) before which something must happen.
+  { test: /\bcut-?\s?offs?\b|\bdeadline\b/, kinds: ['time', 'date'], cue: /^(?:cutoff|cut|off|deadline)$/ },
   {
     test: /\b(sku|isbn|ean|upc|gtin|mpn|model (number|no)|part (number|no)|article (number|no)|item (number|no)|product code|reference number|order number)\b/,
     kinds: ['code'],
@@ -103,13 +112,13 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
   },
   { test: /\b(version|release number)\b/, kinds: ['version', 'number', 'code'] },
   { test: /\btemperature\b|\bhow (hot|cold|warm)\b|\bdegrees\b/, kinds: ['temperature'] },
-  { test: /\b(weigh|weighs|weight|heavy|mass)\b/, kinds: ['mass'] },
+  { test: /\b(weigh|weighs|weight|heavy|heavier|heaviest|mass)\b/, kinds: ['mass'] },
   {
-    test: /\bhow (long|many (hours|days|minutes|weeks|months|years|nights))\b|\b(duration|battery life|runtime|time limit|lifetime|lifespan)\b/,
+    test: /\bhow (long|many (hours|days|minutes|weeks|months|years|nights))\b|\b(duration|battery life|runtime|time limit|lifetime|lifespan|longest|shortest)\b/,
     kinds: ['duration', 'length', 'date'],
   },
   { test: /\bhow (quickly|soon)\b/, kinds: ['duration', 'time', 'date'] },
-  { test: /\bhow fast\b|\bspeed\b/, kinds: ['speed', 'power', 'duration', 'data', 'frequency'] },
+  { test: /\bhow fast\b|\bspeed\b|\bfastest\b/, kinds: ['speed', 'power', 'duration', 'data', 'frequency'] },
   { test: /\bhow far\b|\bdistance\b|\brange\b/, kinds: ['length', 'duration'] },
   {
     test: /\bhow (tall|high|wide|deep|thick)\b|\b(height|width|depth|thickness|length)\b/,
@@ -120,12 +129,14 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     test: /\bhow many (?!(?:dollars|euros|pounds|francs|yen|cents|percent)\b)(?=.*\b(?:prices?|cost|costs|fees?|charge|charged|pay|paid|fares?|rent|rental|rented|hire|expensive|budget|salary|spend|spent|bill)\b)/,
     kinds: ['count', 'number'],
   },
+  // "How much do I save", "what discount": a share or an amount off.
+  { test: /\b(save|saves|saving|savings|discount|discounts|discounted)\b/, kinds: ['percent', 'money'] },
   {
     test: /\b(percent|percentage|per cent|proportion|uptime|by how much|what share)\b/,
     kinds: ['percent', 'money', 'count', 'number'],
   },
   {
-    test: /\bhow much (is|are|was|were)\b|\b(prices?|cost|costs|costing|fees?|charge|charged|pay|paid|fares?|tuition|rent|expensive|cheap|budget|salary|worth|spend|spent|bill)\b/,
+    test: /\bhow much (is|are|was|were|to|for)\b|\b(prices?|cost|costs|costing|fees?|charge|charged|pay|paid|fares?|tuition|rent|expensive|cheap|budget|salary|worth|spend|spent|bill)\b/,
     kinds: ['money', 'percent'],
   },
   // "How much did they raise / earn / donate": money (not the count of who raised it).
@@ -142,7 +153,7 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
   { test: /\b(resolution|megapixels?|sensor)\b/, kinds: ['resolution'] },
   { test: /\bfrequency\b|\bhz\b/, kinds: ['frequency'] },
   {
-    test: /\bhow (big|large|small)\b|\b(size|dimensions?|measure|measurements|capacity|volume)\b/,
+    test: /\bhow (big|large|small)\b|\b(size|dimensions?|measure|measurements|capacity|volume|biggest|largest|smallest)\b/,
     kinds: ['area', 'volume', 'length', 'data', 'mass', 'energy', 'count', 'number'],
   },
   { test: /\bhow many\b/, kinds: ['count', 'number'] },
@@ -157,7 +168,7 @@ const PERSON =
 const PLACE =
   /^where\b|\bwhich (city|country|town|place|location|venue|region|state|street)\b|\bin what (city|country|town)\b/;
 const ORG =
-  /\bwhich (brand|company|manufacturer|firm|organi[sz]ation|bank|provider|vendor|database|framework|language|tool|library|platform|cloud|university|school|team|agency|club|charity|publisher|airline|studio|institute|college|hospital|operator|carrier|supplier|retailer|store|shop)\b|\bwhat (brand|company|manufacturer)\b|\bwho (makes|made|manufactures|produces|owns|publishes|sells)\b|\b(brand|manufacturer|maker)\b/;
+  /\bwhich (brand|company|manufacturer|firm|organi[sz]ation|bank|provider|vendor|database|framework|language|tool|library|platform|cloud|university|school|team|agency|club|charity|publisher|airline|studio|institute|college|hospital|operator|carrier|supplier|retailer|store|shop)\b|\bwhat (brand|company|manufacturer)\b|\bwho (makes|made|manufactures|produces|owns|owned|acquired|bought|publishes|sells)\b|\b(brand|manufacturer|maker)\b/;
 const BOOLEAN = /^(is|are|was|were|does|do|did|can|could|will|would|has|have|had|should|may|must)\b/;
 const OPEN =
   /^(why|how (do|does|can|could|should|would|to|is|are)|explain|describe|summari[sz]e)\b|\bused for\b|\bwhat happen(s|ed)\b|\bwhat (does|do|did) .+ do\b|\bwhich (is|wins|one)\b/;
@@ -180,7 +191,10 @@ export function analyzeQuestion(question: string): QuestionFrame {
     if (rule.shape) shape = rule.shape;
   }
   if (!rule?.shape) {
-    if (PERSON.test(lower) && !/\bwho (makes|made|manufactures|produces|publishes)\b/.test(lower))
+    if (
+      PERSON.test(lower) &&
+      !/\bwho (makes|made|manufactures|produces|publishes|owns|owned|acquired|bought)\b/.test(lower)
+    )
       shape = 'person';
     else if (ORG.test(lower) && kinds.length === 0) shape = 'org';
     else if (PLACE.test(lower) && kinds.length === 0) shape = 'place';
@@ -200,7 +214,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
   // "from … to": only a qualifier when asked as such; "how much does X cost to …" is not "after".
   if (!/\b(now|today|currently|after)\b/.test(lower)) qualifiers.delete('after');
   if (!/\b(before|previously|used to|originally|old)\b/.test(lower)) qualifiers.delete('before');
-  if (!/\b(minimum|min|at least|lowest)\b/.test(lower)) qualifiers.delete('minimum');
+  if (!/\b(minimum|min|at least|lowest|shortest|smallest|fewest|cheapest)\b/.test(lower))
+    qualifiers.delete('minimum');
   if (
     /\b(start|starts|starting|begin|begins|beginning|commence|commences|first day|opening day)\b/.test(lower)
   )
@@ -208,7 +223,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
   if (/\b(end|ends|ending|finish|finishes|last day|closing day)\b/.test(lower)) qualifiers.add('end');
   // "What time do they close?": the end of an opening-hours range ("from 9:00 to 19:00"); "open":
   // its start. The verb names the end of the range asked for, the page need not repeat it.
-  const hoursVerb = kinds[0] === 'time' ? HOURS_VERB.exec(lower)?.[1] : undefined;
+  // "When does the early-bird price end?": the same for a date ("until 31 March").
+  const hoursVerb = kinds[0] === 'time' || kinds[0] === 'date' ? HOURS_VERB.exec(lower)?.[1] : undefined;
   if (hoursVerb) qualifiers.add(/^(clos|shut|end|finish)/.test(hoursVerb) ? 'end' : 'start');
   const typeMatch = shape === 'org' ? TYPE_NOUN.exec(lower) : null;
   const typeNoun = typeMatch?.[1];
@@ -225,6 +241,14 @@ export function analyzeQuestion(question: string): QuestionFrame {
   const terms: QuestionTerm[] = [];
   // Words of a lexicon phrase the question uses ("send back", "take place"): the phrase is matched as a whole.
   const phraseWords = new Set(phraseEntries(lower).flatMap((phrase) => phrase.split(/[\s-]+/)));
+  // A capitalised word inside the question names something ("the Business plan", "Team"): not a
+  // generic noun or a filler, whatever the word.
+  const capitalised = [...text.matchAll(/(?<=\S\s+)\p{Lu}[\p{L}-]*/gu)].map((match) =>
+    match[0].toLowerCase(),
+  );
+  // (A question typed in Title Case says nothing by its capitals.)
+  const proper = new Set(capitalised.length * 2 <= words(text).length ? capitalised : []);
+  const yesNo = BOOLEAN.test(lower);
   for (const word of words(lower)) {
     if (isStopword(word) && !/^\d/.test(word)) continue;
     const term = stem(word);
@@ -233,7 +257,12 @@ export function analyzeQuestion(question: string): QuestionFrame {
     const groups = groupsOf(term);
     // "How many people does it serve": a page says "Serves 10"; a counted person noun may be implied.
     const isCounted = countNoun !== undefined && stem(countNoun) === term && !IMPLIED_COUNT_NOUNS.has(word);
-    const soft = !isCounted && (SOFT_WORDS.has(word) || SOFT_WORDS.has(term));
+    // "Do they sell bikes?": a yes/no question about selling is not answered by a page that only mentions bikes.
+    const soft =
+      !isCounted &&
+      !proper.has(word) &&
+      !(yesNo && /^(sell|sells|sold|selling)$/.test(word)) &&
+      (SOFT_WORDS.has(word) || SOFT_WORDS.has(term));
     const qualifier = QUALIFIER_WORDS.has(word);
     const cue = CUE_WORDS.has(word) || kindCue(word, kinds) || qualifier || (soft && groups.length > 0);
     if ((soft || CUE_WORDS.has(word)) && groups.length === 0 && !qualifier) continue;
@@ -242,7 +271,6 @@ export function analyzeQuestion(question: string): QuestionFrame {
     // Other past participles ("were studied", "was replaced") describe the value loosely, except
     // for who-questions, where the role verb is what is asked ("Who illustrated the book?").
     // Yes/no questions keep their verb: "Is a camera provided?" is not answered by "Bring your own camera".
-    const yesNo = BOOLEAN.test(lower);
     const participle = /[a-z]{3,}ed$/.test(word) && shape !== 'person' && shape !== 'org' && !yesNo;
     const eventVerb =
       (groups.length > 0 && (ROLE_VERBS.has(word) || (/[a-z]{3,}ed$/.test(word) && !yesNo))) || participle;
@@ -256,7 +284,7 @@ export function analyzeQuestion(question: string): QuestionFrame {
     const changeVerb = byHowMuch && groups.some((group) => CHANGE_GROUPS.has(group));
     const optional =
       !isCounted &&
-      (GENERIC_NOUNS.has(word) ||
+      ((GENERIC_NOUNS.has(word) && !proper.has(word)) ||
         eventVerb ||
         inPhrase ||
         passive ||
@@ -330,16 +358,31 @@ const PLURALS = new Set(['people', 'children', 'men', 'women', 'staff', 'feet', 
 /** Words that name the kind of value asked for: they match labels but the page need not repeat them. */
 function kindCue(word: string, kinds: ValueKind[]): boolean {
   if (kinds.length === 0) return false;
-  return /^(deadline|share|proportion|portion|fraction|pay|paid|spend|price|prices|cost|costs|fee|fees|file|files|folder|directory|path|weight|weigh|weighs|mass|date|year|time|version|number|amount|percentage|percent|temperature|speed|size|dimensions?|capacity|volume|length|height|width|depth|distance|duration|address|phone|telephone|email|e-mail|url|rate|frequency|resolution|power|pressure|torque|energy|much|many|long|far|big|large|tall|wide|deep|heavy|often|quickly|fast|soon|hot|cold)$/.test(
+  return /^(deadline|share|proportion|portion|fraction|pay|paid|spend|price|prices|cost|costs|fee|fees|file|files|folder|directory|path|weight|weigh|weighs|mass|date|year|time|version|number|amount|percentage|percent|temperature|speed|size|dimensions?|capacity|volume|length|height|width|depth|distance|duration|address|phone|telephone|email|e-mail|url|rate|frequency|resolution|power|pressure|torque|energy|much|many|long|far|big|large|tall|wide|deep|heavy|often|quickly|fast|soon|hot|cold|longest|shortest|biggest|largest|smallest|heaviest|fastest)$/.test(
     word,
   );
 }
 
 export function normalizeQuestion(question: string): string {
-  return question
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(IMPERATIVE, '')
-    .replace(/^(the|a|an)\s+/i, (article) => article)
-    .replace(/[?.!]+$/, '');
+  return expandContractions(
+    question
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(IMPERATIVE, '')
+      .replace(/^(the|a|an)\s+/i, (article) => article)
+      .replace(/[?.!]+$/, ''),
+  );
+}
+
+/** "Who's", "what's", "don't", "I'm": the words they stand for (a possessive "Acme's" stays). */
+function expandContractions(text: string): string {
+  return text
+    .replace(/\b(who|what|where|when|how|which|there|it|that|here)['’]s\b/gi, '$1 is')
+    .replace(/\b(\p{L}+)n['’]t\b/giu, (_match, stem: string) =>
+      /^(ca|wo)$/i.test(stem) ? (stem.toLowerCase() === 'ca' ? 'can not' : 'will not') : `${stem} not`,
+    )
+    .replace(/\b(\p{L}+)['’](re|ll|ve|d|m)\b/giu, (_match, word: string, ending: string) => {
+      const full: Record<string, string> = { re: 'are', ll: 'will', ve: 'have', d: 'would', m: 'am' };
+      return `${word} ${full[ending.toLowerCase()]}`;
+    });
 }
