@@ -69,7 +69,7 @@ export function normalizeAnswer(text: string): string {
       /^(?:up to|more than|less than|over|under|about|around|approximately|nearly|almost|at least|at most|from|by|within|every|only|just)\s+/,
       '',
     )
-    .replace(/\s*(?:\s(?:per|a|an|each)\s|\/)\s*(?:day|night|week|month|year|person|hour)$/, '')
+    .replace(/\s*(?:\s(?:per|a|an|each)\s|\/)\s*(?:day|night|week|month|year|person|hour|user|seat)$/, '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[–—−]/g, '-')
