@@ -1,7 +1,8 @@
-import { stem } from '../text/tokens.util';
+import { isStopword, stem } from '../text/tokens.util';
 import {
   escape,
   matchesText,
+  sameWord,
   SEGMENT_BREAK,
   termMatches,
   type Token,
@@ -36,6 +37,9 @@ const AXES = [
   ['monthly', 'yearly'],
 ];
 const HOW_FAR = /\bhow far\b/i;
+/** Questions about the page's own writing ("When was it published?", "date of the article"). */
+const PUBLISHING =
+  /\b(publish\w*|post|posted|written|wrote|write|updated?|article|story|blog|piece|report|review|interview|dated?)\b/i;
 /** Support given to every value of the asked kind when the question names nothing but the page's subject. */
 export const TYPE_ONLY = 0.25;
 /** Labels whose values are places ("Region: Central Otago, New Zealand"). */
@@ -95,6 +99,17 @@ function qualifiersOf(candidate: { fact: Fact; span?: ValueSpan }, segmentText: 
     span?.text ?? '',
   )?.[1];
   if (period) found.add(/^mo/i.test(period) ? 'monthly' : 'yearly');
+  // "$8 per user per month, billed annually, or $10 billed monthly": how it is billed names the plan.
+  const billed = span
+    ? /^[^$€£¥\d]{0,40}?\b(?:billed|paid|charged)\s+(monthly|annually|yearly|every month|every year|per month|per year|once a year)/i.exec(
+        candidate.fact.value.slice(span.end),
+      )?.[1]
+    : undefined;
+  if (billed) {
+    found.delete('monthly');
+    found.delete('yearly');
+    found.add(/month/i.test(billed) ? 'monthly' : 'yearly');
+  }
   // The ends of a range ("runs from 3 June to 9 June 2024").
   if (
     span &&
@@ -118,7 +133,9 @@ function qualifierFactor(frame: QuestionFrame, found: Set<string>): number {
     const asked = axis.filter((group) => frame.qualifiers.has(group));
     if (asked.length === 0) continue;
     const has = axis.filter((group) => found.has(group));
-    if (has.some((group) => asked.includes(group))) factor *= 1.5;
+    // Said of the asked qualifier and of another one too ("per month, billed annually"): a weaker fit.
+    if (has.some((group) => asked.includes(group)))
+      factor *= has.every((group) => asked.includes(group)) ? 1.5 : 1.1;
     else if (has.length > 0) factor *= 0.45;
   }
   if (!frame.qualifiers.has('before') && found.has('before')) factor *= 0.6;
@@ -138,7 +155,16 @@ function nameFit(frame: QuestionFrame, name: ValueSpan, fact: Fact): number {
     return /\bby$/.test(before) ? 1.2 : 1;
   }
   if (frame.shape === 'place') {
-    let fit = /\b(in|at|from|near|to|into)$/.test(before) ? 1 : 0.35;
+    // "at the Lisbon Congress Centre" is where it is; "a walk from Oriente" is where it is not,
+    // unless the question asks where from or to.
+    const direction = /\b(from|to|into|towards?)\b/i.test(frame.question);
+    let fit = /\b(in|at|on)$/.test(before)
+      ? 1
+      : /\b(from|near|to|into)$/.test(before)
+        ? direction
+          ? 1
+          : 0.4
+        : 0.35;
     if (PLACE_WORDS.test(name.text)) fit = Math.max(fit, 0.9);
     if (fact.source !== 'text') fit = Math.max(fit, 0.8);
     return fit;
@@ -153,6 +179,7 @@ const UNIT_WORDS: Partial<Record<ValueKind, RegExp>> = {
   data: /\b(bytes|kilobytes|megabytes|gigabytes|kb|mb|gb|tb)\b/i,
   money: /\b(euros?|dollars?|pounds|usd|eur|gbp)\b/i,
   percent: /\b(percent|percentage|per cent)\b|%/i,
+  energy: /\b(calories|kcal|kj|kwh|wh|mah)\b/i,
 };
 
 /** A labelled number whose label or description names a unit of the asked kind ("retention_days: … Default: 30"). */
@@ -269,8 +296,13 @@ export function score(
   const isCandidate = (token: Token) => candidateTokens.includes(token);
   // Segments holding a value of the same kind as the candidate (rivals for the words there).
   const rivals = new Set<number>();
+  // Other names of the sentence are rivals of a name ("led by chief executive Rowan Ellis and chaired by Prof. Amelia Shaw").
+  const others =
+    candidate.kind === 'name'
+      ? nameSpans(fact.value).filter((name) => name.text.includes(' ') || !NOT_NAMES.test(name.text))
+      : findValues(fact.value);
   if (span)
-    for (const other of findValues(fact.value))
+    for (const other of others)
       if ((other.kind === span.kind || frame.kinds.includes(other.kind)) && other.start !== span.start) {
         const token = valueTokens.find((entry) => entry.end > other.start && entry.start < other.end);
         if (token) rivals.add(token.segment);
@@ -303,13 +335,18 @@ export function score(
         }
         const first = valueTokens.indexOf(candidateTokens[0] ?? token);
         const last = valueTokens.indexOf(candidateTokens[candidateTokens.length - 1] ?? token);
-        const distance = index < first ? first - index - 1 : Math.max(0, index - last - 1);
+        // Words between them, function words counting half ("2 minutes on each side" is next to "side").
+        const between =
+          index < first ? valueTokens.slice(index + 1, first) : valueTokens.slice(last + 1, index);
+        const distance = between.reduce((sum, entry) => sum + (isStopword(entry.lower) ? 0.5 : 1), 0);
         // Another part of an enumeration ("marathon €85, half marathon €55") describes its own value.
         const segment = token.segment === candidateSegment ? 1 : rivals.has(token.segment) ? 0.4 : 0.85;
         // Within its own clause a word describes the value however far it stands ("Apply by 15 May
         // with your CV to jobs@…").
         const near = segment / (1 + distance / 4);
-        best = Math.max(best, token.segment === candidateSegment ? Math.max(near, 0.5) : near);
+        // The question's own word says more than a synonym ("founded in 2011" over "since 2022").
+        const strength = sameWord(term, token.term) ? 1 : 0.85;
+        best = Math.max(best, strength * (token.segment === candidateSegment ? Math.max(near, 0.5) : near));
       }
       if (
         best === 0 &&
@@ -317,8 +354,16 @@ export function score(
         phraseGroups(fact.value.toLowerCase()).some((group) => term.groups.includes(group))
       )
         best = 0.6;
-      // The heading above a short line (a plan's card, a list item) is what the line is about.
-      const headingSupport = valueTokens.length <= 8 && fact.value !== fact.heading ? 0.75 : 0.5;
+      // The heading above a short line (a plan's card, a list item) is what the line is about; a
+      // question heading (an FAQ's) is what the answer below it answers.
+      const headingSupport =
+        fact.value === fact.heading
+          ? 0.5
+          : fact.heading.endsWith('?')
+            ? 0.9
+            : valueTokens.length <= 8
+              ? 0.75
+              : 0.5;
       if (best < headingSupport && !term.cue && matchesText(term, headingTokens, fact.heading.toLowerCase()))
         best = headingSupport;
       // A word of the page's own title or headline is said of everything on the page; a word the
@@ -426,7 +471,15 @@ export function score(
   const segmentText = span ? (segments[candidateSegment] ?? fact.value) : fact.value;
   const qualifier = qualifierFactor(frame, qualifiersOf({ fact, span }, segmentText));
   const source = fact.source === 'structured' ? 1.1 : fact.source === 'text' ? 1 : 1.05;
+  // A byline's date says when the page was written: it answers "when was it published", not
+  // "when will the plant open".
+  const bylineDate =
+    (candidate.kind === 'date' || candidate.kind === 'year') &&
+    /^(byline|author|date published|published time|modified time|date modified|date)$/i.test(fact.label) &&
+    !PUBLISHING.test(frame.question)
+      ? 0.6
+      : 1;
   const prominence = 1 + 0.12 / (1 + fact.order / 8);
-  const value = coverage * kindFit * extraFactor * qualifier * source * prominence;
+  const value = coverage * kindFit * extraFactor * qualifier * source * prominence * bylineDate;
   return { ...candidate, score: value, coverage };
 }

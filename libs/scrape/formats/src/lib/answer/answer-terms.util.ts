@@ -35,8 +35,8 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** Whether a question term matches a page token: same stem, a near-prefix ("weigh"/"weight"), or the same lexicon group. */
-export function termMatches(term: QuestionTerm, token: string): boolean {
+/** Whether a page token is the question's own word: same stem, a near-prefix ("weigh"/"weight"), a compound's head. */
+export function sameWord(term: QuestionTerm, token: string): boolean {
   if (token === term.term || token.replace(/e$/, '') === term.term.replace(/e$/, '')) return true;
   if (
     term.term.length >= 4 &&
@@ -46,7 +46,12 @@ export function termMatches(term: QuestionTerm, token: string): boolean {
   )
     return true;
   // A compound and its head ("smartwatch"/"watch", "underwater"/"water").
-  if (compoundOf(term.term, token) || compoundOf(token, term.term)) return true;
+  return compoundOf(term.term, token) || compoundOf(token, term.term);
+}
+
+/** Whether a question term matches a page token: the same word ({@link sameWord}) or the same lexicon group. */
+export function termMatches(term: QuestionTerm, token: string): boolean {
+  if (sameWord(term, token)) return true;
   if (term.groups.length === 0) return false;
   const groups = groupsOf(token);
   return groups.some((group) => term.groups.includes(group));

@@ -105,7 +105,10 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     // "Where do I send my application": the verb says what kind of place, the page need not repeat it.
     cue: /^(send|apply|submit|write|email|contact|reach)$/,
   },
-  { test: /\bwhen (does|do|is|are|will)\b.*\b(open|opens|close|closes|closed)\b/, kinds: ['time', 'date'] },
+  {
+    test: /\bwhen (does|do|is|are|will)\b.*\b(open|opens|close|closes|closed)\b/,
+    kinds: ['time', 'date', 'year'],
+  },
   {
     test: /^(since when|when)\b|\b(what|which) (date|day|year|month)\b|\bwhat year\b|\bdate of\b/,
     kinds: ['date', 'year', 'time'],
@@ -236,6 +239,13 @@ export function analyzeQuestion(question: string): QuestionFrame {
   const byHowMuch = /\bby how much\b/.test(lower);
   // "How far can it go on one charge": a condition of the value, not what it is called.
   const condition = /\bon (?:one|a|a single|a full|one full|each) ([a-z]+)\b/.exec(lower)?.[1];
+  // "How many students can join a class": the verb after the modal is what the count allows, said
+  // many ways ("limited to 14 students", "Capacity: 14").
+  const countVerb = countNoun
+    ? /\bhow many\b.*?\b(?:can|could|may|will|would|should)\s+(?:(?:i|we|you|they|it)\s+)?([a-z]+)\b/.exec(
+        lower,
+      )?.[1]
+    : undefined;
 
   const seen = new Set<string>();
   const terms: QuestionTerm[] = [];
@@ -290,6 +300,7 @@ export function analyzeQuestion(question: string): QuestionFrame {
         passive ||
         changeVerb ||
         word === condition ||
+        word === countVerb ||
         word === typeVerb ||
         (countNoun === word && IMPLIED_COUNT_NOUNS.has(word)));
     const typeCue =
