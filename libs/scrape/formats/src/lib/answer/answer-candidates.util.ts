@@ -272,7 +272,10 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
   // A value in the heading above the fact ("3.1.4 — 2026-01-20" over "Fixed: a memory leak"), when
   // the fact itself has none of the kind asked for.
   if (fact.heading && fact.value !== fact.heading && frame.kinds.length > 0 && out.length === 0)
-    for (const value of findValues(fact.heading).filter((entry) => frame.kinds.includes(entry.kind)))
+    // (Not a bare number: in a heading it is a model's name, "Burrmaster 60".)
+    for (const value of findValues(fact.heading).filter(
+      (entry) => frame.kinds.includes(entry.kind) && entry.kind !== 'number',
+    ))
       out.push({ fact, text: value.text, kind: value.kind, span: value, fromHeading: true });
   return out;
 }

@@ -159,7 +159,8 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     test: /\bhow (big|large|small)\b|\b(size|dimensions?|measure|measurements|capacity|volume|biggest|largest|smallest)\b/,
     kinds: ['area', 'volume', 'length', 'data', 'mass', 'energy', 'count', 'number'],
   },
-  { test: /\bhow many\b/, kinds: ['count', 'number'] },
+  // "How many beans fit in the hopper": a count, or a quantity of something counted by weight or volume.
+  { test: /\bhow many\b/, kinds: ['count', 'number', 'mass', 'volume'] },
   {
     test: /\bhow much\b/,
     kinds: ['mass', 'volume', 'data', 'energy', 'length', 'area', 'percent', 'count', 'money', 'number'],
