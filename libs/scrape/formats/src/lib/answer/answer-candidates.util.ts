@@ -35,6 +35,7 @@ const AXES = [
   ['regular', 'express', 'early'],
   ['online', 'onsite'],
   ['monthly', 'yearly'],
+  ['total'],
 ];
 const HOW_FAR = /\bhow far\b/i;
 /** Questions about the page's own writing ("When was it published?", "date of the article"). */
@@ -271,7 +272,14 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     out.push({ fact, text: fact.value, kind: 'label-value' });
   // A value in the heading above the fact ("3.1.4 — 2026-01-20" over "Fixed: a memory leak"), when
   // the fact itself has none of the kind asked for.
-  if (fact.heading && fact.value !== fact.heading && frame.kinds.length > 0 && out.length === 0)
+  // (Not under the page's title: a headline's "$1.1bn" is not said of every sentence of the article.)
+  if (
+    fact.heading &&
+    !fact.underTitle &&
+    fact.value !== fact.heading &&
+    frame.kinds.length > 0 &&
+    out.length === 0
+  )
     // (Not a bare number: in a heading it is a model's name, "Burrmaster 60".)
     for (const value of findValues(fact.heading).filter(
       (entry) => frame.kinds.includes(entry.kind) && entry.kind !== 'number',
@@ -360,7 +368,7 @@ export function score(
       // The heading above a short line (a plan's card, a list item) is what the line is about; a
       // question heading (an FAQ's) is what the answer below it answers.
       const headingSupport =
-        fact.value === fact.heading
+        fact.value === fact.heading || fact.underTitle
           ? 0.5
           : fact.heading.endsWith('?')
             ? 0.9
@@ -478,7 +486,8 @@ export function score(
   // "when will the plant open".
   const bylineDate =
     (candidate.kind === 'date' || candidate.kind === 'year') &&
-    /^(byline|author|date published|published time|modified time|date modified|date)$/i.test(fact.label) &&
+    (fact.byline ||
+      /^(byline|author|date published|published time|modified time|date modified|date)$/i.test(fact.label)) &&
     !PUBLISHING.test(frame.question)
       ? 0.6
       : 1;

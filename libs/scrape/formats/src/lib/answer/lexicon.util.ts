@@ -98,7 +98,7 @@ const GROUPS: string[][] = [
     'work',
     'team members',
   ],
-  ['ceo', 'chief executive', 'chief executive officer', 'managing director'],
+  ['ceo', 'chief executive', 'chief executive officer', 'managing director', 'run by'],
   ['cfo', 'chief financial officer', 'finance director'],
   ['cto', 'chief technology officer', 'chief technical officer'],
   ['coo', 'chief operating officer'],
@@ -198,13 +198,47 @@ const GROUPS: string[][] = [
     'in charge',
     'coordinator',
     'convenor',
+    'run by',
+    'chief executive',
   ],
   ['designer', 'designed', 'design', 'architect'],
-  ['limit', 'limits', 'limited', 'allowance', 'allowed', 'cap'],
+  // A configured limit is often named by its maximum ("max_memory", "Maximum payload").
+  ['limit', 'limits', 'limited', 'allowance', 'allowed', 'cap', 'max', 'maximum'],
   ['timeout', 'time out', 'times out', 'timed out', 'cancelled'],
   ['cargo', 'freight', 'tonnage', 'goods'],
   // What a request, a vehicle or a drone carries ("max payload", "request body", "total load").
   ['payload', 'payloads', 'request body', 'body size', 'request size', 'load', 'loads'],
+  ['fly', 'flies', 'flying', 'flight', 'flights', 'airtime', 'air time', 'hover'],
+  ['age', 'ages', 'aged', 'years old', 'year old', 'year-old', 'how old'],
+  [
+    'sign-up',
+    'sign up',
+    'signup',
+    'joining',
+    'join',
+    'enrolment',
+    'enrollment',
+    'registration',
+    'activation',
+    'set-up fee',
+    'setup fee',
+    'admin fee',
+  ],
+  ['book', 'booking', 'bookings', 'reserve', 'reservation', 'reservations', 'reserved'],
+  ['move in', 'move-in', 'moving in', 'available from', 'availability', 'vacant', 'free from', 'ready from'],
+  [
+    'removal',
+    'remove',
+    'take away',
+    'takeaway',
+    'haul away',
+    'disposal',
+    'dispose',
+    'recycling',
+    'collect old',
+  ],
+  ['appliance', 'appliances', 'machine', 'machines', 'device', 'devices'],
+  ['notice', 'notice period', 'cancel', 'cancellation', 'terminate', 'termination'],
   ['repair', 'repairs', 'repaired', 'fix', 'fixes', 'fixed', 'fixing', 'mend', 'mending'],
   [
     'exceed',
@@ -378,7 +412,7 @@ export const GENERIC_NOUNS = new Set(
   (
     'thing things page site website web product item stuff article post story piece blog entry document listing ' +
     'announcement content contents level value amount figure quantity details detail information info company firm ' +
-    'business organisation organization corporation recipe customer customers contact support service ' +
+    'business organisation organization corporation recipe customer customers contact support service period ' +
     // What a page about one event or place is ("the conference", "the restaurant"): pages name it instead.
     'event conference festival concert exhibition summit meetup fair restaurant cafe hotel museum venue shop store'
   ).split(/\s+/),
@@ -444,6 +478,7 @@ export const QUALIFIER_GROUPS: Record<string, string[]> = {
   early: ['early bird', 'early', 'advance'],
   online: ['online', 'web', 'in advance'],
   onsite: ['at the airport', 'at the door', 'on the day', 'on site', 'onsite', 'in store'],
+  total: ['total', 'overall', 'in total', 'altogether', 'combined', 'all in'],
   // The period a price or a quota is for ("$19 / month billed monthly", "$182 / year").
   monthly: ['monthly', 'per month', 'a month', 'each month', 'every month', 'month-to-month', 'per mo'],
   yearly: ['yearly', 'annual', 'annually', 'per year', 'a year', 'each year', 'every year', 'per annum'],

@@ -3,6 +3,7 @@ import { parseHTML } from 'linkedom';
 import { readStructuredData, type StructuredEntity } from '../structured/structured-data.util';
 import { readableText } from '../text/passages.util';
 import { sentences } from '../text/tokens.util';
+import { findValues } from './values.util';
 
 /**
  * One statement of a page an answer can come from: a labelled value (structured data, a table
@@ -22,6 +23,10 @@ export interface Fact {
   struck?: boolean;
   /** Which of several pages it came from. */
   page: number;
+  /** Its heading is the page's own title (the H1): said of the whole page, not of this section. */
+  underTitle?: boolean;
+  /** A byline or dateline ("Daniel Osei · June 9, 2026 · 4 min read"): when the page was written. */
+  byline?: boolean;
 }
 
 export interface FactPage {
@@ -400,6 +405,7 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
     );
   facts.push(...markdownFacts(input.markdown, page, order));
   const headline = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim() ?? '';
+  markContext(facts, collapse(readableText(headline)));
   const structuredText = facts
     .filter((fact) => fact.source === 'structured')
     .map((fact) => `${fact.label} ${fact.value}`)
@@ -411,6 +417,30 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
     vocabulary: `${input.title ?? ''}\n${readableText(input.markdown)}\n${structuredText}`,
     entities,
   };
+}
+
+/** Marks the facts under the page's title, and the text lines that are its byline or dateline. */
+function markContext(facts: Fact[], headline: string): void {
+  const authors = facts
+    .filter((fact) => fact.source === 'structured' && /^(author|author name|byline)$/i.test(fact.label))
+    .map((fact) =>
+      fact.value
+        .replace(/^by\s+/i, '')
+        .split(/\s*[,·|]\s*/)[0]
+        .trim(),
+    )
+    .filter((name) => name.length > 3);
+  for (const fact of facts) {
+    if (headline && fact.heading === headline) fact.underTitle = true;
+    if (fact.source !== 'text' || fact.value.split(/\s+/).length > 14) continue;
+    const dated = findValues(fact.value).some((value) => value.kind === 'date');
+    if (
+      dated &&
+      (authors.some((name) => fact.value.includes(name)) ||
+        /^(by|published|posted|updated|written by)\b|\bmin(?:ute)?s? read\b/i.test(fact.value))
+    )
+      fact.byline = true;
+  }
 }
 
 /**

@@ -52,7 +52,7 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
   // "Who do I contact…", "Who should I email…": a contact (an e-mail address, a phone number, a
   // contact page), not a person's name.
   {
-    test: /\b(?:who|whom) (?:do|should|can|could|would|must|to) (?:i |we |you )?(?:contact|e-?mail|write to|call|phone|ring|reach|ask|talk to|speak to|get in touch with)\b|\bhow (?:do|can|should|could) (?:i|we|you) (?:contact|reach|get in touch)\b|\bcontact (?:details|information|info)\b/,
+    test: /\b(?:who|whom) (?:do|should|can|could|would|must|to) (?:i |we |you )?(?:contact|e-?mail|write to|call|phone|ring|reach|ask|talk to|speak to|get in touch with)\b|\bhow (?:do|can|should|could) (?:i|we|you) (?:contact|reach|get in touch|book|reserve|make a (?:reservation|booking))\b|\bcontact (?:details|information|info)\b/,
     kinds: ['email', 'phone', 'url'],
     shape: 'value',
   },
@@ -105,6 +105,8 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     // "Where do I send my application": the verb says what kind of place, the page need not repeat it.
     cue: /^(send|apply|submit|write|email|contact|reach)$/,
   },
+  // "When did they open?": since when, not at what time of day.
+  { test: /\bwhen (did|was|were|has|have)\b.*\b(open|opened)\b/, kinds: ['year', 'date'] },
   {
     test: /\bwhen (does|do|is|are|will)\b.*\b(open|opens|close|closes|closed)\b/,
     kinds: ['time', 'date', 'year'],
@@ -120,6 +122,10 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     test: /\bhow (long|many (hours|days|minutes|weeks|months|years|nights))\b|\b(duration|battery life|runtime|time limit|lifetime|lifespan|longest|shortest)\b/,
     kinds: ['duration', 'length', 'date'],
   },
+  // "What's the notice period", "trial period": a duration.
+  { test: /\bperiod\b/, kinds: ['duration', 'date'] },
+  // "What's the minimum age", "how old do I have to be": an age, usually a bare number.
+  { test: /\bhow old\b|\b(age|ages|aged)\b/, kinds: ['number', 'duration', 'count', 'year'] },
   { test: /\bhow (quickly|soon)\b/, kinds: ['duration', 'time', 'date'] },
   { test: /\bhow fast\b|\bspeed\b|\bfastest\b/, kinds: ['speed', 'power', 'duration', 'data', 'frequency'] },
   { test: /\bhow far\b|\bdistance\b|\brange\b/, kinds: ['length', 'duration'] },
@@ -217,7 +223,13 @@ export function analyzeQuestion(question: string): QuestionFrame {
   }
   // "from … to": only a qualifier when asked as such; "how much does X cost to …" is not "after".
   if (!/\b(now|today|currently|after)\b/.test(lower)) qualifiers.delete('after');
-  if (!/\b(before|previously|used to|originally|old)\b/.test(lower)) qualifiers.delete('before');
+  // ("my old machine" is not an old price.)
+  if (
+    !/\b(before|previously|used to|originally)\b|\bold (price|cost|fee|rate|value|amount|figure|number|version)s?\b|\bold$/.test(
+      lower,
+    )
+  )
+    qualifiers.delete('before');
   if (!/\b(minimum|min|at least|lowest|shortest|smallest|fewest|cheapest)\b/.test(lower))
     qualifiers.delete('minimum');
   if (
@@ -370,7 +382,7 @@ const PLURALS = new Set(['people', 'children', 'men', 'women', 'staff', 'feet', 
 /** Words that name the kind of value asked for: they match labels but the page need not repeat them. */
 function kindCue(word: string, kinds: ValueKind[]): boolean {
   if (kinds.length === 0) return false;
-  return /^(deadline|share|proportion|portion|fraction|pay|paid|spend|price|prices|cost|costs|fee|fees|file|files|folder|directory|path|weight|weigh|weighs|mass|date|year|time|version|number|amount|percentage|percent|temperature|speed|size|dimensions?|capacity|volume|length|height|width|depth|distance|duration|address|phone|telephone|email|e-mail|url|rate|frequency|resolution|power|pressure|torque|energy|much|many|long|far|big|large|tall|wide|deep|heavy|often|quickly|fast|soon|hot|cold|longest|shortest|biggest|largest|smallest|heaviest|fastest)$/.test(
+  return /^(deadline|share|proportion|portion|fraction|pay|paid|pays|paying|spend|price|prices|cost|costs|fee|fees|file|files|folder|directory|path|weight|weigh|weighs|mass|date|year|time|version|number|amount|percentage|percent|temperature|speed|size|dimensions?|capacity|volume|length|height|width|depth|distance|duration|address|phone|telephone|email|e-mail|url|rate|frequency|resolution|power|pressure|torque|energy|much|many|long|far|big|large|tall|wide|deep|heavy|often|quickly|fast|soon|hot|cold|longest|shortest|biggest|largest|smallest|heaviest|fastest)$/.test(
     word,
   );
 }
