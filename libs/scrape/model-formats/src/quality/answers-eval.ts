@@ -97,7 +97,7 @@ export interface Scores {
   outcomes: Outcome[];
 }
 
-/** Exact match after normalisation; a count may name what it counts ("40 warehouses" for "40"). */
+/** Exact match after normalisation; a count may name what it counts ("40 warehouses" for "40", "five courses" for "five"). */
 function judge(question: EvalQuestion, got: string, notFound: string): boolean {
   if (question.expected === null) return got === notFound;
   const normalized = normalizeAnswer(got);
@@ -105,7 +105,7 @@ function judge(question: EvalQuestion, got: string, notFound: string): boolean {
     const expected = normalizeAnswer(answer);
     if (expected === normalized) return true;
     return (
-      /^[\d.,]+$/.test(expected) &&
+      /^(?:[\d.,]+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(expected) &&
       normalized.startsWith(expected) &&
       /^\p{L}[\p{L}-]*$/u.test(normalized.slice(expected.length))
     );
