@@ -207,6 +207,11 @@ function dimensionFits(frame: QuestionFrame, value: ValueSpan, fact: Fact): bool
   return dimension[1].test(around);
 }
 
+/** A labelled value as an answer: without a trailing aside ("4th of 5 (lift)" → "4th of 5"). */
+function labelValue(value: string): string {
+  return value.replace(/\s*\([^()]*\)$/, '').trim() || value;
+}
+
 /** The values of a fact that could answer the question. */
 export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 'score' | 'coverage'>[] {
   const out: Omit<Candidate, 'score' | 'coverage'>[] = [];
@@ -235,7 +240,8 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
         (value) => value.kind === 'address' || frame.kinds.includes(value.kind),
       ))
         out.push({ fact, text: value.text, kind: value.kind, span: value });
-    if (labelled && fact.value.length <= 80) out.push({ fact, text: fact.value, kind: 'label-value' });
+    if (labelled && fact.value.length <= 80)
+      out.push({ fact, text: labelValue(fact.value), kind: 'label-value' });
     return out;
   }
   // A question heading ("What is the daily withdrawal limit?") asks; it does not answer.
@@ -269,7 +275,7 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     fact.label &&
     !(frame.kinds.length > 0 && out.length > 0)
   )
-    out.push({ fact, text: fact.value, kind: 'label-value' });
+    out.push({ fact, text: labelValue(fact.value), kind: 'label-value' });
   // A value in the heading above the fact ("3.1.4 — 2026-01-20" over "Fixed: a memory leak"), when
   // the fact itself has none of the kind asked for.
   // (Not under the page's title: a headline's "$1.1bn" is not said of every sentence of the article.)
@@ -341,7 +347,8 @@ export function score(
         }
         // A counted noun or unit inside a quantity ("61 ships") supports it fully; a name's own words do not.
         if (isCandidate(token)) {
-          if (candidate.kind !== 'name' && candidate.kind !== 'label-value') best = 1;
+          if (candidate.kind !== 'name' && candidate.kind !== 'label-value')
+            best = Math.max(best, sameWord(term, token.term) ? 1 : 0.85);
           continue;
         }
         const first = valueTokens.indexOf(candidateTokens[0] ?? token);
@@ -398,13 +405,27 @@ export function score(
   // Count questions: the counted noun right after the number ("14 warehouses").
   if (candidate.kind === 'count' && frame.countNoun && span?.noun) {
     const noun = stem(span.noun);
-    if (
-      noun === frame.countNoun ||
-      groupsOf(noun).some((group) => groupsOf(frame.countNoun ?? '').includes(group))
-    ) {
-      cue += 1;
+    // The noun itself counts fully, a synonym ("bedrooms" for "rooms") half.
+    const fit =
+      noun === frame.countNoun
+        ? 1
+        : groupsOf(noun).some((group) => groupsOf(frame.countNoun ?? '').includes(group))
+          ? 0.5
+          : 0;
+    if (fit > 0) {
+      cue += fit;
       cueWeight += 1;
     }
+  }
+  // The same for a number whose label is the counted noun ("Rooms: 3").
+  if (
+    (candidate.kind === 'number' || candidate.kind === 'count') &&
+    frame.countNoun &&
+    !span?.noun &&
+    labelTokens.some((token) => token.term === frame.countNoun)
+  ) {
+    cue += 1;
+    cueWeight += 1;
   }
   // Label words the question does not mention make a label a worse fit ("Checked bag weight" for "cabin bag").
   let extraFactor = 1;
@@ -444,6 +465,15 @@ export function score(
       : (frame.kinds[0] === 'rate' || HOW_FAR.test(frame.question)) && kindIndex > 0
         ? 0.5 // "How often" / "how far": a duration is only a weak stand-in for a frequency or a distance.
         : 1 - 0.1 * kindIndex;
+  // "What kind of support does Scale get?" over "Support: 24/7 phone": the labelled value as a
+  // whole, not a number inside it.
+  if (
+    frame.kinds.length === 0 &&
+    fact.source !== 'text' &&
+    candidate.kind !== 'label-value' &&
+    candidate.text !== labelValue(fact.value)
+  )
+    kindFit *= 0.85;
   if (candidate.kind === 'name' || candidate.kind === 'address')
     kindFit = span
       ? candidate.kind === 'address'

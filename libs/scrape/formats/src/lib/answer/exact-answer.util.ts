@@ -111,6 +111,7 @@ export function exactAnswer(
     }
   }
   if (candidates.length === 0) return none('no-candidate');
+  preferFullDates(candidates);
   candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
   const best = candidates[0];
   const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
@@ -123,6 +124,24 @@ export function exactAnswer(
     score: best.score,
     frame,
   };
+}
+
+/**
+ * "When is the festival?" over "Meadowlight Festival 2026" and "Friday 24 to Sunday 26 July 2026":
+ * a bare year loses to a well-supported full date of the same year.
+ */
+function preferFullDates(candidates: Candidate[]): void {
+  const dates = candidates.filter((candidate) => candidate.kind === 'date' && candidate.score > 0);
+  for (const candidate of candidates) {
+    if (candidate.kind !== 'year') continue;
+    const fuller = dates.some(
+      (date) =>
+        date.fact.page === candidate.fact.page &&
+        date.text.includes(candidate.text) &&
+        date.coverage >= 0.6 * candidate.coverage,
+    );
+    if (fuller) candidate.score *= 0.7;
+  }
 }
 
 const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
@@ -169,6 +188,15 @@ function shownAs(best: Candidate, pages: readonly PageFacts[]): string {
  */
 function rangeEnd(frame: QuestionFrame, best: Candidate): string {
   const text = clean(best.text);
+  // "How cold can it operate?" over "−20 °C to 50 °C": the low end; "maximum …": the high end.
+  const low = frame.qualifiers.has('minimum') && !frame.qualifiers.has('maximum');
+  const high = frame.qualifiers.has('maximum') && !frame.qualifiers.has('minimum');
+  if ((low || high) && best.kind !== 'time' && best.kind !== 'date') {
+    const ends = /^(.+?\d.*?)\s+(?:to|until|–|—)\s+([−-]?\d.*)$/.exec(text);
+    if (ends && findValues(ends[1]).some((value) => value.kind === best.kind))
+      return clean(low ? ends[1] : ends[2]);
+    if (ends) return clean(low ? `${ends[1]} ${ends[2].replace(/^[−-]?[\d.,]+\s?/, '')}` : ends[2]);
+  }
   const wantEnd = frame.qualifiers.has('end') && !frame.qualifiers.has('start');
   const wantStart = frame.qualifiers.has('start') && !frame.qualifiers.has('end');
   if ((!wantEnd && !wantStart) || (best.kind !== 'time' && best.kind !== 'date')) return text;

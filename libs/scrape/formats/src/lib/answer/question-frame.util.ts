@@ -232,6 +232,11 @@ export function analyzeQuestion(question: string): QuestionFrame {
     qualifiers.delete('before');
   if (!/\b(minimum|min|at least|lowest|shortest|smallest|fewest|cheapest)\b/.test(lower))
     qualifiers.delete('minimum');
+  // "How cold can it operate?": the low end of a temperature range; "how hot": the high end.
+  if (kinds[0] === 'temperature' && /\bhow (cold|low)\b|\b(coldest|lowest)\b/.test(lower))
+    qualifiers.add('minimum');
+  if (kinds[0] === 'temperature' && /\bhow (hot|warm|high)\b|\b(hottest|warmest|highest)\b/.test(lower))
+    qualifiers.add('maximum');
   if (
     /\b(start|starts|starting|begin|begins|beginning|commence|commences|first day|opening day)\b/.test(lower)
   )
