@@ -18,7 +18,7 @@ import {
   qualifierFactor,
   qualifiersOf,
 } from './answer-fit.util';
-import { groupsOf, phraseGroups } from './lexicon.util';
+import { groupsOf, phraseGroups, WEAK_SYNONYMS } from './lexicon.util';
 import type { Fact } from './page-facts.util';
 import { type QuestionFrame, ROLE_VERBS } from './question-frame.util';
 import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';
@@ -195,7 +195,7 @@ export function score(
         // with your CV to jobs@…").
         const near = segment / (1 + distance / 4);
         // The question's own word says more than a synonym ("founded in 2011" over "since 2022").
-        const strength = sameWord(term, token.term) ? 1 : 0.85;
+        const strength = sameWord(term, token.term) ? 1 : WEAK_SYNONYMS.has(token.term) ? 0.6 : 0.85;
         best = Math.max(best, strength * (token.segment === candidateSegment ? Math.max(near, 0.5) : near));
       }
       if (
@@ -283,10 +283,10 @@ export function score(
     (contentWeight > 0 ? content / contentWeight : TYPE_ONLY) +
     (optionalWeight > 0 ? (0.3 * optional) / optionalWeight : 0) +
     0.4 * cueShare;
+  // A year answers "when" as well as a full date does ("founded in 2019").
+  const asKind = candidate.kind === 'year' && frame.kinds.includes('date') ? 'date' : candidate.kind;
   const kindIndex =
-    candidate.kind === 'label-value' || candidate.kind === 'name'
-      ? 0
-      : Math.max(0, frame.kinds.indexOf(candidate.kind as ValueKind));
+    asKind === 'label-value' || asKind === 'name' ? 0 : Math.max(0, frame.kinds.indexOf(asKind as ValueKind));
   let kindFit =
     candidate.kind === 'label-value'
       ? frame.kinds.length === 0
@@ -297,6 +297,14 @@ export function score(
       : (frame.kinds[0] === 'rate' || HOW_FAR.test(frame.question)) && kindIndex > 0
         ? 0.5 // "How often" / "how far": a duration is only a weak stand-in for a frequency or a distance.
         : 1 - 0.1 * kindIndex;
+  // "How much is Brightmere paying?": a share is a poor stand-in for an amount of money, unless the
+  // question is about a discount, a rate or a tax.
+  if (
+    candidate.kind === 'percent' &&
+    frame.kinds[0] === 'money' &&
+    !/\b(discount|off|sav\w*|rate|tax|vat|interest|commission|tip|fee)\b/i.test(frame.question)
+  )
+    kindFit *= 0.75;
   // "What kind of support does Scale get?" over "Support: 24/7 phone": the labelled value as a
   // whole, not a number inside it.
   if (
@@ -353,7 +361,17 @@ export function score(
     !PUBLISHING.test(frame.question)
       ? 0.6
       : 1;
+  // The byline's name wrote the page; it does not run the company the page is about.
+  const bylineName =
+    candidate.kind === 'name' &&
+    (fact.byline || /^(byline|author|author name)$/i.test(fact.label)) &&
+    !PUBLISHING.test(frame.question) &&
+    !/\b(author|by|writer|journalist|reporter|correspondent|photographer|editor|recipe)\b/i.test(
+      frame.question,
+    )
+      ? 0.6
+      : 1;
   const prominence = 1 + 0.12 / (1 + fact.order / 8);
-  const value = coverage * kindFit * extraFactor * qualifier * source * prominence * bylineDate;
+  const value = coverage * kindFit * extraFactor * qualifier * source * prominence * bylineDate * bylineName;
   return { ...candidate, score: value, coverage };
 }

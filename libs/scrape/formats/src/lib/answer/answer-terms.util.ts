@@ -15,7 +15,7 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:[.,'’][\p{L}\p{N}]+)*/gu;
-export const SEGMENT_BREAK = /(?:,\s|;\s|\s[·•|]\s|\s(?:and|but|while|whereas|or)\s|\s[–—]\s)/g;
+export const SEGMENT_BREAK = /(?:,\s|;\s|\s[·•|+]\s|\s(?:and|but|while|whereas|or)\s|\s[–—]\s)/g;
 
 export function tokenize(text: string): Token[] {
   const breaks: number[] = [];
@@ -38,6 +38,8 @@ export function tokenize(text: string): Token[] {
 /** Whether a page token is the question's own word: same stem, a near-prefix ("weigh"/"weight"), a compound's head. */
 export function sameWord(term: QuestionTerm, token: string): boolean {
   if (token === term.term || token.replace(/e$/, '') === term.term.replace(/e$/, '')) return true;
+  // "loaves"/"loaf", "knives"/"knife", "shelves"/"shelf".
+  if (token.length >= 4 && token.replace(/v$/, 'f') === term.term.replace(/v$/, 'f')) return true;
   if (
     term.term.length >= 4 &&
     token.length >= 4 &&

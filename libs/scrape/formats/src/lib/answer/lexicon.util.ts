@@ -224,7 +224,20 @@ const GROUPS: string[][] = [
     'setup fee',
     'admin fee',
   ],
-  ['book', 'booking', 'bookings', 'reserve', 'reservation', 'reservations', 'reserved'],
+  [
+    'book',
+    'booking',
+    'bookings',
+    'reserve',
+    'reservation',
+    'reservations',
+    'reserved',
+    'book a table',
+    'reserve a table',
+    'book a room',
+    'book an appointment',
+    'make an appointment',
+  ],
   ['move in', 'move-in', 'moving in', 'available from', 'availability', 'vacant', 'free from', 'ready from'],
   [
     'removal',
@@ -390,6 +403,16 @@ export function phraseGroups(text: string): number[] {
     if (text.includes(phrase) || normalized.includes(phrase.replace(/\s*-\s*/g, ' - '))) found.push(group);
   return found;
 }
+
+/**
+ * Group members that say the attribute only loosely ("since 2022" is not always a founding date,
+ * "use" not always a battery life): a match through them counts less than through a close synonym.
+ */
+export const WEAK_SYNONYMS = new Set(
+  'since use work people person space drive keep held load join hit current latest support call max maximum'
+    .split(' ')
+    .map(stem),
+);
 
 /** Verbs and fillers of questions that carry no content ("does it have", "give", "tell me"). */
 export const SOFT_WORDS = new Set(

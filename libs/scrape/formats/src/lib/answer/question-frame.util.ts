@@ -277,12 +277,25 @@ export function analyzeQuestion(question: string): QuestionFrame {
   // (A question typed in Title Case says nothing by its capitals.)
   const proper = new Set(capitalised.length * 2 <= words(text).length ? capitalised : []);
   const yesNo = BOOLEAN.test(lower);
-  for (const word of words(lower)) {
+  const all = words(lower);
+  for (const [index, word] of all.entries()) {
     if (isStopword(word) && !/^\d/.test(word)) continue;
     const term = stem(word);
     if (seen.has(term)) continue;
     seen.add(term);
-    const groups = groupsOf(term);
+    // "Who runs Paylo?", "who heads the team": the role of a leader, however the page names it.
+    const groups =
+      shape === 'person' && /^(runs|run|running|heads|manages|leads)$/.test(word)
+        ? [...groupsOf(term), ...LEADER_GROUPS]
+        : groupsOf(term);
+    // "How much is a day ticket?": a unit of time naming a kind of thing is what the question is about.
+    const next = all[index + 1];
+    const modifier =
+      /^(day|night|week|month|year|hour|weekend)$/.test(word) &&
+      next !== undefined &&
+      !isStopword(next) &&
+      !SOFT_WORDS.has(next) &&
+      !CUE_WORDS.has(next);
     // "How many people does it serve": a page says "Serves 10"; a counted person noun may be implied.
     const isCounted = countNoun !== undefined && stem(countNoun) === term && !IMPLIED_COUNT_NOUNS.has(word);
     // "Do they sell bikes?": a yes/no question about selling is not answered by a page that only mentions bikes.
@@ -292,8 +305,9 @@ export function analyzeQuestion(question: string): QuestionFrame {
       !(yesNo && /^(sell|sells|sold|selling)$/.test(word)) &&
       (SOFT_WORDS.has(word) || SOFT_WORDS.has(term));
     const qualifier = QUALIFIER_WORDS.has(word);
-    const cue = CUE_WORDS.has(word) || kindCue(word, kinds) || qualifier || (soft && groups.length > 0);
-    if ((soft || CUE_WORDS.has(word)) && groups.length === 0 && !qualifier) continue;
+    const cueWord = CUE_WORDS.has(word) && !modifier;
+    const cue = cueWord || (kindCue(word, kinds) && !modifier) || qualifier || (soft && groups.length > 0);
+    if ((soft || cueWord) && groups.length === 0 && !qualifier) continue;
     // Event verbs with synonyms ("released", "founded", "wrote") are often not repeated by the page,
     // which says "3.2.0 — 2026-02-10" or "By Tom Reyes"; a verb with no synonym must be found.
     // Other past participles ("were studied", "was replaced") describe the value loosely, except
@@ -351,6 +365,9 @@ const HOURS_VERB =
   /\b(open|opens|close|closes|closing|shut|shuts|start|starts|begin|begins|end|ends|finish|finishes)\b(?!\s+(?:hours|times|days))/;
 const TYPE_NOUN =
   /\b(?:which|what) (brand|company|manufacturer|firm|organi[sz]ation|bank|provider|vendor|university|school|college|institute|team|club|agency|publisher|airline|hospital|charity|foundation|studio|group|council|ministry|department|operator|carrier|supplier|retailer|store|shop)\b/;
+
+/** Lexicon groups of a leader's role ("chief executive", "head", "director"). */
+const LEADER_GROUPS = [...new Set(['ceo', 'leader', 'director'].flatMap((word) => groupsOf(stem(word))))];
 
 /** Lexicon groups of words that say a value changed ("grow", "fall", "improve"). */
 const CHANGE_GROUPS = new Set(['increase', 'decrease', 'improve'].flatMap((word) => groupsOf(stem(word))));
