@@ -18,7 +18,8 @@ import {
   qualifierFactor,
   qualifiersOf,
 } from './answer-fit.util';
-import { groupsOf, phraseGroups, WEAK_SYNONYMS } from './lexicon.util';
+import { groupsOf, phraseGroups } from './lexicon.util';
+import { WEAK_SYNONYMS } from './question-words.util';
 import type { Fact } from './page-facts.util';
 import { type QuestionFrame, ROLE_VERBS } from './question-frame.util';
 import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';

@@ -1,5 +1,5 @@
 import { escape } from './answer-terms.util';
-import { QUALIFIER_GROUPS } from './lexicon.util';
+import { QUALIFIER_GROUPS } from './question-words.util';
 import type { Fact } from './page-facts.util';
 import type { QuestionFrame } from './question-frame.util';
 import type { ValueKind, ValueSpan } from './values.util';

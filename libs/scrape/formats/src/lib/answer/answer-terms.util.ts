@@ -1,5 +1,6 @@
 import { stem } from '../text/tokens.util';
-import { GENERIC_NOUNS, groupsOf, phraseGroups } from './lexicon.util';
+import { groupsOf, phraseGroups } from './lexicon.util';
+import { GENERIC_NOUNS } from './question-words.util';
 import { foldText, type PageFacts } from './page-facts.util';
 import { type QuestionFrame, type QuestionTerm, ROLE_VERBS } from './question-frame.util';
 

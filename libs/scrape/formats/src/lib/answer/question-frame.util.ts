@@ -1,14 +1,6 @@
 import { isStopword, stem, words } from '../text/tokens.util';
-import {
-  CUE_WORDS,
-  GENERIC_NOUNS,
-  groupsOf,
-  IRREGULAR_PAST,
-  phraseEntries,
-  phraseGroups,
-  QUALIFIER_GROUPS,
-  SOFT_WORDS,
-} from './lexicon.util';
+import { groupsOf, IRREGULAR_PAST, phraseEntries, phraseGroups } from './lexicon.util';
+import { CUE_WORDS, GENERIC_NOUNS, QUALIFIER_GROUPS, SOFT_WORDS } from './question-words.util';
 import type { ValueKind } from './values.util';
 
 /** What a question asks for: a typed value, a name, the page's subject, yes/no, or a passage. */
