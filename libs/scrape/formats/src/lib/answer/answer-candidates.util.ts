@@ -9,6 +9,7 @@ import {
   type Weighted,
 } from './answer-terms.util';
 import {
+  dimensionComponent,
   dimensionFits,
   impliedUnit,
   labelValue,
@@ -88,6 +89,11 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     }
     if (frame.kinds.length === 0 && (value.kind === 'name' || value.kind === 'year')) continue;
     if (tokenize(value.text).every((token) => asked.has(token.term))) continue;
+    const component = dimensionComponent(frame, value, fact);
+    if (component) {
+      out.push({ fact, text: component, kind: 'length', span: value });
+      continue;
+    }
     if (!dimensionFits(frame, value, fact)) continue;
     // "Where is the configuration file": a path, not any code word.
     if (

@@ -181,6 +181,38 @@ export function dimensionFits(frame: QuestionFrame, value: ValueSpan, fact: Fact
   return dimension[1].test(around);
 }
 
+const AXIS_LETTERS: [RegExp, string][] = [
+  [/\b(deep|depth)\b/, 'D'],
+  [/\b(wide|width)\b/, 'W'],
+  [/\b(tall|height|high)\b/, 'H'],
+  [/\b(long|length)\b/, 'L'],
+];
+
+/**
+ * "How deep is it?" over "Dimensions (H × W × D): 85 × 60 × 58 cm": the depth, when the page says
+ * in which order the sizes are given (letters or words before the value).
+ */
+export function dimensionComponent(frame: QuestionFrame, value: ValueSpan, fact: Fact): string | undefined {
+  if (value.kind !== 'length' || !/\d\s*[×x]\s*\d/.test(value.text)) return undefined;
+  const asked = AXIS_LETTERS.find(([pattern]) => pattern.test(frame.question.toLowerCase()))?.[1];
+  if (!asked) return undefined;
+  const context = `${fact.label} ${fact.value.slice(Math.max(0, value.start - 60), value.start)}`
+    .replace(/\b(height|width|depth|length)\b/gi, (word) => word[0].toUpperCase())
+    .replace(/\b(B)\b/g, 'W');
+  const order = /\b([HWDL])\s*[×x*]\s*([HWDL])(?:\s*[×x*]\s*([HWDL]))?\b/i.exec(context);
+  if (!order) return undefined;
+  const axes = order
+    .slice(1)
+    .filter(Boolean)
+    .map((letter) => letter.toUpperCase());
+  const parts = value.text.replace(/^[^\d]*/, '').split(/\s*[×x]\s*/);
+  const unit = /[^\d.,\s].*$/.exec(parts[parts.length - 1])?.[0] ?? '';
+  const index = axes.indexOf(asked);
+  if (index < 0 || parts.length !== axes.length) return undefined;
+  const number = /^[\d.,]+/.exec(parts[index])?.[0];
+  return number ? `${number} ${unit}`.trim() : undefined;
+}
+
 /** A labelled value as an answer: without a trailing aside ("4th of 5 (lift)" → "4th of 5"). */
 export function labelValue(value: string): string {
   return value.replace(/\s*\([^()]*\)$/, '').trim() || value;

@@ -1,5 +1,6 @@
 import { type Candidate, candidatesOf, score, TYPE_ONLY } from './answer-candidates.util';
-import { escape, missingTerms, weightsFor } from './answer-terms.util';
+import { labelValue } from './answer-fit.util';
+import { escape, matchesText, missingTerms, termMatches, tokenize, weightsFor } from './answer-terms.util';
 import { type FactPage, foldText, type PageFacts, pageFacts } from './page-facts.util';
 import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
 import { findValues, numericValue, type ValueKind } from './values.util';
@@ -110,12 +111,13 @@ export function exactAnswer(
       }
     }
   }
-  if (candidates.length === 0) return none('no-candidate');
+  if (candidates.length === 0) return labelled(frame, pages, options.pagePrior) ?? none('no-candidate');
   preferFullDates(candidates);
   candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
   const best = candidates[0];
   const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
-  if (best.coverage < threshold || best.score <= 0) return { ...none('weak-evidence'), score: best.score };
+  if (best.coverage < threshold || best.score <= 0)
+    return labelled(frame, pages, options.pagePrior) ?? { ...none('weak-evidence'), score: best.score };
   return {
     answer: rangeEnd(frame, { ...best, text: shownAs(best, pages) }),
     found: true,
@@ -124,6 +126,41 @@ export function exactAnswer(
     score: best.score,
     frame,
   };
+}
+
+/**
+ * "How much is the deposit?" over "Deposit: two months' rent": when no value of the asked kind
+ * answers, a labelled value (table cell, definition, "Label: value") whose label says everything
+ * the question is about answers as it is written.
+ */
+function labelled(
+  frame: QuestionFrame,
+  pages: readonly PageFacts[],
+  prior?: readonly number[],
+): ExactAnswer | undefined {
+  const required = frame.terms.filter((term) => term.required);
+  if (frame.shape !== 'value' || frame.kinds.length === 0 || required.length === 0) return undefined;
+  const ranked = [...pages.keys()]
+    .sort((a, b) => (prior?.[b] ?? 1) - (prior?.[a] ?? 1))
+    .map((index) => pages[index]);
+  for (const page of ranked)
+    for (const fact of page.facts) {
+      if (fact.source === 'text' || fact.source === 'structured' || fact.value.length > 60) continue;
+      const tokens = tokenize(fact.label);
+      const lower = fact.label.toLowerCase();
+      if (!required.every((term) => matchesText(term, tokens, lower))) continue;
+      // Every word of the label is asked about ("Deposit", not "Deposit for pets").
+      if (!tokens.every((token) => frame.terms.some((term) => termMatches(term, token.term)))) continue;
+      return {
+        answer: labelValue(fact.value),
+        found: true,
+        evidence: `${fact.label}: ${fact.value}`,
+        page: fact.page,
+        score: TYPE_ONLY,
+        frame,
+      };
+    }
+  return undefined;
 }
 
 /**
