@@ -237,7 +237,9 @@ export function score(
   }
   // Phrases the question names ("check-out", "chief executive") found with the value.
   if (frame.phraseGroups.length) {
-    const found = phraseGroups(`${fact.label} ${fact.value}`.toLowerCase());
+    // (Matched by any member of the group: "how old" by "Minimum age 16".)
+    const text = `${fact.label} ${fact.value}`.toLowerCase();
+    const found = [...phraseGroups(text), ...tokenize(text).flatMap((token) => groupsOf(token.term))];
     cueWeight += 1;
     if (frame.phraseGroups.some((group) => found.includes(group))) cue += 1;
   }

@@ -127,7 +127,10 @@ export function nameFit(frame: QuestionFrame, name: ValueSpan, fact: Fact): numb
   if (frame.shape === 'person') {
     if (/^(Dr|Prof|Mr|Mrs|Ms|Sir|Dame|Capt|Captain)\b/.test(name.text)) return 1.2;
     if (words.length < 2 || PLACE_WORDS.test(name.text)) return words.length < 2 ? 0.15 : 0.3;
-    return /\bby$/.test(before) ? 1.2 : 1;
+    // "Ember & Oak", "Harbour Logistics Group": an organisation, not a person.
+    if (/&|\b(Ltd|Inc|GmbH|LLC|plc|Group|Company|Co)\b\.?/.test(name.text)) return 0.3;
+    // "by Tom Reyes", "run by siblings Aoife and Ciarán Walsh", "led by ceramicist Hannah Oduya".
+    return /\bby(?:\s\p{L}+)?$/u.test(before) ? 1.2 : 1;
   }
   if (frame.shape === 'place') {
     // "at the Lisbon Congress Centre" is where it is; "a walk from Oriente" is where it is not,

@@ -8,7 +8,7 @@ const IRREGULAR_VERBS: string[][] = (
   'win won|write wrote written|drink drank drunk|rise rose risen|fall fell fallen|drive drove driven|choose chose chosen|bring brought|' +
   'catch caught|fly flew flown|eat ate eaten|see saw seen|break broke broken|wear wore worn|feel felt|sit sat|' +
   'shut shut|close closed|open opened|sink sank sunk|burn burnt burned|hide hid hidden|ride rode ridden|swim swam swum|' +
-  'throw threw thrown|draw drew drawn|freeze froze frozen|steal stole stolen|lend lent|bend bent|light lit|set set'
+  'become became|throw threw thrown|draw drew drawn|freeze froze frozen|steal stole stolen|lend lent|bend bent|light lit|set set'
 )
   .split('|')
   .map((forms) => forms.split(' '));
@@ -97,6 +97,7 @@ const GROUPS: string[][] = [
     'workers',
     'work',
     'team members',
+    'team',
   ],
   ['ceo', 'chief executive', 'chief executive officer', 'managing director', 'run by'],
   ['cfo', 'chief financial officer', 'finance director'],
@@ -203,11 +204,44 @@ const GROUPS: string[][] = [
   ],
   ['designer', 'designed', 'design', 'architect'],
   // A configured limit is often named by its maximum ("max_memory", "Maximum payload").
-  ['limit', 'limits', 'limited', 'allowance', 'allowed', 'cap', 'max', 'maximum'],
+  [
+    'limit',
+    'limits',
+    'limited',
+    'allowance',
+    'allowed',
+    'cap',
+    'max',
+    'maximum',
+    'up to',
+    'no more than',
+    'at most',
+  ],
   ['timeout', 'time out', 'times out', 'timed out', 'cancelled'],
   ['cargo', 'freight', 'tonnage', 'goods'],
   // What a request, a vehicle or a drone carries ("max payload", "request body", "total load").
   ['payload', 'payloads', 'request body', 'body size', 'request size', 'load', 'loads'],
+  [
+    'teach',
+    'teaches',
+    'taught',
+    'teacher',
+    'instructor',
+    'tutor',
+    'trainer',
+    'led by',
+    'run by',
+    'hosted by',
+  ],
+  ['collect', 'collected', 'collection', 'pick up', 'picked up', 'pickup', 'pick-up', 'fetch'],
+  ['area', 'floor area', 'floor space', 'living space', 'living area', 'surface', 'footprint'],
+  ['monday', 'mondays', 'mon'],
+  ['tuesday', 'tuesdays', 'tue', 'tues'],
+  ['wednesday', 'wednesdays', 'wed'],
+  ['thursday', 'thursdays', 'thu', 'thur', 'thurs'],
+  ['friday', 'fridays', 'fri'],
+  ['saturday', 'saturdays', 'sat'],
+  ['sunday', 'sundays', 'sun'],
   ['fly', 'flies', 'flying', 'flight', 'flights', 'airtime', 'air time', 'hover'],
   ['age', 'ages', 'aged', 'years old', 'year old', 'year-old', 'how old'],
   [
@@ -336,7 +370,18 @@ const GROUPS: string[][] = [
   ['temperature', 'degrees', 'hot', 'warm', 'cold', 'heat', 'oven'],
   ['display', 'screen'],
   ['resolution', 'megapixels', 'megapixel', 'mp'],
-  ['attendees', 'visitors', 'participants', 'delegates', 'guests'],
+  [
+    'attendees',
+    'visitors',
+    'participants',
+    'delegates',
+    'guests',
+    'took part',
+    'take part',
+    'taking part',
+    'participated',
+    'participate',
+  ],
   ['keynote', 'opening talk'],
   // Who a podcast or an interview is with.
   [

@@ -49,6 +49,13 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     shape: 'value',
   },
   { test: /\be-?mail\b/, kinds: ['email'] },
+  // "How do I install it with Homebrew?": the command.
+  {
+    test: /\bhow (?:do|can|should|would) (?:i|we|you) (?:install|uninstall|upgrade|update|run|start|launch|deploy|build|test|enable|disable)\b|\bwhat(?: is|'s)? the command\b|\bwhich command\b/,
+    kinds: ['code'],
+    shape: 'value',
+    cue: /^(install|uninstall|upgrade|update|run|start|launch|deploy|build|test|enable|disable|command)$/,
+  },
   // A phone number, not "the phone" a product page is about ("How heavy is the phone?").
   {
     test: /\b(?:phone|telephone|tel)[\s-]?(?:number|no)\b|\btelephone\b|\btel\b|\bnumber to call\b|\bcall (you|them|us)\b|\b(?:can|do|should) (?:i|we) (?:phone|ring)\b/,
@@ -243,7 +250,9 @@ export function analyzeQuestion(question: string): QuestionFrame {
   const typeNoun = typeMatch?.[1];
   // "Which agency handles viewings": the verb after the kind of name is its role, said many ways.
   const typeVerb = typeMatch
-    ? /^\s+([a-z]+s)\b/.exec(lower.slice(typeMatch.index + typeMatch[0].length))?.[1]
+    ? /^\s+(?:(?:was|were|is|are|has been|have been|got)\s+)?([a-z]+(?:s|ed))\b/.exec(
+        lower.slice(typeMatch.index + typeMatch[0].length),
+      )?.[1]
     : undefined;
   // "By how much did X improve": the verb says what changed, the page may say it another way.
   const byHowMuch = /\bby how much\b/.test(lower);
@@ -251,11 +260,21 @@ export function analyzeQuestion(question: string): QuestionFrame {
   const condition = /\bon (?:one|a|a single|a full|one full|each) ([a-z]+)\b/.exec(lower)?.[1];
   // "How many students can join a class": the verb after the modal is what the count allows, said
   // many ways ("limited to 14 students", "Capacity: 14").
-  const countVerb = countNoun
+  // "How many people does it sleep / seat / serve": a capacity, said as "two-person" or "Sleeps 4".
+  const modalVerb = countNoun
     ? /\bhow many\b.*?\b(?:can|could|may|will|would|should)\s+(?:(?:i|we|you|they|it)\s+)?([a-z]+)\b/.exec(
         lower,
       )?.[1]
     : undefined;
+  const capacityVerb = countNoun
+    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|this \w+|the \w+)\s+(sleep|seat|fit|hold|serve|carry|accommodate|take)s?\b/.exec(
+        lower,
+      )?.[1]
+    : undefined;
+  const countVerb = modalVerb ?? capacityVerb;
+  // People are counted, not weighed: "how many" over people never answers with tonnes.
+  if (countNoun && kinds.includes('mass') && PERSON_NOUNS.test(countNoun))
+    kinds = kinds.filter((kind) => kind !== 'mass' && kind !== 'volume');
 
   const seen = new Set<string>();
   const terms: QuestionTerm[] = [];
@@ -298,7 +317,15 @@ export function analyzeQuestion(question: string): QuestionFrame {
       (SOFT_WORDS.has(word) || SOFT_WORDS.has(term));
     const qualifier = QUALIFIER_WORDS.has(word);
     const cueWord = CUE_WORDS.has(word) && !modifier;
-    const cue = cueWord || (kindCue(word, kinds) && !modifier) || qualifier || (soft && groups.length > 0);
+    // "last year" is a time, not "how long does it last".
+    const lastAsTime =
+      word === 'last' &&
+      /^(year|week|month|night|season|time|summer|winter|spring|autumn|weekend|day)$/.test(next ?? '');
+    const cue =
+      cueWord ||
+      (kindCue(word, kinds) && !modifier && !lastAsTime) ||
+      qualifier ||
+      (soft && groups.length > 0);
     if ((soft || cueWord) && groups.length === 0 && !qualifier) continue;
     // Event verbs with synonyms ("released", "founded", "wrote") are often not repeated by the page,
     // which says "3.2.0 — 2026-02-10" or "By Tom Reyes"; a verb with no synonym must be found.
@@ -352,6 +379,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
 
 /** Counted nouns a page often leaves implied ("Serves 10", "Sleeps 4", "Seats 5"). */
 const IMPLIED_COUNT_NOUNS = new Set(['people', 'persons', 'person', 'guests', 'diners', 'adults', 'players']);
+const PERSON_NOUNS =
+  /^(people|persons?|staff|employees?|workers?|members?|users?|runners?|guests?|students?|children|kids?|adults?|visitors?|participants?|attendees?|passengers?|customers?|residents?|players?|volunteers?|speakers?)$/;
 
 const HOURS_VERB =
   /\b(open|opens|close|closes|closing|shut|shuts|start|starts|begin|begins|end|ends|finish|finishes)\b(?!\s+(?:hours|times|days))/;
@@ -396,7 +425,7 @@ const PLURALS = new Set(['people', 'children', 'men', 'women', 'staff', 'feet', 
 /** Words that name the kind of value asked for: they match labels but the page need not repeat them. */
 function kindCue(word: string, kinds: ValueKind[]): boolean {
   if (kinds.length === 0) return false;
-  return /^(deadline|share|proportion|portion|fraction|pay|paid|pays|paying|spend|price|prices|cost|costs|fee|fees|file|files|folder|directory|path|weight|weigh|weighs|mass|date|year|time|version|number|amount|percentage|percent|temperature|speed|size|dimensions?|capacity|volume|length|height|width|depth|distance|duration|address|phone|telephone|email|e-mail|url|rate|frequency|resolution|power|pressure|torque|energy|much|many|long|far|big|large|tall|wide|deep|heavy|often|quickly|fast|soon|hot|cold|longest|shortest|biggest|largest|smallest|heaviest|fastest)$/.test(
+  return /^(deadline|share|proportion|portion|fraction|pay|paid|pays|paying|spend|last|lasts|lasted|price|prices|cost|costs|fee|fees|file|files|folder|directory|path|weight|weigh|weighs|mass|date|year|time|version|number|amount|percentage|percent|temperature|speed|size|dimensions?|capacity|volume|length|height|width|depth|distance|duration|address|phone|telephone|email|e-mail|url|rate|frequency|resolution|power|pressure|torque|energy|much|many|long|far|big|large|tall|wide|deep|heavy|often|quickly|fast|soon|hot|cold|longest|shortest|biggest|largest|smallest|heaviest|fastest)$/.test(
     word,
   );
 }

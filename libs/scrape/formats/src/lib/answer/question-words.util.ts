@@ -8,7 +8,7 @@ import { stem } from '../text/tokens.util';
  * "use" not always a battery life): a match through them counts less than through a close synonym.
  */
 export const WEAK_SYNONYMS = new Set(
-  'since use work people person space drive keep held load join hit current latest support call max maximum'
+  'since use work people person space drive keep held load join hit current latest support call max maximum team sun sat'
     .split(' ')
     .map(stem),
 );

@@ -61,7 +61,7 @@ const RANGE_JOIN = String.raw`\s?(?:–|—|-|to|and)\s?`;
 /** ISO codes of currencies written before or after amounts ("CZK 32,000", "1 200 PLN"). */
 const CODES =
   'USD|EUR|GBP|CHF|SEK|NOK|DKK|ISK|JPY|CNY|RMB|HKD|SGD|KRW|INR|CAD|AUD|NZD|CZK|PLN|HUF|BGN|ZAR|BRL|MXN';
-const CURRENCY_BEFORE = String.raw`(?:[$€£¥₹]|US\$|A\$|C\$|NZ\$|${CODES}|Rs\.?)`;
+const CURRENCY_BEFORE = String.raw`(?:[$€£¥₹]|US\$|A\$|C\$|NZ\$|${CODES}|\bRs\.?)`;
 const CURRENCY_AFTER = String.raw`(?:€|euros?|${CODES}|dollars?|pounds sterling|francs?|kronor|kroner|krona|krone|kr\.?|Kč|zł|yen|p|pence|cents?|ct)`;
 const SCALE = String.raw`(?:\s?(?:million|billion|thousand|bn|m|k)\b)?`;
 const PERIOD = String.raw`(?:\s?(?:per|a|an|\/|each|every)\s?(?:month|year|annum|night|day|week|hour|person|seat|user|head|mo|yr|ticket|slice|guest|adult|child|kg|item|km|mile|kwh|unit|litre|liter|gallon|lb|gb|night)\b|\s?p\.?\s?[ma]\.?(?=\s|$))?`;
@@ -173,7 +173,7 @@ const RULES: Rule[] = [
   {
     kind: 'date',
     pattern: new RegExp(
-      String.raw`\b(?:${WEEKDAY},?\s)?\d{1,2}(?:st|nd|rd|th)?(?:\s(?:${MONTH}))?\s?(?:to|until|till|through|–|—|-)\s?(?:${WEEKDAY},?\s)?\d{1,2}(?:st|nd|rd|th)?\.?\s(?:${MONTH})\b\.?(?:,?\s\d{4})?`,
+      String.raw`\b(?:${WEEKDAY},?\s)?\d{1,2}(?:st|nd|rd|th)?(?:\s(?:${MONTH}))?\s?(?:to|until|till|through|and|–|—|-)\s?(?:${WEEKDAY},?\s)?\d{1,2}(?:st|nd|rd|th)?\.?\s(?:${MONTH})\b\.?(?:,?\s\d{4})?`,
       'gi',
     ),
   },
@@ -266,7 +266,7 @@ const RULES: Rule[] = [
   {
     kind: 'count',
     pattern:
-      /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred)[\s-](?:(?:new|more|extra|full-time|part-time|weekly|daily|monthly|annual|yearly|separate|individual|additional|[a-z]+-[a-z]+)\s)?([a-z][a-z-]{2,})/gi,
+      /\b((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)[\s-](?:(?:new|more|extra|full-time|part-time|weekly|daily|monthly|annual|yearly|separate|individual|additional|[a-z]+-[a-z]+)\s)?([a-z][a-z-]{2,})/gi,
     text: (match) => `${match[1]} ${match[2]}`,
     noun: (match) => match[2],
   },
