@@ -105,6 +105,15 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     const text = value.text;
     out.push({ fact, text, kind: value.kind, span: value });
   }
+  // "What license is it under?": a name next to the question's words ("the MIT licence").
+  if (frame.kinds.length === 0 && frame.shape === 'value' && /^(what|which)\b/i.test(frame.question))
+    for (const name of nameSpans(fact.value))
+      if (
+        !tokenize(name.text).every((token) => asked.has(token.term)) &&
+        !NOT_NAMES.test(name.text) &&
+        !values.some((value) => value.start <= name.start && value.end >= name.end)
+      )
+        out.push({ fact, text: name.text, kind: 'name', span: name });
   // "What is the X" answered by a labelled value as a whole ("Material: recycled polyester mesh"),
   // unless the value holds a value of the asked kind (then that value is the answer).
   if (
@@ -188,6 +197,8 @@ export function score(
         if (isCandidate(token)) {
           if (candidate.kind !== 'name' && candidate.kind !== 'label-value')
             best = Math.max(best, sameWord(term, token.term) ? 1 : 0.85);
+          // "Which university…": "University of Leeds" says it is one.
+          else if (candidate.kind === 'name' && term.term === frame.typeNoun) best = 1;
           continue;
         }
         const first = valueTokens.indexOf(candidateTokens[0] ?? token);

@@ -13,8 +13,8 @@ const AXES = [
   ['before', 'after'],
   ['regular', 'express', 'early'],
   ['online', 'onsite'],
-  ['monthly', 'yearly'],
-  ['total'],
+  // A total is not a price per month or per year.
+  ['monthly', 'yearly', 'total'],
 ];
 
 /** Labels whose values are places ("Region: Central Otago, New Zealand"). */
@@ -147,6 +147,8 @@ export function nameFit(frame: QuestionFrame, name: ValueSpan, fact: Fact): numb
     if (fact.source !== 'text') fit = Math.max(fit, 0.8);
     return fit;
   }
+  // A name answering "what X" (a licence, a material) is a weaker reading than a labelled value.
+  if (frame.shape === 'value') return 0.6;
   return words.length >= 1 ? 0.8 : 0;
 }
 

@@ -114,7 +114,7 @@ export function exactAnswer(
   if (candidates.length === 0) return labelled(frame, pages, options.pagePrior) ?? none('no-candidate');
   preferFullDates(candidates);
   candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
-  const best = candidates[0];
+  const best = extremeOf(frame, candidates);
   const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
   if (best.coverage < threshold || best.score <= 0)
     return labelled(frame, pages, options.pagePrior) ?? { ...none('weak-evidence'), score: best.score };
@@ -126,6 +126,23 @@ export function exactAnswer(
     score: best.score,
     frame,
   };
+}
+
+/**
+ * "What's the cheapest monthly price?": of the values about as well supported as the best one
+ * (same kind), the smallest; "the longest timeout": the largest.
+ */
+function extremeOf(frame: QuestionFrame, sorted: readonly Candidate[]): Candidate {
+  const top = sorted[0];
+  if (!frame.extreme || Number.isNaN(numericValue(top.text))) return top;
+  const close = sorted.filter(
+    (candidate) =>
+      candidate.kind === top.kind &&
+      candidate.score >= 0.55 * top.score &&
+      !Number.isNaN(numericValue(candidate.text)),
+  );
+  const sign = frame.extreme === 'min' ? 1 : -1;
+  return [...close].sort((a, b) => sign * (numericValue(a.text) - numericValue(b.text)))[0] ?? top;
 }
 
 /**

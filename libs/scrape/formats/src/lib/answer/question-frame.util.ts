@@ -35,6 +35,8 @@ export interface QuestionFrame {
   countNoun?: string;
   /** "Which university / company / bank…": the kind of name asked for, stemmed (names often carry it). */
   typeNoun?: string;
+  /** "The cheapest …", "the longest …": the smallest or largest of the values that answer. */
+  extreme?: 'min' | 'max';
 }
 
 const IMPERATIVE =
@@ -374,6 +376,11 @@ export function analyzeQuestion(question: string): QuestionFrame {
     qualifiers,
     countNoun: countNoun ? stem(countNoun) : undefined,
     typeNoun: typeNoun ? stem(typeNoun) : undefined,
+    extreme: /\b(cheapest|lowest|smallest|shortest|lightest|fewest|least expensive)\b/.test(lower)
+      ? 'min'
+      : /\b(most expensive|priciest|highest|largest|biggest|longest|heaviest|fastest)\b/.test(lower)
+        ? 'max'
+        : undefined,
   };
 }
 

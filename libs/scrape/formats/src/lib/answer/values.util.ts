@@ -278,6 +278,13 @@ const RULES: Rule[] = [
     ),
     noun: (match) => match[2],
   },
+  // A part of a counted whole ("56 of the companies").
+  {
+    kind: 'count',
+    pattern: /\b(\d{1,3}(?:,\d{3})+|\d+)\sof\s(?:the|its|our|their|these|those)\s([a-z][a-z-]{2,})/g,
+    text: (match) => match[1],
+    noun: (match) => match[2],
+  },
   // Durations in words ("three weeks", "eight weeks").
   {
     kind: 'duration',
