@@ -1,14 +1,5 @@
 import { isStopword, stem } from '../text/tokens.util';
 import {
-  matchesText,
-  sameWord,
-  SEGMENT_BREAK,
-  termMatches,
-  type Token,
-  tokenize,
-  type Weighted,
-} from './answer-terms.util';
-import {
   dimensionComponent,
   dimensionFits,
   impliedUnit,
@@ -19,10 +10,19 @@ import {
   qualifierFactor,
   qualifiersOf,
 } from './answer-fit.util';
+import {
+  matchesText,
+  sameWord,
+  SEGMENT_BREAK,
+  termMatches,
+  type Token,
+  tokenize,
+  type Weighted,
+} from './answer-terms.util';
 import { groupsOf, phraseGroups } from './lexicon.util';
-import { WEAK_SYNONYMS } from './question-words.util';
 import type { Fact } from './page-facts.util';
 import { type QuestionFrame, ROLE_VERBS } from './question-frame.util';
+import { WEAK_SYNONYMS } from './question-words.util';
 import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';
 
 // The values that could answer a question (exactAnswer) and how well each one does: kind, the

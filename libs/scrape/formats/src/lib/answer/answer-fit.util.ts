@@ -1,7 +1,7 @@
 import { escape } from './answer-terms.util';
-import { QUALIFIER_GROUPS } from './question-words.util';
 import type { Fact } from './page-facts.util';
 import type { QuestionFrame } from './question-frame.util';
+import { QUALIFIER_GROUPS } from './question-words.util';
 import type { ValueKind, ValueSpan } from './values.util';
 
 // How well a value fits what a question asks for, apart from the question's words (scored in

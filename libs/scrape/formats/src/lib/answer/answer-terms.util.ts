@@ -1,8 +1,8 @@
 import { stem } from '../text/tokens.util';
 import { groupsOf, phraseGroups } from './lexicon.util';
-import { GENERIC_NOUNS } from './question-words.util';
 import { foldText, type PageFacts } from './page-facts.util';
 import { type QuestionFrame, type QuestionTerm, ROLE_VERBS } from './question-frame.util';
+import { GENERIC_NOUNS } from './question-words.util';
 
 // How the words of a question meet the words of the pages (exactAnswer): tokens, term matches and
 // the weight of each question term.
