@@ -59,7 +59,7 @@ export function loadAnswerSet(file: string): EvalSet {
 /**
  * Comparison form of an answer: case, accents, dashes, multiplication signs and spacing folded,
  * and a leading modifier ("up to", "about", "from", "by", "within"…) or a trailing period ("per
- * day") ignored on both sides.
+ * day", "/ month") ignored on both sides.
  */
 export function normalizeAnswer(text: string): string {
   return text
@@ -69,7 +69,7 @@ export function normalizeAnswer(text: string): string {
       /^(?:up to|more than|less than|over|under|about|around|approximately|nearly|almost|at least|at most|from|by|within|every|only|just)\s+/,
       '',
     )
-    .replace(/\s+(?:per|a|an|each)\s+(?:day|night|week|month|year|person|hour)$/, '')
+    .replace(/\s*(?:\s(?:per|a|an|each)\s|\/)\s*(?:day|night|week|month|year|person|hour|user|seat)$/, '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[–—−]/g, '-')
@@ -97,7 +97,7 @@ export interface Scores {
   outcomes: Outcome[];
 }
 
-/** Exact match after normalisation; a count may name what it counts ("40 warehouses" for "40"). */
+/** Exact match after normalisation; a count may name what it counts ("40 warehouses" for "40", "five courses" for "five"). */
 function judge(question: EvalQuestion, got: string, notFound: string): boolean {
   if (question.expected === null) return got === notFound;
   const normalized = normalizeAnswer(got);
@@ -105,7 +105,7 @@ function judge(question: EvalQuestion, got: string, notFound: string): boolean {
     const expected = normalizeAnswer(answer);
     if (expected === normalized) return true;
     return (
-      /^[\d.,]+$/.test(expected) &&
+      /^(?:[\d.,]+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(expected) &&
       normalized.startsWith(expected) &&
       /^\p{L}[\p{L}-]*$/u.test(normalized.slice(expected.length))
     );

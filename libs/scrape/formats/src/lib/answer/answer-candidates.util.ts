@@ -1,16 +1,28 @@
-import { stem } from '../text/tokens.util';
+import { isStopword, stem } from '../text/tokens.util';
 import {
-  escape,
+  dimensionComponent,
+  dimensionFits,
+  impliedUnit,
+  labelValue,
+  nameFit,
+  NOT_NAMES,
+  PLACE_LABEL,
+  qualifierFactor,
+  qualifiersOf,
+} from './answer-fit.util';
+import {
   matchesText,
+  sameWord,
   SEGMENT_BREAK,
   termMatches,
   type Token,
   tokenize,
   type Weighted,
 } from './answer-terms.util';
-import { groupsOf, phraseGroups, QUALIFIER_GROUPS } from './lexicon.util';
+import { groupsOf, phraseGroups } from './lexicon.util';
 import type { Fact } from './page-facts.util';
 import { type QuestionFrame, ROLE_VERBS } from './question-frame.util';
+import { WEAK_SYNONYMS } from './question-words.util';
 import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';
 
 // The values that could answer a question (exactAnswer) and how well each one does: kind, the
@@ -27,151 +39,12 @@ export interface Candidate {
   coverage: number;
 }
 
-const AXES = [
-  ['start', 'end'],
-  ['maximum', 'minimum', 'default'],
-  ['before', 'after'],
-  ['regular', 'express', 'early'],
-  ['online', 'onsite'],
-];
 const HOW_FAR = /\bhow far\b/i;
+/** Questions about the page's own writing ("When was it published?", "date of the article"). */
+const PUBLISHING =
+  /\b(publish\w*|post|posted|written|wrote|write|updated?|article|story|blog|piece|report|review|interview|dated?)\b/i;
 /** Support given to every value of the asked kind when the question names nothing but the page's subject. */
 export const TYPE_ONLY = 0.25;
-/** Labels whose values are places ("Region: Central Otago, New Zealand"). */
-const PLACE_LABEL =
-  /\b(region|country|origin|location|city|town|venue|address|place|area|state|county|district)\b/i;
-const PLACE_WORDS =
-  /\b(Hall|Centre|Center|Arena|Stadium|Park|Square|Museum|Hotel|Church|Cathedral|Theatre|Theater|Campus|Station|Airport|Street|Road|Lane|Avenue|Bridge|Harbour|Harbor|Pier|Quay|Island|Lake|River|Valley|Mountain|Castle|Palace|Gallery|Library|University|College|Institute|School|Hospital|Market|Plaza|Building|Tower|House|Centrum)\b/;
-const NOT_NAMES =
-  /^(The|A|An|This|That|These|Those|Our|Your|Their|His|Her|Its|We|You|They|It|He|She|I|In|On|At|By|For|From|To|Of|With|And|But|Or|If|When|Where|What|Who|Why|How|Yes|No|Every|Each|All|Some|Any|Most|Many|Today|Tomorrow|Yesterday|Since|After|Before|During|Free|New|Our|Price|Prices|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Home|Read|More|Sign|Log|Buy|Add|Shop|Menu|Search|Contact|About|Help|FAQ|Note|Tip|Warning|Step|Fixed|New|Added|Changed|Removed|Breaking|Prep|Cook|Total|Serves|Makes|Available|Published|Posted|Updated|Written|Email|Phone|Office|Address|Open|Closed|Please|Visa|Mastercard)$/;
-
-/** Qualifier groups that describe a value: struck or "was" prices, "from X to Y", "default", "maximum"… */
-function qualifiersOf(candidate: { fact: Fact; span?: ValueSpan }, segmentText: string): Set<string> {
-  const found = new Set<string>();
-  const lower = ` ${segmentText.toLowerCase()} ${candidate.fact.label.toLowerCase()} `.replace(
-    /[^\p{L}\p{N}:(-]+/gu,
-    ' ',
-  );
-  if (
-    candidate.fact.struck &&
-    candidate.span &&
-    new RegExp(`~~[^~]*${escape(candidate.span.text)}`).test(candidate.fact.value)
-  )
-    found.add('before');
-  const before = candidate.span?.before ?? '';
-  if (/\b(was|were|previously|originally|rrp|instead of|old)$/.test(before)) found.add('before');
-  const span = candidate.span;
-  if (
-    span &&
-    (/\bfrom$/.test(before) || /^from\s/i.test(span.text)) &&
-    /^\s+to\s/.test(candidate.fact.value.slice(span.end))
-  )
-    found.add('before');
-  if (
-    span &&
-    /\bto$/.test(before) &&
-    /\bfrom\b/.test(candidate.fact.value.slice(Math.max(0, span.start - 40), span.start))
-  )
-    found.add('after');
-  for (const [group, members] of Object.entries(QUALIFIER_GROUPS)) {
-    if (group === 'before' || group === 'after' || group === 'minimum') continue;
-    // "Early-bird tickets" is "early bird".
-    const spaced = lower.replace(/(?<=\p{L})-(?=\p{L})/gu, ' ');
-    if (
-      members.some(
-        (member) =>
-          lower.includes(` ${member} `) ||
-          lower.includes(` ${member}:`) ||
-          lower.includes(`(${member}`) ||
-          spaced.includes(` ${member} `),
-      )
-    )
-      found.add(group);
-  }
-  if (/\b(minimum|min\.?|at least|lowest)\b/.test(lower)) found.add('minimum');
-  // The ends of a range ("runs from 3 June to 9 June 2024").
-  if (
-    span &&
-    (/\bfrom$/.test(before) || /^from\s/i.test(span.text)) &&
-    /^\s+(?:to|until|till|–|-)\s/.test(candidate.fact.value.slice(span.end))
-  )
-    found.add('start');
-  if (
-    span &&
-    /\b(to|until|till)$/.test(before) &&
-    /\bfrom\b/.test(candidate.fact.value.slice(Math.max(0, span.start - 40), span.start))
-  )
-    found.add('end');
-  return found;
-}
-
-function qualifierFactor(frame: QuestionFrame, found: Set<string>): number {
-  let factor = 1;
-  if (frame.qualifiers.size === 0) return found.has('before') ? 0.45 : 1;
-  for (const axis of AXES) {
-    const asked = axis.filter((group) => frame.qualifiers.has(group));
-    if (asked.length === 0) continue;
-    const has = axis.filter((group) => found.has(group));
-    if (has.some((group) => asked.includes(group))) factor *= 1.5;
-    else if (has.length > 0) factor *= 0.45;
-  }
-  if (!frame.qualifiers.has('before') && found.has('before')) factor *= 0.6;
-  return factor;
-}
-
-/** How much a name looks like what the question asks for (a person, a place, an organisation). */
-function nameFit(frame: QuestionFrame, name: ValueSpan, fact: Fact): number {
-  const words = name.text.split(/\s+/);
-  if (NOT_NAMES.test(words[0]) && words.length === 1) return 0;
-  const text = name.text.replace(/^(The|A|An)\s/, '');
-  if (NOT_NAMES.test(text) || /\d/.test(text)) return 0;
-  const before = name.before;
-  if (frame.shape === 'person') {
-    if (/^(Dr|Prof|Mr|Mrs|Ms|Sir|Dame|Capt|Captain)\b/.test(name.text)) return 1.2;
-    if (words.length < 2 || PLACE_WORDS.test(name.text)) return words.length < 2 ? 0.15 : 0.3;
-    return /\bby$/.test(before) ? 1.2 : 1;
-  }
-  if (frame.shape === 'place') {
-    let fit = /\b(in|at|from|near|to|into)$/.test(before) ? 1 : 0.35;
-    if (PLACE_WORDS.test(name.text)) fit = Math.max(fit, 0.9);
-    if (fact.source !== 'text') fit = Math.max(fit, 0.8);
-    return fit;
-  }
-  return words.length >= 1 ? 0.8 : 0;
-}
-
-const UNIT_WORDS: Partial<Record<ValueKind, RegExp>> = {
-  duration: /\b(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i,
-  mass: /\b(grams?|kilograms?|kg|pounds|lbs?|ounces?)\b/i,
-  length: /\b(millimetres?|centimetres?|metres?|meters?|kilometres?|km|miles?|inches|feet)\b/i,
-  data: /\b(bytes|kilobytes|megabytes|gigabytes|kb|mb|gb|tb)\b/i,
-  money: /\b(euros?|dollars?|pounds|usd|eur|gbp)\b/i,
-  percent: /\b(percent|percentage|per cent)\b|%/i,
-};
-
-/** A labelled number whose label or description names a unit of the asked kind ("retention_days: … Default: 30"). */
-function impliedUnit(frame: QuestionFrame, fact: Fact): boolean {
-  if (fact.source === 'text') return false;
-  const text = `${fact.label.replace(/_/g, ' ')} ${fact.value}`;
-  return frame.kinds.slice(0, 1).some((kind) => UNIT_WORDS[kind]?.test(text));
-}
-
-const DIMENSIONS: [RegExp, RegExp][] = [
-  [/\b(wide|width|broad)\b/, /\b(wide|width|broad|across)\b/i],
-  [/\b(tall|height|high)\b/, /\b(tall|height|high)\b/i],
-  [/\b(deep|depth)\b/, /\b(deep|depth|water[- ]?resist\w*|waterproof|dive|diving|submersible)\b/i],
-  [/\b(thick|thickness)\b/, /\b(thick|thickness|thin|slim)\b/i],
-];
-
-/** "How wide": a length counts only when the page says it is the width (an unmarked length is the length). */
-function dimensionFits(frame: QuestionFrame, value: ValueSpan, fact: Fact): boolean {
-  if (value.kind !== 'length') return true;
-  const question = frame.question.toLowerCase();
-  const dimension = DIMENSIONS.find(([asked]) => asked.test(question));
-  if (!dimension) return true;
-  const around = `${fact.label} ${fact.value.slice(Math.max(0, value.start - 40), value.end + 40)}`;
-  return dimension[1].test(around);
-}
 
 /** The values of a fact that could answer the question. */
 export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 'score' | 'coverage'>[] {
@@ -185,6 +58,9 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     const headingLine = fact.source === 'text' && fact.value === fact.heading;
     if (!headingLine && !/\baddress\b/i.test(frame.question))
       for (const name of nameSpans(fact.value)) {
+        // "Who owns Keelwise?": not Keelwise.
+        if (tokenize(name.text).every((token) => frame.terms.some((term) => term.term === token.term)))
+          continue;
         // "Dr. Leena Virtanen of Aalto University": the person, without their organisation.
         const affiliation =
           frame.shape === 'person' ? /^(.+?\s\S+)\s+(?:of|from|at)\s+\p{Lu}/u.exec(name.text) : null;
@@ -198,7 +74,8 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
         (value) => value.kind === 'address' || frame.kinds.includes(value.kind),
       ))
         out.push({ fact, text: value.text, kind: value.kind, span: value });
-    if (labelled && fact.value.length <= 80) out.push({ fact, text: fact.value, kind: 'label-value' });
+    if (labelled && fact.value.length <= 80)
+      out.push({ fact, text: labelValue(fact.value), kind: 'label-value' });
     return out;
   }
   // A question heading ("What is the daily withdrawal limit?") asks; it does not answer.
@@ -212,6 +89,11 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     }
     if (frame.kinds.length === 0 && (value.kind === 'name' || value.kind === 'year')) continue;
     if (tokenize(value.text).every((token) => asked.has(token.term))) continue;
+    const component = dimensionComponent(frame, value, fact);
+    if (component) {
+      out.push({ fact, text: component, kind: 'length', span: value });
+      continue;
+    }
     if (!dimensionFits(frame, value, fact)) continue;
     // "Where is the configuration file": a path, not any code word.
     if (
@@ -223,6 +105,15 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     const text = value.text;
     out.push({ fact, text, kind: value.kind, span: value });
   }
+  // "What license is it under?": a name next to the question's words ("the MIT licence").
+  if (frame.kinds.length === 0 && frame.shape === 'value' && /^(what|which)\b/i.test(frame.question))
+    for (const name of nameSpans(fact.value))
+      if (
+        !tokenize(name.text).every((token) => asked.has(token.term)) &&
+        !NOT_NAMES.test(name.text) &&
+        !values.some((value) => value.start <= name.start && value.end >= name.end)
+      )
+        out.push({ fact, text: name.text, kind: 'name', span: name });
   // "What is the X" answered by a labelled value as a whole ("Material: recycled polyester mesh"),
   // unless the value holds a value of the asked kind (then that value is the answer).
   if (
@@ -232,11 +123,21 @@ export function candidatesOf(frame: QuestionFrame, fact: Fact): Omit<Candidate, 
     fact.label &&
     !(frame.kinds.length > 0 && out.length > 0)
   )
-    out.push({ fact, text: fact.value, kind: 'label-value' });
+    out.push({ fact, text: labelValue(fact.value), kind: 'label-value' });
   // A value in the heading above the fact ("3.1.4 — 2026-01-20" over "Fixed: a memory leak"), when
   // the fact itself has none of the kind asked for.
-  if (fact.heading && fact.value !== fact.heading && frame.kinds.length > 0 && out.length === 0)
-    for (const value of findValues(fact.heading).filter((entry) => frame.kinds.includes(entry.kind)))
+  // (Not under the page's title: a headline's "$1.1bn" is not said of every sentence of the article.)
+  if (
+    fact.heading &&
+    !fact.underTitle &&
+    fact.value !== fact.heading &&
+    frame.kinds.length > 0 &&
+    out.length === 0
+  )
+    // (Not a bare number: in a heading it is a model's name, "Burrmaster 60".)
+    for (const value of findValues(fact.heading).filter(
+      (entry) => frame.kinds.includes(entry.kind) && entry.kind !== 'number',
+    ))
       out.push({ fact, text: value.text, kind: value.kind, span: value, fromHeading: true });
   return out;
 }
@@ -260,8 +161,13 @@ export function score(
   const isCandidate = (token: Token) => candidateTokens.includes(token);
   // Segments holding a value of the same kind as the candidate (rivals for the words there).
   const rivals = new Set<number>();
+  // Other names of the sentence are rivals of a name ("led by chief executive Rowan Ellis and chaired by Prof. Amelia Shaw").
+  const others =
+    candidate.kind === 'name'
+      ? nameSpans(fact.value).filter((name) => name.text.includes(' ') || !NOT_NAMES.test(name.text))
+      : findValues(fact.value);
   if (span)
-    for (const other of findValues(fact.value))
+    for (const other of others)
       if ((other.kind === span.kind || frame.kinds.includes(other.kind)) && other.start !== span.start) {
         const token = valueTokens.find((entry) => entry.end > other.start && entry.start < other.end);
         if (token) rivals.add(token.segment);
@@ -289,18 +195,26 @@ export function score(
         }
         // A counted noun or unit inside a quantity ("61 ships") supports it fully; a name's own words do not.
         if (isCandidate(token)) {
-          if (candidate.kind !== 'name' && candidate.kind !== 'label-value') best = 1;
+          if (candidate.kind !== 'name' && candidate.kind !== 'label-value')
+            best = Math.max(best, sameWord(term, token.term) ? 1 : 0.85);
+          // "Which university…": "University of Leeds" says it is one.
+          else if (candidate.kind === 'name' && term.term === frame.typeNoun) best = 1;
           continue;
         }
         const first = valueTokens.indexOf(candidateTokens[0] ?? token);
         const last = valueTokens.indexOf(candidateTokens[candidateTokens.length - 1] ?? token);
-        const distance = index < first ? first - index - 1 : Math.max(0, index - last - 1);
+        // Words between them, function words counting half ("2 minutes on each side" is next to "side").
+        const between =
+          index < first ? valueTokens.slice(index + 1, first) : valueTokens.slice(last + 1, index);
+        const distance = between.reduce((sum, entry) => sum + (isStopword(entry.lower) ? 0.5 : 1), 0);
         // Another part of an enumeration ("marathon €85, half marathon €55") describes its own value.
         const segment = token.segment === candidateSegment ? 1 : rivals.has(token.segment) ? 0.4 : 0.85;
         // Within its own clause a word describes the value however far it stands ("Apply by 15 May
         // with your CV to jobs@…").
         const near = segment / (1 + distance / 4);
-        best = Math.max(best, token.segment === candidateSegment ? Math.max(near, 0.5) : near);
+        // The question's own word says more than a synonym ("founded in 2011" over "since 2022").
+        const strength = sameWord(term, token.term) ? 1 : WEAK_SYNONYMS.has(token.term) ? 0.6 : 0.85;
+        best = Math.max(best, strength * (token.segment === candidateSegment ? Math.max(near, 0.5) : near));
       }
       if (
         best === 0 &&
@@ -308,7 +222,18 @@ export function score(
         phraseGroups(fact.value.toLowerCase()).some((group) => term.groups.includes(group))
       )
         best = 0.6;
-      if (best < 0.5 && !term.cue && matchesText(term, headingTokens, fact.heading.toLowerCase())) best = 0.5;
+      // The heading above a short line (a plan's card, a list item) is what the line is about; a
+      // question heading (an FAQ's) is what the answer below it answers.
+      const headingSupport =
+        fact.value === fact.heading || fact.underTitle
+          ? 0.5
+          : fact.heading.endsWith('?')
+            ? 0.9
+            : valueTokens.length <= 8
+              ? 0.75
+              : 0.5;
+      if (best < headingSupport && !term.cue && matchesText(term, headingTokens, fact.heading.toLowerCase()))
+        best = headingSupport;
       // A word of the page's own title or headline is said of everything on the page; a word the
       // page uses elsewhere ("course" on a course page) a little.
       if (best < 0.5 && subject) best = 0.5;
@@ -323,20 +248,36 @@ export function score(
   }
   // Phrases the question names ("check-out", "chief executive") found with the value.
   if (frame.phraseGroups.length) {
-    const found = phraseGroups(`${fact.label} ${fact.value}`.toLowerCase());
+    // (Matched by any member of the group: "how old" by "Minimum age 16".)
+    const text = `${fact.label} ${fact.value}`.toLowerCase();
+    const found = [...phraseGroups(text), ...tokenize(text).flatMap((token) => groupsOf(token.term))];
     cueWeight += 1;
     if (frame.phraseGroups.some((group) => found.includes(group))) cue += 1;
   }
   // Count questions: the counted noun right after the number ("14 warehouses").
   if (candidate.kind === 'count' && frame.countNoun && span?.noun) {
     const noun = stem(span.noun);
-    if (
-      noun === frame.countNoun ||
-      groupsOf(noun).some((group) => groupsOf(frame.countNoun ?? '').includes(group))
-    ) {
-      cue += 1;
+    // The noun itself counts fully, a synonym ("bedrooms" for "rooms") half.
+    const fit =
+      noun === frame.countNoun
+        ? 1
+        : groupsOf(noun).some((group) => groupsOf(frame.countNoun ?? '').includes(group))
+          ? 0.5
+          : 0;
+    if (fit > 0) {
+      cue += fit;
       cueWeight += 1;
     }
+  }
+  // The same for a number whose label is the counted noun ("Rooms: 3").
+  if (
+    (candidate.kind === 'number' || candidate.kind === 'count') &&
+    frame.countNoun &&
+    !span?.noun &&
+    labelTokens.some((token) => token.term === frame.countNoun)
+  ) {
+    cue += 1;
+    cueWeight += 1;
   }
   // Label words the question does not mention make a label a worse fit ("Checked bag weight" for "cabin bag").
   let extraFactor = 1;
@@ -362,10 +303,10 @@ export function score(
     (contentWeight > 0 ? content / contentWeight : TYPE_ONLY) +
     (optionalWeight > 0 ? (0.3 * optional) / optionalWeight : 0) +
     0.4 * cueShare;
+  // A year answers "when" as well as a full date does ("founded in 2019").
+  const asKind = candidate.kind === 'year' && frame.kinds.includes('date') ? 'date' : candidate.kind;
   const kindIndex =
-    candidate.kind === 'label-value' || candidate.kind === 'name'
-      ? 0
-      : Math.max(0, frame.kinds.indexOf(candidate.kind as ValueKind));
+    asKind === 'label-value' || asKind === 'name' ? 0 : Math.max(0, frame.kinds.indexOf(asKind as ValueKind));
   let kindFit =
     candidate.kind === 'label-value'
       ? frame.kinds.length === 0
@@ -376,6 +317,23 @@ export function score(
       : (frame.kinds[0] === 'rate' || HOW_FAR.test(frame.question)) && kindIndex > 0
         ? 0.5 // "How often" / "how far": a duration is only a weak stand-in for a frequency or a distance.
         : 1 - 0.1 * kindIndex;
+  // "How much is Brightmere paying?": a share is a poor stand-in for an amount of money, unless the
+  // question is about a discount, a rate or a tax.
+  if (
+    candidate.kind === 'percent' &&
+    frame.kinds[0] === 'money' &&
+    !/\b(discount|off|sav\w*|rate|tax|vat|interest|commission|tip|fee)\b/i.test(frame.question)
+  )
+    kindFit *= 0.75;
+  // "What kind of support does Scale get?" over "Support: 24/7 phone": the labelled value as a
+  // whole, not a number inside it.
+  if (
+    frame.kinds.length === 0 &&
+    fact.source !== 'text' &&
+    candidate.kind !== 'label-value' &&
+    candidate.text !== labelValue(fact.value)
+  )
+    kindFit *= 0.85;
   if (candidate.kind === 'name' || candidate.kind === 'address')
     kindFit = span
       ? candidate.kind === 'address'
@@ -414,7 +372,26 @@ export function score(
   const segmentText = span ? (segments[candidateSegment] ?? fact.value) : fact.value;
   const qualifier = qualifierFactor(frame, qualifiersOf({ fact, span }, segmentText));
   const source = fact.source === 'structured' ? 1.1 : fact.source === 'text' ? 1 : 1.05;
+  // A byline's date says when the page was written: it answers "when was it published", not
+  // "when will the plant open".
+  const bylineDate =
+    (candidate.kind === 'date' || candidate.kind === 'year') &&
+    (fact.byline ||
+      /^(byline|author|date published|published time|modified time|date modified|date)$/i.test(fact.label)) &&
+    !PUBLISHING.test(frame.question)
+      ? 0.6
+      : 1;
+  // The byline's name wrote the page; it does not run the company the page is about.
+  const bylineName =
+    candidate.kind === 'name' &&
+    (fact.byline || /^(byline|author|author name)$/i.test(fact.label)) &&
+    !PUBLISHING.test(frame.question) &&
+    !/\b(author|by|writer|journalist|reporter|correspondent|photographer|editor|recipe)\b/i.test(
+      frame.question,
+    )
+      ? 0.6
+      : 1;
   const prominence = 1 + 0.12 / (1 + fact.order / 8);
-  const value = coverage * kindFit * extraFactor * qualifier * source * prominence;
+  const value = coverage * kindFit * extraFactor * qualifier * source * prominence * bylineDate * bylineName;
   return { ...candidate, score: value, coverage };
 }

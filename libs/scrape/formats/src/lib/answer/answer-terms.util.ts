@@ -1,7 +1,8 @@
 import { stem } from '../text/tokens.util';
-import { GENERIC_NOUNS, groupsOf, phraseGroups } from './lexicon.util';
+import { groupsOf, phraseGroups } from './lexicon.util';
 import { foldText, type PageFacts } from './page-facts.util';
 import { type QuestionFrame, type QuestionTerm, ROLE_VERBS } from './question-frame.util';
+import { GENERIC_NOUNS } from './question-words.util';
 
 // How the words of a question meet the words of the pages (exactAnswer): tokens, term matches and
 // the weight of each question term.
@@ -15,7 +16,7 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:[.,'’][\p{L}\p{N}]+)*/gu;
-export const SEGMENT_BREAK = /(?:,\s|;\s|\s[·•|]\s|\s(?:and|but|while|whereas|or)\s|\s[–—]\s)/g;
+export const SEGMENT_BREAK = /(?:,\s|;\s|\s[·•|+]\s|\s(?:and|but|while|whereas|or)\s|\s[–—]\s)/g;
 
 export function tokenize(text: string): Token[] {
   const breaks: number[] = [];
@@ -35,9 +36,11 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** Whether a question term matches a page token: same stem, a near-prefix ("weigh"/"weight"), or the same lexicon group. */
-export function termMatches(term: QuestionTerm, token: string): boolean {
+/** Whether a page token is the question's own word: same stem, a near-prefix ("weigh"/"weight"), a compound's head. */
+export function sameWord(term: QuestionTerm, token: string): boolean {
   if (token === term.term || token.replace(/e$/, '') === term.term.replace(/e$/, '')) return true;
+  // "loaves"/"loaf", "knives"/"knife", "shelves"/"shelf".
+  if (token.length >= 4 && token.replace(/v$/, 'f') === term.term.replace(/v$/, 'f')) return true;
   if (
     term.term.length >= 4 &&
     token.length >= 4 &&
@@ -46,7 +49,12 @@ export function termMatches(term: QuestionTerm, token: string): boolean {
   )
     return true;
   // A compound and its head ("smartwatch"/"watch", "underwater"/"water").
-  if (compoundOf(term.term, token) || compoundOf(token, term.term)) return true;
+  return compoundOf(term.term, token) || compoundOf(token, term.term);
+}
+
+/** Whether a question term matches a page token: the same word ({@link sameWord}) or the same lexicon group. */
+export function termMatches(term: QuestionTerm, token: string): boolean {
+  if (sameWord(term, token)) return true;
   if (term.groups.length === 0) return false;
   const groups = groupsOf(token);
   return groups.some((group) => term.groups.includes(group));
@@ -97,7 +105,12 @@ export function weightsFor(frame: QuestionFrame, pages: readonly PageFacts[]): W
     const weight = term.cue ? 1 : Math.min(3, Math.max(0.6, idf));
     return {
       term,
-      weight: GENERIC_NOUNS.has(term.word) ? 0.5 : ROLE_VERBS.has(term.word) ? Math.min(weight, 1) : weight,
+      weight:
+        GENERIC_NOUNS.has(term.word) && !term.required
+          ? 0.5
+          : ROLE_VERBS.has(term.word)
+            ? Math.min(weight, 1)
+            : weight,
       subjectOf,
       usedOn,
     };

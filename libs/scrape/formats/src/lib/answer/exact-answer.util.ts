@@ -1,8 +1,9 @@
 import { type Candidate, candidatesOf, score, TYPE_ONLY } from './answer-candidates.util';
-import { escape, missingTerms, weightsFor } from './answer-terms.util';
+import { labelValue } from './answer-fit.util';
+import { escape, matchesText, missingTerms, termMatches, tokenize, weightsFor } from './answer-terms.util';
 import { type FactPage, foldText, type PageFacts, pageFacts } from './page-facts.util';
 import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
-import { findValues, type ValueKind } from './values.util';
+import { findValues, numericValue, type ValueKind } from './values.util';
 
 /** The answer to a question read from one or more pages, or why there is none. */
 export interface ExactAnswer {
@@ -110,13 +111,15 @@ export function exactAnswer(
       }
     }
   }
-  if (candidates.length === 0) return none('no-candidate');
+  if (candidates.length === 0) return labelled(frame, pages, options.pagePrior) ?? none('no-candidate');
+  preferFullDates(candidates);
   candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
-  const best = candidates[0];
+  const best = extremeOf(frame, candidates);
   const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
-  if (best.coverage < threshold || best.score <= 0) return { ...none('weak-evidence'), score: best.score };
+  if (best.coverage < threshold || best.score <= 0)
+    return labelled(frame, pages, options.pagePrior) ?? { ...none('weak-evidence'), score: best.score };
   return {
-    answer: rangeEnd(frame, best),
+    answer: rangeEnd(frame, { ...best, text: shownAs(best, pages) }),
     found: true,
     evidence: best.fact.label ? `${best.fact.label}: ${best.fact.value}` : best.fact.value,
     page: best.fact.page,
@@ -126,11 +129,128 @@ export function exactAnswer(
 }
 
 /**
+ * "What's the cheapest monthly price?": of the values about as well supported as the best one
+ * (same kind), the smallest; "the longest timeout": the largest.
+ */
+function extremeOf(frame: QuestionFrame, sorted: readonly Candidate[]): Candidate {
+  const top = sorted[0];
+  if (!frame.extreme || Number.isNaN(numericValue(top.text))) return top;
+  const close = sorted.filter(
+    (candidate) =>
+      candidate.kind === top.kind &&
+      candidate.score >= 0.55 * top.score &&
+      !Number.isNaN(numericValue(candidate.text)),
+  );
+  const sign = frame.extreme === 'min' ? 1 : -1;
+  return [...close].sort((a, b) => sign * (numericValue(a.text) - numericValue(b.text)))[0] ?? top;
+}
+
+/**
+ * "How much is the deposit?" over "Deposit: two months' rent": when no value of the asked kind
+ * answers, a labelled value (table cell, definition, "Label: value") whose label says everything
+ * the question is about answers as it is written.
+ */
+function labelled(
+  frame: QuestionFrame,
+  pages: readonly PageFacts[],
+  prior?: readonly number[],
+): ExactAnswer | undefined {
+  const required = frame.terms.filter((term) => term.required);
+  if (frame.shape !== 'value' || frame.kinds.length === 0 || required.length === 0) return undefined;
+  const ranked = [...pages.keys()]
+    .sort((a, b) => (prior?.[b] ?? 1) - (prior?.[a] ?? 1))
+    .map((index) => pages[index]);
+  for (const page of ranked)
+    for (const fact of page.facts) {
+      if (fact.source === 'text' || fact.source === 'structured' || fact.value.length > 60) continue;
+      const tokens = tokenize(fact.label);
+      const lower = fact.label.toLowerCase();
+      if (!required.every((term) => matchesText(term, tokens, lower))) continue;
+      // Every word of the label is asked about ("Deposit", not "Deposit for pets").
+      if (!tokens.every((token) => frame.terms.some((term) => termMatches(term, token.term)))) continue;
+      return {
+        answer: labelValue(fact.value),
+        found: true,
+        evidence: `${fact.label}: ${fact.value}`,
+        page: fact.page,
+        score: TYPE_ONLY,
+        frame,
+      };
+    }
+  return undefined;
+}
+
+/**
+ * "When is the festival?" over "Meadowlight Festival 2026" and "Friday 24 to Sunday 26 July 2026":
+ * a bare year loses to a well-supported full date of the same year.
+ */
+function preferFullDates(candidates: Candidate[]): void {
+  const dates = candidates.filter((candidate) => candidate.kind === 'date' && candidate.score > 0);
+  for (const candidate of candidates) {
+    if (candidate.kind !== 'year') continue;
+    const fuller = dates.some(
+      (date) =>
+        date.fact.page === candidate.fact.page &&
+        date.text.includes(candidate.text) &&
+        date.coverage >= 0.6 * candidate.coverage,
+    );
+    if (fuller) candidate.score *= 0.7;
+  }
+}
+
+const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
+
+/** "3 March 2026", "June 9, 2026", "2026-03-03" → "2026-03-03"; undefined for anything else. */
+function isoDate(text: string): string | undefined {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (iso) return iso.slice(1).join('-');
+  const dayFirst = /^(?:\p{L}+,?\s)?(\d{1,2})(?:st|nd|rd|th)?\.?\s(\p{L}+)\.?,?\s(\d{4})$/u.exec(text.trim());
+  const monthFirst = /^(?:\p{L}+,?\s)?(\p{L}+)\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})$/u.exec(text.trim());
+  const [day, month, year] = dayFirst
+    ? [dayFirst[1], dayFirst[2], dayFirst[3]]
+    : monthFirst
+      ? [monthFirst[2], monthFirst[1], monthFirst[3]]
+      : [];
+  const index = month ? MONTHS.indexOf(month.slice(0, 3).toLowerCase()) : -1;
+  if (index < 0 || !day || !year) return undefined;
+  return `${year}-${String(index + 1).padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+/**
+ * A value read from structured data ("2026-03-03", "€1299") as the page shows it to readers
+ * ("3 March 2026", "€1,299.00"), when the page's text holds the same date or amount.
+ */
+function shownAs(best: Candidate, pages: readonly PageFacts[]): string {
+  if (best.fact.source !== 'structured' || (best.kind !== 'date' && best.kind !== 'money')) return best.text;
+  const page = pages.find((entry) => entry.facts.includes(best.fact));
+  const same = (text: string): boolean =>
+    best.kind === 'date'
+      ? isoDate(best.text) !== undefined && isoDate(text) === isoDate(best.text)
+      : numericValue(text) === numericValue(best.text) &&
+        text.replace(/[\d\s.,]+/g, '') === best.text.replace(/[\d\s.,]+/g, '');
+  for (const fact of page?.facts ?? []) {
+    if (fact.source === 'structured') continue;
+    const shown = findValues(fact.value).find((value) => value.kind === best.kind && same(value.text));
+    if (shown) return shown.text;
+  }
+  return best.text;
+}
+
+/**
  * A range of times or dates ("from 9:00 to 19:00") answers a question about one of its ends
  * ("What time do they close?") with that end.
  */
 function rangeEnd(frame: QuestionFrame, best: Candidate): string {
   const text = clean(best.text);
+  // "How cold can it operate?" over "−20 °C to 50 °C": the low end; "maximum …": the high end.
+  const low = frame.qualifiers.has('minimum') && !frame.qualifiers.has('maximum');
+  const high = frame.qualifiers.has('maximum') && !frame.qualifiers.has('minimum');
+  if ((low || high) && best.kind !== 'time' && best.kind !== 'date') {
+    const ends = /^(.+?\d.*?)\s+(?:to|until|–|—)\s+([−-]?\d.*)$/.exec(text);
+    if (ends && findValues(ends[1]).some((value) => value.kind === best.kind))
+      return clean(low ? ends[1] : ends[2]);
+    if (ends) return clean(low ? `${ends[1]} ${ends[2].replace(/^[−-]?[\d.,]+\s?/, '')}` : ends[2]);
+  }
   const wantEnd = frame.qualifiers.has('end') && !frame.qualifiers.has('start');
   const wantStart = frame.qualifiers.has('start') && !frame.qualifiers.has('end');
   if ((!wantEnd && !wantStart) || (best.kind !== 'time' && best.kind !== 'date')) return text;

@@ -8,7 +8,7 @@ const IRREGULAR_VERBS: string[][] = (
   'win won|write wrote written|drink drank drunk|rise rose risen|fall fell fallen|drive drove driven|choose chose chosen|bring brought|' +
   'catch caught|fly flew flown|eat ate eaten|see saw seen|break broke broken|wear wore worn|feel felt|sit sat|' +
   'shut shut|close closed|open opened|sink sank sunk|burn burnt burned|hide hid hidden|ride rode ridden|swim swam swum|' +
-  'throw threw thrown|draw drew drawn|freeze froze frozen|steal stole stolen|lend lent|bend bent|light lit|set set'
+  'become became|throw threw thrown|draw drew drawn|freeze froze frozen|steal stole stolen|lend lent|bend bent|light lit|set set'
 )
   .split('|')
   .map((forms) => forms.split(' '));
@@ -97,8 +97,9 @@ const GROUPS: string[][] = [
     'workers',
     'work',
     'team members',
+    'team',
   ],
-  ['ceo', 'chief executive', 'chief executive officer', 'managing director'],
+  ['ceo', 'chief executive', 'chief executive officer', 'managing director', 'run by'],
   ['cfo', 'chief financial officer', 'finance director'],
   ['cto', 'chief technology officer', 'chief technical officer'],
   ['coo', 'chief operating officer'],
@@ -198,11 +199,120 @@ const GROUPS: string[][] = [
     'in charge',
     'coordinator',
     'convenor',
+    'run by',
+    'chief executive',
   ],
   ['designer', 'designed', 'design', 'architect'],
-  ['limit', 'limits', 'limited', 'allowance', 'allowed', 'cap'],
+  // A configured limit is often named by its maximum ("max_memory", "Maximum payload").
+  [
+    'limit',
+    'limits',
+    'limited',
+    'allowance',
+    'allowed',
+    'cap',
+    'max',
+    'maximum',
+    'up to',
+    'no more than',
+    'at most',
+  ],
   ['timeout', 'time out', 'times out', 'timed out', 'cancelled'],
   ['cargo', 'freight', 'tonnage', 'goods'],
+  // What a request, a vehicle or a drone carries ("max payload", "request body", "total load").
+  ['payload', 'payloads', 'request body', 'body size', 'request size', 'load', 'loads'],
+  [
+    'teach',
+    'teaches',
+    'taught',
+    'teacher',
+    'instructor',
+    'tutor',
+    'trainer',
+    'led by',
+    'run by',
+    'hosted by',
+  ],
+  ['collect', 'collected', 'collection', 'pick up', 'picked up', 'pickup', 'pick-up', 'fetch'],
+  ['area', 'floor area', 'floor space', 'living space', 'living area', 'surface', 'footprint'],
+  ['monday', 'mondays', 'mon'],
+  ['tuesday', 'tuesdays', 'tue', 'tues'],
+  ['wednesday', 'wednesdays', 'wed'],
+  ['thursday', 'thursdays', 'thu', 'thur', 'thurs'],
+  ['friday', 'fridays', 'fri'],
+  ['saturday', 'saturdays', 'sat'],
+  ['sunday', 'sundays', 'sun'],
+  ['fly', 'flies', 'flying', 'flight', 'flights', 'airtime', 'air time', 'hover'],
+  ['age', 'ages', 'aged', 'years old', 'year old', 'year-old', 'how old'],
+  [
+    'sign-up',
+    'sign up',
+    'signup',
+    'joining',
+    'join',
+    'enrolment',
+    'enrollment',
+    'registration',
+    'activation',
+    'set-up fee',
+    'setup fee',
+    'admin fee',
+  ],
+  [
+    'book',
+    'booking',
+    'bookings',
+    'reserve',
+    'reservation',
+    'reservations',
+    'reserved',
+    'book a table',
+    'reserve a table',
+    'book a room',
+    'book an appointment',
+    'make an appointment',
+  ],
+  ['move in', 'move-in', 'moving in', 'available from', 'availability', 'vacant', 'free from', 'ready from'],
+  [
+    'removal',
+    'remove',
+    'take away',
+    'takeaway',
+    'haul away',
+    'disposal',
+    'dispose',
+    'recycling',
+    'collect old',
+  ],
+  ['appliance', 'appliances', 'machine', 'machines', 'device', 'devices'],
+  ['notice', 'notice period', 'cancel', 'cancellation', 'terminate', 'termination'],
+  ['repair', 'repairs', 'repaired', 'fix', 'fixes', 'fixed', 'fixing', 'mend', 'mending'],
+  [
+    'exceed',
+    'exceeds',
+    'exceeding',
+    'exceeded',
+    'hit',
+    'hits',
+    'reach',
+    'reached',
+    'go over',
+    'over the limit',
+  ],
+  ['cutoff', 'cut-off', 'cut off', 'order by', 'placed before', 'order before', 'deadline'],
+  [
+    'owner',
+    'owners',
+    'owns',
+    'owned',
+    'ownership',
+    'belongs to',
+    'part of',
+    'subsidiary of',
+    'parent company',
+    'acquired',
+    'bought',
+  ],
   [
     'grow',
     'grew',
@@ -260,8 +370,32 @@ const GROUPS: string[][] = [
   ['temperature', 'degrees', 'hot', 'warm', 'cold', 'heat', 'oven'],
   ['display', 'screen'],
   ['resolution', 'megapixels', 'megapixel', 'mp'],
-  ['attendees', 'visitors', 'participants', 'delegates', 'guests'],
+  [
+    'attendees',
+    'visitors',
+    'participants',
+    'delegates',
+    'guests',
+    'took part',
+    'take part',
+    'taking part',
+    'participated',
+    'participate',
+  ],
   ['keynote', 'opening talk'],
+  // Who a podcast or an interview is with.
+  [
+    'guest',
+    'guests',
+    'talks to',
+    'talks with',
+    'speaks to',
+    'speaks with',
+    'joined by',
+    'interview with',
+    'in conversation with',
+    'interviewee',
+  ],
   ['venue', 'take place', 'held', 'location'],
   ['default', 'by default'],
   ['configuration', 'config', 'settings'],
@@ -314,64 +448,3 @@ export function phraseGroups(text: string): number[] {
     if (text.includes(phrase) || normalized.includes(phrase.replace(/\s*-\s*/g, ' - '))) found.push(group);
   return found;
 }
-
-/** Verbs and fillers of questions that carry no content ("does it have", "give", "tell me"). */
-export const SOFT_WORDS = new Set(
-  (
-    'is are was were be been being do does did done doing have has had having get gets got give gives gave given ' +
-    'make made take takes took taken come comes came use uses used using need needs want wants find tell show list ' +
-    'know say said see look offer offers include includes included includ allow allows contain contains go goes ' +
-    'there here it its they them their this that these those you your we our us me my i he she her his him one ' +
-    'please exactly approximately roughly currently sold sell sells selling offered already even again seen saw sees ' +
-    'available possible kind type sort way ever actually really also still yet already get'
-  ).split(/\s+/),
-);
-
-/**
- * Nouns a question uses for the page or its subject ("the article", "the company", "this
- * product"): they count when the page repeats them near a value, and are never required.
- */
-export const GENERIC_NOUNS = new Set(
-  (
-    'thing things page site website web product item stuff article post story piece blog entry document listing ' +
-    'announcement content contents level value amount figure quantity details detail information info company firm ' +
-    'business organisation organization corporation recipe customer customers contact support service ' +
-    // What a page about one event or place is ("the conference", "the restaurant"): pages name it instead.
-    'event conference festival concert exhibition summit meetup fair restaurant cafe hotel museum venue shop store'
-  ).split(/\s+/),
-);
-
-/** Question words and type cues: they say what kind of answer is wanted, not what it is about. */
-export const CUE_WORDS = new Set(
-  (
-    'what whats which who whom whose when where why how much many long far big large small tall wide deep heavy ' +
-    'often old fast quickly soon time date year day month number amount value total exact ' +
-    'place located location situated held hosted away'
-  ).split(/\s+/),
-);
-
-/** Contrasting qualifiers: a value described by one member does not answer a question naming another. */
-export const QUALIFIER_GROUPS: Record<string, string[]> = {
-  maximum: ['maximum', 'max', 'most', 'up to', 'at most', 'highest', 'top'],
-  minimum: ['minimum', 'min', 'least', 'at least', 'lowest', 'from', 'starting', 'starting at', 'starts at'],
-  default: ['default', 'by default'],
-  before: [
-    'before',
-    'previously',
-    'previous',
-    'was',
-    'were',
-    'used to',
-    'originally',
-    'old',
-    'from',
-    'rrp',
-    'instead of',
-  ],
-  after: ['now', 'currently', 'current', 'today', 'new', 'after', 'to', 'latest'],
-  regular: ['regular', 'standard', 'normal', 'full'],
-  express: ['express', 'expedited', 'next-day', 'priority'],
-  early: ['early bird', 'early', 'advance'],
-  online: ['online', 'web', 'in advance'],
-  onsite: ['at the airport', 'at the door', 'on the day', 'on site', 'onsite', 'in store'],
-};

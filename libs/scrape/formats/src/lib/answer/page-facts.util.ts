@@ -3,6 +3,7 @@ import { parseHTML } from 'linkedom';
 import { readStructuredData, type StructuredEntity } from '../structured/structured-data.util';
 import { readableText } from '../text/passages.util';
 import { sentences } from '../text/tokens.util';
+import { findValues } from './values.util';
 
 /**
  * One statement of a page an answer can come from: a labelled value (structured data, a table
@@ -22,6 +23,10 @@ export interface Fact {
   struck?: boolean;
   /** Which of several pages it came from. */
   page: number;
+  /** Its heading is the page's own title (the H1): said of the whole page, not of this section. */
+  underTitle?: boolean;
+  /** A byline or dateline ("Daniel Osei · June 9, 2026 · 4 min read"): when the page was written. */
+  byline?: boolean;
 }
 
 export interface FactPage {
@@ -353,6 +358,7 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
   const markdownFold = foldText(readableText(input.markdown));
   const inMain = (text: string) => !markdownFold || markdownFold.includes(foldText(text));
   const entities = input.html ? readStructuredData(input.html) : [];
+  const priceCue = input.html ? singlePrice(input.html) : false;
   const facts: Fact[] = [];
   for (const entity of entities) {
     if (entity.source === 'json-ld' || entity.source === 'microdata')
@@ -362,7 +368,10 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
         // Bylines and dates are page metadata (often outside the main content); prices must be in it.
         if (
           typeof entity.properties[key] === 'string' &&
-          (key === 'author' || key === 'datePublished' || inMain(String(entity.properties[key]).slice(0, 40)))
+          (key === 'author' ||
+            key === 'datePublished' ||
+            inMain(String(entity.properties[key]).slice(0, 40))) &&
+          (key !== 'price' || priceCue)
         )
           facts.push({
             source: 'structured',
@@ -396,6 +405,7 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
     );
   facts.push(...markdownFacts(input.markdown, page, order));
   const headline = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim() ?? '';
+  markContext(facts, collapse(readableText(headline)));
   const structuredText = facts
     .filter((fact) => fact.source === 'structured')
     .map((fact) => `${fact.label} ${fact.value}`)
@@ -409,7 +419,57 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
   };
 }
 
+/** Marks the facts under the page's title, and the text lines that are its byline or dateline. */
+function markContext(facts: Fact[], headline: string): void {
+  const authors = facts
+    .filter((fact) => fact.source === 'structured' && /^(author|author name|byline)$/i.test(fact.label))
+    .map((fact) =>
+      fact.value
+        .replace(/^by\s+/i, '')
+        .split(/\s*[,·|]\s*/)[0]
+        .trim(),
+    )
+    .filter((name) => name.length > 3);
+  for (const fact of facts) {
+    if (headline && fact.heading === headline) fact.underTitle = true;
+    if (fact.source !== 'text' || fact.value.split(/\s+/).length > 14) continue;
+    const dated = findValues(fact.value).some((value) => value.kind === 'date');
+    if (
+      dated &&
+      (authors.some((name) => fact.value.includes(name)) ||
+        /^(by|published|posted|updated|written by)\b|\bmin(?:ute)?s? read\b/i.test(fact.value))
+    )
+      fact.byline = true;
+  }
+}
+
+/**
+ * Whether the page marks one price (an element whose class or id says "price", outside related
+ * items): the DOM's price cue is then the page's price. Without such an element the cue is only the
+ * first amount of the text (a headline's "€340m"), and with several (a pricing page's plans) it is
+ * one price among others; the sentences and cards that hold them answer instead.
+ */
+function singlePrice(html: string): boolean {
+  const { document } = parseHTML(html);
+  const elements = (
+    Array.from(document.querySelectorAll('[class*="price" i], [id*="price" i]')) as HtmlElement[]
+  ).filter(
+    (element) =>
+      /\d/.test(element.textContent ?? '') &&
+      !element.closest('.related, [class*="related" i], [class*="recommend" i], nav, footer, aside, header'),
+  );
+  const leaves = elements.filter(
+    (element) => !elements.some((other) => other !== element && element.contains(other)),
+  );
+  const amounts = new Set(leaves.map((element) => firstMoneyOr(collapse(element.textContent ?? ''))));
+  return amounts.size === 1;
+}
+
 /** A DOM price cue may hold the new and the old price ("€89.95 €109.00"): the first amount. */
 function firstMoneyOr(text: string): string {
-  return /(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|EUR|USD|GBP))/.exec(text)?.[0] ?? text;
+  return (
+    /(?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:million|billion|bn|m|k)\b)?|\d[\d,.]*\s?(?:€|EUR|USD|GBP))/.exec(
+      text,
+    )?.[0] ?? text
+  );
 }

@@ -53,17 +53,22 @@ const MONTH =
 const WEEKDAY =
   '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)';
 const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?`;
+/** Amounts may group thousands with spaces ("32 000 Kč", "1 200 PLN"). */
+const AMOUNT = String.raw`\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?!\d)|${NUMBER}`;
 const MODIFIER = String.raw`(?:up to|more than|less than|fewer than|over|under|about|around|approximately|approx\.?|nearly|almost|at least|at most|from|by|within|every|only|just|roughly|some|circa|max\.?|min\.?|maximum|minimum)`;
 const RANGE_JOIN = String.raw`\s?(?:–|—|-|to|and)\s?`;
 
-const CURRENCY_BEFORE = String.raw`(?:[$€£¥₹]|US\$|A\$|C\$|NZ\$|USD|EUR|GBP|CHF|SEK|NOK|DKK|JPY|CAD|AUD|Rs\.?)`;
-const CURRENCY_AFTER = String.raw`(?:€|euros?|EUR|dollars?|USD|GBP|pounds sterling|CHF|francs?|kronor|kroner|krona|krone|SEK|NOK|DKK|kr\.?|yen|JPY|p|pence|cents?|ct)`;
+/** ISO codes of currencies written before or after amounts ("CZK 32,000", "1 200 PLN"). */
+const CODES =
+  'USD|EUR|GBP|CHF|SEK|NOK|DKK|ISK|JPY|CNY|RMB|HKD|SGD|KRW|INR|CAD|AUD|NZD|CZK|PLN|HUF|BGN|ZAR|BRL|MXN';
+const CURRENCY_BEFORE = String.raw`(?:[$€£¥₹]|US\$|A\$|C\$|NZ\$|${CODES}|\bRs\.?)`;
+const CURRENCY_AFTER = String.raw`(?:€|euros?|${CODES}|dollars?|pounds sterling|francs?|kronor|kroner|krona|krone|kr\.?|Kč|zł|yen|p|pence|cents?|ct)`;
 const SCALE = String.raw`(?:\s?(?:million|billion|thousand|bn|m|k)\b)?`;
 const PERIOD = String.raw`(?:\s?(?:per|a|an|\/|each|every)\s?(?:month|year|annum|night|day|week|hour|person|seat|user|head|mo|yr|ticket|slice|guest|adult|child|kg|item|km|mile|kwh|unit|litre|liter|gallon|lb|gb|night)\b|\s?p\.?\s?[ma]\.?(?=\s|$))?`;
 
 /** Unit words by kind; each entry is a regular expression alternative. */
 const UNITS: [ValueKind, string][] = [
-  ['speed', String.raw`km\/h|kph|mph|m\/s|knots?`],
+  ['speed', String.raw`km\/h|kph|mph|m\/s|knots?|rpm|RPM|r\/min`],
   [
     'area',
     String.raw`m²|m2|km²|sq\.?\s?m|sq\.?\s?ft|square (?:metres?|meters?|feet|foot|miles?|kilometres?|kilometers?)|hectares?|ha|acres?`,
@@ -76,7 +81,7 @@ const UNITS: [ValueKind, string][] = [
   ],
   [
     'duration',
-    String.raw`ms|milliseconds?|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|(?:working |business |calendar )?days?|weeks?|months?|years?|yrs?|nights?`,
+    String.raw`ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|h|hrs?|hours?|(?:working |business |calendar )?days?|weeks?|months?|years?|yrs?|nights?`,
   ],
   ['data', String.raw`KB|kB|MB|GB|TB|PB|KiB|MiB|GiB|TiB|Mbps|Gbps`],
   ['energy', String.raw`kJ|kcal|Cal|calories|cal|Wh|kWh|mAh|Ah|J`],
@@ -164,6 +169,20 @@ const RULES: Rule[] = [
     ),
   },
   { kind: 'date', pattern: /\b\d{4}-\d{2}-\d{2}\b/g },
+  // "Friday 24 to Sunday 26 July 2026", "24 June – 2 July".
+  {
+    kind: 'date',
+    pattern: new RegExp(
+      String.raw`\b(?:${WEEKDAY},?\s)?\d{1,2}(?:st|nd|rd|th)?(?:\s(?:${MONTH}))?\s?(?:to|until|till|through|and|–|—|-)\s?(?:${WEEKDAY},?\s)?\d{1,2}(?:st|nd|rd|th)?\.?\s(?:${MONTH})\b\.?(?:,?\s\d{4})?`,
+      'gi',
+    ),
+  },
+  // Quarters and halves of a year ("in the fourth quarter", "Q3 2026", "the first half of 2027").
+  {
+    kind: 'date',
+    pattern:
+      /\b(?:(?:first|second|third|fourth|final|last|1st|2nd|3rd|4th)\s(?:quarter|half)|Q[1-4]|H[12])\b(?:\s(?:of\s)?\d{4}\b)?/gi,
+  },
   {
     kind: 'date',
     pattern: new RegExp(
@@ -197,14 +216,14 @@ const RULES: Rule[] = [
   {
     kind: 'money',
     pattern: new RegExp(
-      String.raw`(?:${MODIFIER}\s)?${CURRENCY_BEFORE}\s?(?:${NUMBER})${SCALE}(?:${RANGE_JOIN}${CURRENCY_BEFORE}?\s?(?:${NUMBER})${SCALE})?${PERIOD}`,
+      String.raw`(?:${MODIFIER}\s)?${CURRENCY_BEFORE}\s?(?:${AMOUNT})${SCALE}(?:${RANGE_JOIN}${CURRENCY_BEFORE}?\s?(?:${AMOUNT})${SCALE})?${PERIOD}`,
       'gi',
     ),
   },
   {
     kind: 'money',
     pattern: new RegExp(
-      String.raw`(?:${MODIFIER}\s)?(?:${NUMBER})(?:${RANGE_JOIN}(?:${NUMBER}))?${SCALE}\s?${CURRENCY_AFTER}${wordBoundaryEnd}${PERIOD}`,
+      String.raw`(?:${MODIFIER}\s)?(?:${AMOUNT})(?:${RANGE_JOIN}(?:${AMOUNT}))?${SCALE}\s?${CURRENCY_AFTER}${wordBoundaryEnd}${PERIOD}`,
       'giu',
     ),
   },
@@ -223,7 +242,7 @@ const RULES: Rule[] = [
   {
     kind: (match) => unitKind(match[2] ?? '') ?? undefined,
     pattern: new RegExp(
-      String.raw`(?:${MODIFIER}\s)?(?:\d+\s?[×x]\s?)?(?:${NUMBER})(?:\s?[×x]\s?(?:${NUMBER})){0,2}(?:${RANGE_JOIN}(?:${NUMBER}))?(?:\s(?:million|billion|thousand))?(\s?)(${UNIT_ALTERNATIVES})${wordBoundaryEnd}(?:\s?(?:–|-|to|or)\s?(?:${NUMBER})\s?(?:${UNIT_ALTERNATIVES})${wordBoundaryEnd})?`,
+      String.raw`(?:${MODIFIER}\s)?(?:(?<=^|[\s(])[−-](?=\d))?(?:\d+\s?[×x]\s?)?(?:${NUMBER})(?:\s?[×x]\s?(?:${NUMBER})){0,2}(?:${RANGE_JOIN}(?:${NUMBER}))?(?:\s(?:million|billion|thousand))?(\s?)(${UNIT_ALTERNATIVES})${wordBoundaryEnd}(?:\s?(?:–|-|to|or)\s?(?:${NUMBER})\s?(?:${UNIT_ALTERNATIVES})${wordBoundaryEnd})?`,
       'gu',
     ),
   },
@@ -247,7 +266,7 @@ const RULES: Rule[] = [
   {
     kind: 'count',
     pattern:
-      /\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred)\s(?:(?:new|more|extra|full-time|part-time|weekly|daily|monthly|annual|yearly|separate|individual|additional|[a-z]+-[a-z]+)\s)?([a-z][a-z-]{2,})/gi,
+      /\b((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)[\s-](?:(?:new|more|extra|full-time|part-time|weekly|daily|monthly|annual|yearly|separate|individual|additional|[a-z]+-[a-z]+)\s)?([a-z][a-z-]{2,})/gi,
     text: (match) => `${match[1]} ${match[2]}`,
     noun: (match) => match[2],
   },
@@ -257,6 +276,13 @@ const RULES: Rule[] = [
       String.raw`(?:${MODIFIER}\s)?(?<![\d.,:])(\d{1,3}(?:,\d{3})+|\d+)(?![.,:]?\d)[\s-](?:(?:new|more|extra|full-time|part-time|weekly|daily|monthly|annual|yearly|separate|individual|additional|active|registered|[a-z]+-[a-z]+)\s)?([a-z][a-z-]{2,})(?:\s(?:per|a|an|each)\s(?:second|minute|hour|day|week|month|year|person|user|page|request))?`,
       'g',
     ),
+    noun: (match) => match[2],
+  },
+  // A part of a counted whole ("56 of the companies").
+  {
+    kind: 'count',
+    pattern: /\b(\d{1,3}(?:,\d{3})+|\d+)\sof\s(?:the|its|our|their|these|those)\s([a-z][a-z-]{2,})/g,
+    text: (match) => match[1],
     noun: (match) => match[2],
   },
   // Durations in words ("three weeks", "eight weeks").
@@ -284,6 +310,8 @@ const RULES: Rule[] = [
     pattern:
       /(?<=\b(?:in|since|from|by|until|circa|c\.|around|year|of|built|founded)\s)1[0-4]\d\d(?![\d.,:-]?\d)/gi,
   },
+  // Ordinals ("4th of 5", "2nd floor" → "2nd").
+  { kind: 'number', pattern: /\b\d{1,3}(?:st|nd|rd|th)\b(?:\s(?:of|out of)\s\d{1,3}\b)?/gi },
   {
     kind: 'number',
     pattern: new RegExp(String.raw`(?:${MODIFIER}\s)?(?<![\w.,:-]|\d-)(?:${NUMBER})(?![\w]|[.,:-]\d)`, 'g'),
