@@ -2,7 +2,8 @@
  * Our side of the crawl benchmark: the built services crawl the benchmark site through the public
  * API, exactly as a client would. `node -r @swc-node/register bench/crawl/quarry-run.ts <url> <concurrency> <standalone|cluster> [workers=1]`
  * (cluster: one gateway and `workers` scrape-worker processes on the shared Kafka broker and PostgreSQL)
- * prints `{pages, seconds, cpuSeconds, markdownPages}` (CPU of our processes only; PostgreSQL and Kafka run elsewhere).
+ * prints `{pages, seconds, cpuSeconds, markdownPages}` (CPU of our service processes and their content
+ * worker processes; PostgreSQL's backends are measured separately, Kafka is not counted).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +12,8 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { Client } from 'pg';
+
+import { treeCpuSeconds } from '../support/result.util';
 
 const ROOT = join(__dirname, '../..');
 const DATABASE = process.env['TEST_DATABASE_URL'] ?? 'postgresql://quarry:quarry@127.0.0.1:5432/quarry';
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
         );
     const api = `http://127.0.0.1:${port}`;
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const cpuBefore = processes.reduce((sum, child) => sum + cpuSecondsOf(child.pid as number), 0);
+    const cpuBefore = processes.reduce((sum, child) => sum + treeCpuSeconds(child.pid as number), 0);
     const started = performance.now();
     const response = await fetch(`${api}/v2/crawl`, {
       method: 'POST',
@@ -159,7 +162,7 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpuSeconds =
-      processes.reduce((sum, child) => sum + cpuSecondsOf(child.pid as number), 0) - cpuBefore;
+      processes.reduce((sum, child) => sum + treeCpuSeconds(child.pid as number), 0) - cpuBefore;
     const postgresCpuSeconds = await backendCpuSeconds(name);
     let markdownPages = 0;
     for (let skip = 0; skip < status.completed; skip += 100) {
