@@ -5,9 +5,12 @@ import {
   type CorpusPage,
   JS_PAGES,
   JS_PAGES_HELDOUT,
+  JS_PAGES_HELDOUT_2,
   type JsCorpusSite,
   startJsCorpusSite,
   STATIC_PAGES,
+  STATIC_PAGES_HELDOUT,
+  STATIC_PAGES_HELDOUT_2,
 } from '@quarry/testing';
 
 import { BrowserEngine } from './browser.engine';
@@ -15,6 +18,7 @@ import { type BrowserEngineKit, startBrowserEngineKit } from './browser-engine.t
 import { staticText } from './js-need.util';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const STATIC_PAGES_ALL = [...STATIC_PAGES, ...STATIC_PAGES_HELDOUT, ...STATIC_PAGES_HELDOUT_2];
 jest.setTimeout(180_000);
 
 /**
@@ -49,7 +53,12 @@ describe('JavaScript corpus through the engine on real Chromium', () => {
   };
 
   beforeAll(async () => {
-    site = await startJsCorpusSite([...JS_PAGES, ...JS_PAGES_HELDOUT, ...STATIC_PAGES]);
+    site = await startJsCorpusSite([
+      ...JS_PAGES,
+      ...JS_PAGES_HELDOUT,
+      ...JS_PAGES_HELDOUT_2,
+      ...STATIC_PAGES_ALL,
+    ]);
     kit = await startBrowserEngineKit({ chromiumPath: CHROMIUM, settleMs: 3_000 });
     sut = kit.engine;
   });
@@ -63,7 +72,7 @@ describe('JavaScript corpus through the engine on real Chromium', () => {
     const failures: string[] = [];
     const timings: string[] = [];
     const notInMarkdown: string[] = [];
-    const pages = [...JS_PAGES, ...JS_PAGES_HELDOUT];
+    const pages = [...JS_PAGES, ...JS_PAGES_HELDOUT, ...JS_PAGES_HELDOUT_2];
     for (const page of pages) {
       const { fetched, markdown, ms } = await scrape(page);
       timings.push(`${page.id} ${ms} ms`);
@@ -81,7 +90,7 @@ describe('JavaScript corpus through the engine on real Chromium', () => {
 
   it('keeps every static page on HTTP with its content', async () => {
     const failures: string[] = [];
-    for (const page of STATIC_PAGES) {
+    for (const page of STATIC_PAGES_ALL) {
       const { fetched, markdown } = await scrape(page);
       if (fetched.engine !== 'http')
         failures.push(`${page.id}: engine ${fetched.engine} (${fetched.metadata?.engineFallback})`);

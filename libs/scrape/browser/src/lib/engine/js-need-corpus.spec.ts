@@ -3,8 +3,10 @@ import {
   type CorpusPage,
   JS_PAGES,
   JS_PAGES_HELDOUT,
+  JS_PAGES_HELDOUT_2,
   STATIC_PAGES,
   STATIC_PAGES_HELDOUT,
+  STATIC_PAGES_HELDOUT_2,
 } from '@quarry/testing';
 
 import { needsJavaScript, staticText } from './js-need.util';
@@ -56,9 +58,9 @@ function report(
 
 describe('JavaScript detection on the fixture corpus', () => {
   it('is a fair corpus: JavaScript markers are not in the served text, static markers are', () => {
-    for (const page of JS_PAGES)
+    for (const page of [...JS_PAGES, ...JS_PAGES_HELDOUT, ...JS_PAGES_HELDOUT_2])
       expect([page.id, staticText(page.html).includes(page.marker)]).toEqual([page.id, false]);
-    for (const page of STATIC_PAGES)
+    for (const page of [...STATIC_PAGES, ...STATIC_PAGES_HELDOUT, ...STATIC_PAGES_HELDOUT_2])
       expect([page.id, staticText(page.html).includes(page.marker)]).toEqual([page.id, true]);
     expect(JS_PAGES.length).toBeGreaterThanOrEqual(20);
     expect(STATIC_PAGES.length).toBeGreaterThanOrEqual(20);
@@ -71,11 +73,20 @@ describe('JavaScript detection on the fixture corpus', () => {
     expect(result.falsePositiveRate).toBeLessThanOrEqual(0);
   });
 
-  it('held-out set (written after the rules were frozen, never tuned on)', () => {
+  it('held-out set (written after the rules were frozen; its two false positives were then fixed)', () => {
     const result = score(JS_PAGES_HELDOUT, STATIC_PAGES_HELDOUT);
     report('held-out set', JS_PAGES_HELDOUT, STATIC_PAGES_HELDOUT, result);
-    // First (and only) measurement: 0/10 missed, 2/10 short static pages with their own bundle rendered.
+    // First measurement: 0/10 missed, 2/10 short static pages with their own bundle rendered; the
+    // short-page rule they prompted makes it 0/10 and 0/10 (in-sample since).
     expect(result.falseNegativeRate).toBeLessThanOrEqual(0);
-    expect(result.falsePositiveRate).toBeLessThanOrEqual(0.2);
+    expect(result.falsePositiveRate).toBeLessThanOrEqual(0);
+  });
+
+  it('second held-out set (written after the short-page rule, before measuring it)', () => {
+    const result = score(JS_PAGES_HELDOUT_2, STATIC_PAGES_HELDOUT_2);
+    report('second held-out set', JS_PAGES_HELDOUT_2, STATIC_PAGES_HELDOUT_2, result);
+    // First (and only) measurement: 0/10 missed, 0/10 wrongly rendered.
+    expect(result.falseNegativeRate).toBeLessThanOrEqual(0);
+    expect(result.falsePositiveRate).toBeLessThanOrEqual(0);
   });
 });

@@ -157,6 +157,44 @@ function emptyCustomElements(body: string): string[] {
   return [...new Set(empty)];
 }
 
+/** Text blocks of a few words: a sentence, a menu line, a list entry. */
+const TEXT_BLOCK = /<(p|li|dd|td)\b[^>]*>([\s\S]*?)<\/\1\s*>/gi;
+const WORDS_OF_A_LINE = 3;
+/** An empty element a framework hydrates (islands, components mounted by data attribute). */
+const HYDRATION_SLOT =
+  /<[a-z][\w-]*\s[^>]*\bdata-(?:island|component|react-class|reactroot|hydrate|widget|mount|props|controller)\b[^>]*>\s*<\/[a-z][\w-]*\s*>/i;
+
+/**
+ * A short page that is whole without JavaScript: a title heading, then a sentence or several lines of
+ * text, and nothing outside the page chrome that the page's scripts fill, that loads or that binds a
+ * template (an order confirmation, a short menu beside a basket its script fills).
+ */
+function wholeShortPage(body: string, own: readonly ScriptInfo[]): boolean {
+  const content = withoutElements(
+    body,
+    (tag, openTag) => CHROME_TAGS.includes(tag) || CHROME_ATTRIBUTE.test(openTag),
+  ).replace(/<(script|template)\b[\s\S]*?<\/\1\s*>/gi, ' ');
+  if (HYDRATION_SLOT.test(content)) return false;
+  const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1\s*>/i.exec(content);
+  if (!heading || isEmptyText(staticText(heading[1]))) return false;
+  const after = content.slice(heading.index + heading[0].length);
+  let lines = 0;
+  let sentence = false;
+  for (const [, , inner] of after.matchAll(TEXT_BLOCK)) {
+    const text = staticText(inner).trim();
+    if ((text.match(/[\p{L}\p{N}]+/gu) ?? []).length < WORDS_OF_A_LINE) continue;
+    lines += 1;
+    if (/[.!?]$/.test(text)) sentence = true;
+  }
+  if (!sentence && lines < 2) return false;
+  return (
+    !staticText(content).includes('{{') &&
+    !PLACEHOLDER_CLASS.test(content) &&
+    scriptFilledHoles(content, own).length === 0 &&
+    emptyCustomElements(content).length === 0
+  );
+}
+
 function bodyOf(html: string): string {
   const start = html.search(/<body\b/i);
   return start >= 0 ? html.slice(start) : html.replace(/<head\b[\s\S]*?<\/head\s*>/i, '');
@@ -190,8 +228,10 @@ export function javaScriptNeedOf(html: string): string | undefined {
     return 'the page is an empty application shell rendered by JavaScript';
   if (ASKS_FOR_JS.test(html) && contentLength < 1_000) return 'the page asks for JavaScript';
   if (own.length === 0) return undefined;
-  if (contentLength < SHELL_TEXT && !serverRendered(html))
-    return 'the page has almost no text without JavaScript';
+  if (contentLength < SHELL_TEXT && !serverRendered(html)) {
+    if (!wholeShortPage(body, own)) return 'the page has almost no text without JavaScript';
+    return undefined;
+  }
 
   const inline = own.filter((entry) => !entry.src).map((entry) => entry.code);
   if (contentLength < THIN_TEXT) {
