@@ -60,15 +60,13 @@ export function executableScriptCount(html: string): number {
   return count;
 }
 
+/** What `staticText` drops, in one pass: comments, raw-text and non-rendered elements, tags, no-break spaces. */
+const NOT_TEXT =
+  /<!--[\s\S]*?-->|<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>|<[^>]+>|&nbsp;|&#160;/gi;
+
 /** Visible text of an HTML document without running it (scripts, styles, templates, comments dropped). */
 export function staticText(html: string): string {
-  return html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;|&#160;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return html.replace(NOT_TEXT, ' ').replace(/\s+/g, ' ').trim();
 }
 
 function scriptsOf(html: string): { executable: ScriptInfo[]; dataText: number } {
@@ -220,13 +218,17 @@ export function javaScriptNeedOf(html: string): string | undefined {
   const { executable, dataText } = scriptsOf(html);
   if (executable.length === 0) return undefined;
   const own = executable.filter((entry) => !entry.tracker);
+  const appRoot = EMPTY_APP_ROOT.test(html);
+  const asksForJs = ASKS_FOR_JS.test(html);
+  // The content text costs whole-document passes: pages that only run trackers are done without it.
+  if (own.length === 0 && !appRoot && !asksForJs) return undefined;
   const body = bodyOf(html);
   const content = contentTextOf(body);
   const contentLength = content.length;
 
-  if (EMPTY_APP_ROOT.test(html) && contentLength < 2_000)
+  if (appRoot && contentLength < 2_000)
     return 'the page is an empty application shell rendered by JavaScript';
-  if (ASKS_FOR_JS.test(html) && contentLength < 1_000) return 'the page asks for JavaScript';
+  if (asksForJs && contentLength < 1_000) return 'the page asks for JavaScript';
   if (own.length === 0) return undefined;
   if (contentLength < SHELL_TEXT && !serverRendered(html)) {
     if (!wholeShortPage(body, own)) return 'the page has almost no text without JavaScript';
