@@ -89,7 +89,7 @@ export interface AppConfig {
     sitemapTimeoutMs: number;
   };
   webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
-  search: { providerUrl?: string; timeoutMs: number };
+  search: { providerUrl?: string; timeoutMs: number; indexIntervalMs: number; indexMaxLagMs: number };
   map: { crawlPages: number };
   /** OpenAI-compatible language model; absent `baseUrl` = offline (deterministic fallbacks). */
   llm: {
@@ -313,6 +313,8 @@ export function loadConfig(
     search: {
       providerUrl: env.SEARCH_PROVIDER_URL?.replace(/\/+$/, ''),
       timeoutMs: env.SEARCH_PROVIDER_TIMEOUT_MS,
+      indexIntervalMs: env.SEARCH_INDEX_INTERVAL_MS,
+      indexMaxLagMs: env.SEARCH_INDEX_MAX_LAG_MS,
     },
     map: { crawlPages: env.MAP_CRAWL_PAGES },
     llm: {

@@ -472,6 +472,16 @@ export const ENV_DOCS = {
     default: '`10000`',
     description: 'Time limit of one search provider request.',
   },
+  SEARCH_INDEX_INTERVAL_MS: {
+    default: '`1000`',
+    description:
+      "Period of the search indexer, which computes the full-text vectors of stored documents off the write path in batches; a search first indexes its team's pending documents ([docs/crawl.md](docs/crawl.md#search)).",
+  },
+  SEARCH_INDEX_MAX_LAG_MS: {
+    default: '`60000`',
+    description:
+      'While documents arrive fast (a crawl storing pages) the indexer yields to ingestion, for at most this long after the oldest pending document was stored.',
+  },
   MAP_CRAWL_PAGES: {
     default: '`25`',
     description: "Pages the map's light crawl fetches after the start page.",

@@ -1,5 +1,7 @@
 import type { Database, Raw } from '@quarry/platform/database';
 
+import type { SearchIndexer } from './search-indexer';
+
 export interface IndexHit {
   url: string;
   title: string | null;
@@ -28,17 +30,22 @@ export function domainPattern(domains: readonly string[], subdomains = true): st
 }
 
 /**
- * The team's stored documents as a search index: PostgreSQL full-text search over the generated
- * `documents.search` vector (title A, description B, markdown C), newest copy of each URL.
+ * The team's stored documents as a search index: PostgreSQL full-text search over the
+ * `documents.search` vector (title A, description B, markdown C), newest copy of each URL. The
+ * vectors are computed off the write path; a search first indexes the team's pending documents.
  */
 export class DocumentIndexRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly indexer: SearchIndexer,
+  ) {}
 
   async search(
     teamId: string,
     query: string,
     options: { limit: number; include?: string[]; exclude?: string[] },
   ): Promise<IndexHit[]> {
+    await this.indexer.indexTeam(teamId);
     const params: unknown[] = [teamId, query, options.limit];
     let filter = '';
     if (options.include?.length) {

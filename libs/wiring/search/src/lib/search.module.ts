@@ -1,4 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 
 import { CreditsService } from '@quarry/billing';
 import { RobotsFetcher, SitemapFetcher } from '@quarry/crawl';
@@ -8,9 +14,11 @@ import { Database } from '@quarry/platform/database';
 import { AddressPolicy, GuardedHttpClient } from '@quarry/platform/net';
 import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import {
+  DEFAULT_SEARCH_INDEXER_OPTIONS,
   DocumentIndexRepository,
   type IndexJobDeps,
   MapService,
+  SearchIndexer,
   type SearchProvider,
   SearchService,
   SearxngProvider,
@@ -41,9 +49,19 @@ const INDEX_JOB_DEPS = Symbol('INDEX_JOB_DEPS');
       inject: [APP_CONFIG],
     },
     {
+      provide: SearchIndexer,
+      useFactory: (db: Database, logger: Logger, config: AppConfig) =>
+        new SearchIndexer(db, logger.child({ component: 'search-indexer' }), {
+          ...DEFAULT_SEARCH_INDEXER_OPTIONS,
+          intervalMs: config.search.indexIntervalMs,
+          maxLagMs: config.search.indexMaxLagMs,
+        }),
+      inject: [Database, LOGGER, APP_CONFIG],
+    },
+    {
       provide: DocumentIndexRepository,
-      useFactory: (db: Database) => new DocumentIndexRepository(db),
-      inject: [Database],
+      useFactory: (db: Database, indexer: SearchIndexer) => new DocumentIndexRepository(db, indexer),
+      inject: [Database, SearchIndexer],
     },
     {
       provide: INDEX_JOB_DEPS,
@@ -107,6 +125,17 @@ const INDEX_JOB_DEPS = Symbol('INDEX_JOB_DEPS');
       inject: [INDEX_JOB_DEPS, APP_CONFIG],
     },
   ],
-  exports: [SEARCH_PROVIDER, DocumentIndexRepository, MapService, SearchService],
+  exports: [SEARCH_PROVIDER, DocumentIndexRepository, MapService, SearchService, SearchIndexer],
 })
-export class SearchModule {}
+export class SearchModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(SearchIndexer) private readonly indexer: SearchIndexer) {}
+
+  /** Every process that serves search also computes pending search vectors in the background. */
+  onApplicationBootstrap(): void {
+    this.indexer.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.indexer.stop();
+  }
+}
