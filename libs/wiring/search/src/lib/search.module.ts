@@ -25,6 +25,9 @@ import {
 } from '@quarry/search';
 import { CRAWL_HTTP_CLIENT, CrawlModule } from '@quarry/wiring/crawl';
 
+/** Documents one background indexing statement covers on embedded PGlite (~10 ms of event loop each). */
+const PGLITE_INDEX_BATCH = 8;
+
 /** The configured web search provider, or null. */
 export const SEARCH_PROVIDER = Symbol('SEARCH_PROVIDER');
 /** What map and search jobs share: the index, the provider, job records, outcomes, credits, logs, metrics. */
@@ -53,6 +56,8 @@ const INDEX_JOB_DEPS = Symbol('INDEX_JOB_DEPS');
       useFactory: (db: Database, logger: Logger, config: AppConfig) =>
         new SearchIndexer(db, logger.child({ component: 'search-indexer' }), {
           ...DEFAULT_SEARCH_INDEXER_OPTIONS,
+          // Embedded PGlite runs on the event loop: small batches keep each statement short.
+          batch: db.kind === 'pglite' ? PGLITE_INDEX_BATCH : DEFAULT_SEARCH_INDEXER_OPTIONS.batch,
           intervalMs: config.search.indexIntervalMs,
           maxLagMs: config.search.indexMaxLagMs,
         }),
