@@ -52,13 +52,19 @@ export class SearchIndexer {
    * background round holds (so the search that follows sees them). Returns how many it indexed.
    */
   async indexTeam(teamId: string, limit = SEARCH_CATCH_UP): Promise<number> {
-    const rows = await this.db.sql.query<Raw>(
-      `UPDATE documents d SET search = document_search_vector(d.title, d.description, d.content)
-       FROM (SELECT id FROM documents WHERE team_id = $1 AND search IS NULL ORDER BY created_at LIMIT $2 FOR UPDATE) p
-       WHERE d.id = p.id RETURNING d.id`,
-      [teamId, limit],
-    );
-    return rows.length;
+    // In statements of one batch each, so that other work (PGlite shares the event loop) goes on between them.
+    let indexed = 0;
+    while (indexed < limit) {
+      const rows = await this.db.sql.query<Raw>(
+        `UPDATE documents d SET search = document_search_vector(d.title, d.description, d.content)
+         FROM (SELECT id FROM documents WHERE team_id = $1 AND search IS NULL ORDER BY created_at LIMIT $2 FOR UPDATE) p
+         WHERE d.id = p.id RETURNING d.id`,
+        [teamId, Math.min(this.options.batch, limit - indexed)],
+      );
+      indexed += rows.length;
+      if (rows.length === 0) break;
+    }
+    return indexed;
   }
 
   /** One background batch: up to `limit` pending documents of any team, skipping rows others hold. */
