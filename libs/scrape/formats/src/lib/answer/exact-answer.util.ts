@@ -167,7 +167,7 @@ function labelled(
       const lower = fact.label.toLowerCase();
       if (!required.every((term) => matchesText(term, tokens, lower))) continue;
       // Every word of the label is asked about ("Deposit", not "Deposit for pets").
-      if (!tokens.every((token) => frame.terms.some((term) => termMatches(term, token.term)))) continue;
+      if (!tokens.every((token) => frame.terms.some((term) => termMatches(term, token)))) continue;
       return {
         answer: labelValue(fact.value),
         found: true,

@@ -2,6 +2,7 @@ import { isStopword, stem, words } from '../text/tokens.util';
 import { groupsOf, IRREGULAR_PAST, phraseEntries, phraseGroups } from './lexicon.util';
 import { CUE_WORDS, GENERIC_NOUNS, QUALIFIER_GROUPS, SOFT_WORDS } from './question-words.util';
 import type { ValueKind } from './values.util';
+import { relatedWords } from './wordnet-lexicon.util';
 
 /** What a question asks for: a typed value, a name, the page's subject, yes/no, or a passage. */
 export type AnswerShape = 'value' | 'person' | 'place' | 'org' | 'subject' | 'boolean' | 'open';
@@ -13,6 +14,8 @@ export interface QuestionTerm {
   word: string;
   /** Lexicon groups of the word (synonyms count as a match). */
   groups: number[];
+  /** WordNet relatives of the word, with how closely related (wordnet-lexicon.util). */
+  related: ReadonlyMap<string, number>;
   /** A content word: when the page never mentions it (or a synonym), the page does not answer the question. */
   required: boolean;
   /** A word that names the kind of answer (weight, price, version…): matched against labels, never required. */
@@ -263,17 +266,20 @@ export function analyzeQuestion(question: string): QuestionFrame {
   // "How many students can join a class": the verb after the modal is what the count allows, said
   // many ways ("limited to 14 students", "Capacity: 14").
   // "How many people does it sleep / seat / serve": a capacity, said as "two-person" or "Sleeps 4".
-  const modalVerb = countNoun
-    ? /\bhow many\b.*?\b(?:can|could|may|will|would|should)\s+(?:(?:i|we|you|they|it)\s+)?([a-z]+)\b/.exec(
-        lower,
-      )?.[1]
-    : undefined;
+  // "How far can the planes fly", "how much solar can I plug in": the same for other quantities.
+  const modalVerb =
+    /\bhow (?:many|much|far|long|fast|high|big|large|heavy)\b.*?\b(?:can|could|may|will|would|should)\s+(?:(?:i|we|you|they|it|he|she)\s+|(?:the|this|each|every|a|one|your|my|their|its)\s+[a-z]+\s+)?([a-z]+)\b/.exec(
+      lower,
+    )?.[1];
   const capacityVerb = countNoun
-    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|this \w+|the \w+)\s+(sleep|seat|fit|hold|serve|carry|accommodate|take)s?\b/.exec(
+    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|(?:this|the|each|every|a|one|your|my|their|its) \w+)\s+(sleep|seat|fit|hold|serve|carry|accommodate|take)s?\b/.exec(
         lower,
       )?.[1]
     : undefined;
-  const countVerb = modalVerb ?? capacityVerb;
+  // (Not a verb that names the kind of value: "how much will it cost".)
+  const countVerb = [modalVerb, capacityVerb].find(
+    (verb) => verb !== undefined && !CUE_WORDS.has(verb) && !kindCue(verb, kinds),
+  );
   // People are counted, not weighed: "how many" over people never answers with tonnes.
   if (countNoun && kinds.includes('mass') && PERSON_NOUNS.test(countNoun))
     kinds = kinds.filter((kind) => kind !== 'mass' && kind !== 'volume');
@@ -343,7 +349,9 @@ export function analyzeQuestion(question: string): QuestionFrame {
       shape !== 'person' &&
       shape !== 'org' &&
       (/[a-z]{3,}(?:ed|en)$/.test(word) || IRREGULAR_PAST.has(word)) &&
-      new RegExp(`\\b(?:be|been|being)\\s+${word}\\b`).test(lower);
+      new RegExp(
+        `\\b(?:be|been|being${yesNo ? '' : '|(?:is|are|was|were)(?:\\s+[a-z]+){1,3}'})\\s+${word}\\b`,
+      ).test(lower);
     const changeVerb = byHowMuch && groups.some((group) => CHANGE_GROUPS.has(group));
     const optional =
       !isCounted &&
@@ -362,6 +370,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
       term,
       word,
       groups,
+      // (A name is matched as written: "the Enterprise plan" is not a business plan.)
+      related: /\d/.test(word) || word.length < 3 || proper.has(word) ? NO_RELATIVES : relatedWords(word),
       required: !soft && !cue && !optional && !typeCue && word.length > 1,
       cue: (cue && !optional) || typeCue,
       optional: optional && !typeCue,
@@ -383,6 +393,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
         : undefined,
   };
 }
+
+const NO_RELATIVES: ReadonlyMap<string, number> = new Map();
 
 /** Counted nouns a page often leaves implied ("Serves 10", "Sleeps 4", "Seats 5"). */
 const IMPLIED_COUNT_NOUNS = new Set(['people', 'persons', 'person', 'guests', 'diners', 'adults', 'players']);
