@@ -101,6 +101,8 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
   { test: /\bhow (often|frequently)\b|\bfrequency of\b/, kinds: ['rate', 'duration'] },
   { test: /\bhow many (hours|days|minutes|weeks|months|years|nights)\b/, kinds: ['duration'] },
   { test: /\buntil when\b/, kinds: ['time', 'date', 'year'] },
+  // "What's the latest delivery time?": the end of a range of times ("between 7:00 and 22:00").
+  { test: /\b(?:latest|earliest)\b.*\btimes?\b/, kinds: ['time'] },
   { test: /\bwhat time\b|\b(opening|closing) (time|hours?)\b|\bcheck-?\s?(in|out)\b/, kinds: ['time'] },
   {
     test: /\bwhere (can|do|should|to) (i|we|you)? ?(send|apply|submit|write|email|contact|reach)\b/,
@@ -116,7 +118,7 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     kinds: ['time', 'date', 'year'],
   },
   {
-    test: /^(since when|when)\b|\b(what|which) (date|day|year|month)\b|\bwhat year\b|\bdate of\b/,
+    test: /^(since when|when)\b|\b(what|which) (date|day|year|month)s?\b|\bwhat year\b|\bdate of\b/,
     kinds: ['date', 'year', 'time'],
   },
   { test: /\b(version|release number)\b/, kinds: ['version', 'number', 'code'] },
@@ -251,6 +253,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
   // "When does the early-bird price end?": the same for a date ("until 31 March").
   const hoursVerb = kinds[0] === 'time' || kinds[0] === 'date' ? HOURS_VERB.exec(lower)?.[1] : undefined;
   if (hoursVerb) qualifiers.add(/^(clos|shut|end|finish)/.test(hoursVerb) ? 'end' : 'start');
+  if (kinds[0] === 'time' && /\blatest\b/.test(lower)) qualifiers.add('end');
+  if (kinds[0] === 'time' && /\bearliest\b/.test(lower)) qualifiers.add('start');
   const typeMatch = shape === 'org' ? TYPE_NOUN.exec(lower) : null;
   const typeNoun = typeMatch?.[1];
   // "Which agency handles viewings": the verb after the kind of name is its role, said many ways.
@@ -272,12 +276,20 @@ export function analyzeQuestion(question: string): QuestionFrame {
       lower,
     )?.[1];
   const capacityVerb = countNoun
-    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|(?:this|the|each|every|a|one|your|my|their|its) \w+)\s+(sleep|seat|fit|hold|serve|carry|accommodate|take)s?\b/.exec(
+    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|he|she|we|you|(?:this|the|each|every|a|one|your|my|their|its) \w+)\s+([a-z]+)\b/.exec(
         lower,
       )?.[1]
     : undefined;
+  // "How many planes did they buy?": the verb says loosely what happened to the counted things
+  // ("ordered 12 aircraft"); when the counted noun is implied ("how many people does it employ"),
+  // only a capacity verb ("Serves 6", "Sleeps 4") is.
+  const capacity =
+    capacityVerb !== undefined &&
+    (CAPACITY_VERBS.test(capacityVerb) || !IMPLIED_COUNT_NOUNS.has(countNoun ?? ''))
+      ? capacityVerb
+      : undefined;
   // (Not a verb that names the kind of value: "how much will it cost".)
-  const countVerb = [modalVerb, capacityVerb].find(
+  const countVerb = [modalVerb, capacity].find(
     (verb) => verb !== undefined && !CUE_WORDS.has(verb) && !kindCue(verb, kinds),
   );
   // People are counted, not weighed: "how many" over people never answers with tonnes.
@@ -395,6 +407,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
 }
 
 const NO_RELATIVES: ReadonlyMap<string, number> = new Map();
+
+const CAPACITY_VERBS = /^(?:sleep|seat|fit|hold|serve|carry|accommodate|take|feed)s?$/;
 
 /** Counted nouns a page often leaves implied ("Serves 10", "Sleeps 4", "Seats 5"). */
 const IMPLIED_COUNT_NOUNS = new Set(['people', 'persons', 'person', 'guests', 'diners', 'adults', 'players']);
