@@ -1,6 +1,7 @@
 import { type Candidate, candidatesOf, score, TYPE_ONLY } from './answer-candidates.util';
 import { labelValue } from './answer-fit.util';
 import { escape, matchesText, missingTerms, termMatches, tokenize, weightsFor } from './answer-terms.util';
+import { askedDay, openingOn } from './opening-days.util';
 import { type FactPage, foldText, type PageFacts, pageFacts } from './page-facts.util';
 import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
 import { findValues, numericValue, type ValueKind } from './values.util';
@@ -95,6 +96,20 @@ export function exactAnswer(
     else if (unanswerable(frame, pages, missing)) {
       return none('missing-terms');
     }
+  }
+  if (frame.shape === 'boolean') {
+    // "Are they open on Monday?" over "Sun–Mon: closed": the entry for that day.
+    const day = askedDay(frame.question);
+    const entry = day === undefined ? undefined : openingOn(day, pages);
+    if (entry)
+      return {
+        answer: entry.answer,
+        found: true,
+        evidence: `${entry.fact.label} ${entry.fact.value}`.trim(),
+        page: entry.fact.page,
+        score: TYPE_ONLY,
+        frame,
+      };
   }
   if (frame.shape === 'open' || frame.shape === 'boolean') return none('open-question');
 

@@ -204,7 +204,8 @@ const RULES: Rule[] = [
   // Seasons answer "when" too ("prune roses in late winter").
   {
     kind: 'date',
-    pattern: /\b(?:(?:early|mid|late)[\s-])?(?:spring|summer|autumn|fall|winter)(?:\s\d{4})?\b/gi,
+    pattern:
+      /\b(?:(?:next|last|this)\s)?(?:(?:early|mid|late)[\s-])?(?:spring|summer|autumn|fall|winter)(?:\s\d{4})?\b/gi,
   },
   {
     kind: 'time',
