@@ -398,9 +398,10 @@ export function analyzeQuestion(question: string): QuestionFrame {
     qualifiers,
     countNoun: countNoun ? stem(countNoun) : undefined,
     typeNoun: typeNoun ? stem(typeNoun) : undefined,
+    // ("Peak output" is the highest; "max"/"min" name a configured limit, not an extreme.)
     extreme: /\b(cheapest|lowest|smallest|shortest|lightest|fewest|least expensive)\b/.test(lower)
       ? 'min'
-      : /\b(most expensive|priciest|highest|largest|biggest|longest|heaviest|fastest)\b/.test(lower)
+      : /\b(most expensive|priciest|highest|largest|biggest|longest|heaviest|fastest|peak)\b/.test(lower)
         ? 'max'
         : undefined,
   };
