@@ -38,6 +38,8 @@ const SPECIFIC_KINDS = new Set<ValueKind | undefined>([
 const MISSING_SHARE = 0.4;
 /** Share of the question's content (plus cue words) a value needs to be the answer. */
 const EVIDENCE = 0.4;
+/** The support needed when half of the question's words are not on the pages. */
+const DOUBTFUL_EVIDENCE = 0.6;
 
 /**
  * Whether the words the pages never mention make the question one they cannot answer: a missing
@@ -49,7 +51,7 @@ function unanswerable(
   frame: QuestionFrame,
   pages: readonly PageFacts[],
   missing: readonly string[],
-): boolean {
+): boolean | 'doubtful' {
   const original = frame.question;
   const entity = missing.some(
     (word) =>
@@ -62,7 +64,12 @@ function unanswerable(
   const absent = weighted
     .filter((entry) => missing.includes(entry.term.word))
     .reduce((sum, entry) => sum + entry.weight, 0);
-  return total === 0 || absent / total >= MISSING_SHARE;
+  if (total === 0) return true;
+  const share = absent / total;
+  // Up to half of a typed question's content missing ("How much does a second replacement card
+  // cost?"): answered only by a value of the asked kind that the question supports well.
+  if (share >= MISSING_SHARE && share <= 0.5 && frame.kinds.length > 0) return 'doubtful';
+  return share >= MISSING_SHARE;
 }
 
 /**
@@ -84,6 +91,7 @@ export function exactAnswer(
   const none = (reason: ExactAnswer['reason']): ExactAnswer => ({ found: false, reason, score: 0, frame });
   if (frame.shape === 'subject') return subjectAnswer(frame, pages, options.pagePrior);
   const missing = frame.shape === 'open' || frame.shape === 'boolean' ? [] : missingTerms(frame, pages);
+  let doubtful = false;
   if (missing.length > 0) {
     // A rare, specific kind of value ("what temperature should the oven be") is answered by the one
     // such value on the page even when the page does not repeat the question's other words.
@@ -93,8 +101,10 @@ export function exactAnswer(
         page.facts.some((fact) => findValues(fact.value).some((value) => value.kind === frame.kinds[0])),
       );
     if (specific) frame.terms = frame.terms.filter((term) => !missing.includes(term.word));
-    else if (unanswerable(frame, pages, missing)) {
-      return none('missing-terms');
+    else {
+      const verdict = unanswerable(frame, pages, missing);
+      if (verdict === true) return none('missing-terms');
+      doubtful = verdict === 'doubtful';
     }
   }
   if (frame.shape === 'boolean') {
@@ -130,7 +140,8 @@ export function exactAnswer(
   preferFullDates(candidates);
   candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
   const best = extremeOf(frame, candidates);
-  const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
+  const threshold = doubtful ? DOUBTFUL_EVIDENCE : contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
+  if (doubtful && (best.coverage < threshold || best.kind !== frame.kinds[0])) return none('missing-terms');
   if (best.coverage < threshold || best.score <= 0)
     return labelled(frame, pages, options.pagePrior) ?? { ...none('weak-evidence'), score: best.score };
   return {
