@@ -123,21 +123,22 @@ export interface Weighted {
 }
 
 export function weightsFor(frame: QuestionFrame, pages: readonly PageFacts[]): Weighted[] {
+  // How rare a word is, and whether a page is about it, go by the word and its hand synonyms, not
+  // by its WordNet relatives ("light" is not what a page titled "Bright Lamps" is about).
+  const said = (term: QuestionTerm, token: Token) => termStrength(term, token) >= 0.85;
   const perPage = pages.map((page) =>
     page.facts.filter((fact) => fact.source === 'text').map((fact) => tokenize(fact.value)),
   );
   const sentences = perPage.flat();
   const total = Math.max(1, sentences.length);
   return frame.terms.map((term) => {
-    const frequency = sentences.filter((tokens) => tokens.some((token) => termMatches(term, token))).length;
+    const frequency = sentences.filter((tokens) => tokens.some((token) => said(term, token))).length;
     const idf = Math.log(1 + total / Math.max(1, frequency));
     const subjectOf = new Set<number>();
     const usedOn = new Set<number>();
     pages.forEach((page, index) => {
-      if (tokenize(`${page.headline} ${page.title}`).some((token) => termMatches(term, token)))
-        subjectOf.add(index);
-      if (perPage[index].some((tokens) => tokens.some((token) => termMatches(term, token))))
-        usedOn.add(index);
+      if (tokenize(`${page.headline} ${page.title}`).some((token) => said(term, token))) subjectOf.add(index);
+      if (perPage[index].some((tokens) => tokens.some((token) => said(term, token)))) usedOn.add(index);
     });
     const weight = term.cue ? 1 : Math.min(3, Math.max(0.6, idf));
     return {

@@ -1,6 +1,6 @@
 import { stem, words } from '../text/tokens.util';
-import { type ExactAnswer, exactAnswer } from './exact-answer.util';
 import { MENTIONED } from './answer-terms.util';
+import { type ExactAnswer, exactAnswer } from './exact-answer.util';
 import { groupsOf, phraseGroups } from './lexicon.util';
 import type { FactPage } from './page-facts.util';
 import { extractiveAnswer } from './passage-ranking.util';
