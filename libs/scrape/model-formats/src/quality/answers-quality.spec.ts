@@ -119,4 +119,25 @@ describe('offline answers (question format, free-text extract and agent tasks)',
     expectFloors(single, 0.9, 0.95);
     expectFloors(multi, 0.9, 0.95);
   });
+
+  it('held-out set 10 (9 pages written before the WordNet-lexicon round; measured once, then worked on)', async () => {
+    // First measurement, with the code as it was: question format 41/87 (47.1 %), not found 15/15;
+    // 1 page 43/89, 15/15; 3 pages 13/22, 1/1. After the round (in-sample): 54/87 (62.1 %), 15/15;
+    // 1 page 56/89, 15/15; 3 pages 16/22, 1/1.
+    const [questions, single, multi] = await run('answers-heldout-10.md', 'held-out 10');
+    expectFloors(questions, 0.6, 0.95);
+    expectFloors(single, 0.6, 0.95);
+    expectFloors(multi, 0.65, 0.95);
+  });
+
+  it('held-out set 11 (9 pages written with set 10; measured once, after the lexicon round)', async () => {
+    // The round's honest figure: question format 52/90 (57.8 %), not found 14/15 (93.3 %); 1 page
+    // 53/91, 14/15; 3 pages 11/14, 1/1. The code before the round: 48/90 (53.3 %), 14/15. After a
+    // fix the enricher spec prompted (page-level support by the word itself, not its relatives):
+    // 51/90, 14/15; 1 page 52/91, 14/15; 3 pages 11/14, 1/1.
+    const [questions, single, multi] = await run('answers-heldout-11.md', 'held-out 11');
+    expectFloors(questions, 0.55, 0.9);
+    expectFloors(single, 0.55, 0.9);
+    expectFloors(multi, 0.75, 0.95);
+  });
 });

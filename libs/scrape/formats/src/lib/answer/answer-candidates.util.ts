@@ -12,9 +12,11 @@ import {
 } from './answer-fit.util';
 import {
   matchesText,
-  sameWord,
+  sameGroup,
   SEGMENT_BREAK,
   termMatches,
+  termStrength,
+  textStrength,
   type Token,
   tokenize,
   type Weighted,
@@ -22,7 +24,6 @@ import {
 import { groupsOf, phraseGroups } from './lexicon.util';
 import type { Fact } from './page-facts.util';
 import { type QuestionFrame, ROLE_VERBS } from './question-frame.util';
-import { WEAK_SYNONYMS } from './question-words.util';
 import { findValues, nameSpans, type ValueKind, type ValueSpan } from './values.util';
 
 // The values that could answer a question (exactAnswer) and how well each one does: kind, the
@@ -182,13 +183,15 @@ export function score(
     const subject = subjectOf.has(fact.page);
     const onPage = usedOn.has(fact.page);
     let support = 0;
-    if (matchesText(term, labelTokens, labelLower)) {
-      support = 1;
+    const labelled = textStrength(term, labelTokens, labelLower);
+    if (labelled > 0) {
+      support = labelled;
       labelHits += 1;
     } else {
       let best = 0;
       for (const [index, token] of valueTokens.entries()) {
-        if (!termMatches(term, token.term)) continue;
+        const strength = termStrength(term, token);
+        if (strength === 0) continue;
         if (candidate.fromHeading) {
           best = Math.max(best, 0.7);
           continue;
@@ -196,7 +199,7 @@ export function score(
         // A counted noun or unit inside a quantity ("61 ships") supports it fully; a name's own words do not.
         if (isCandidate(token)) {
           if (candidate.kind !== 'name' && candidate.kind !== 'label-value')
-            best = Math.max(best, sameWord(term, token.term) ? 1 : 0.85);
+            best = Math.max(best, strength === 1 ? 1 : sameGroup(term, token.term) ? 0.85 : strength);
           // "Which university…": "University of Leeds" says it is one.
           else if (candidate.kind === 'name' && term.term === frame.typeNoun) best = 1;
           continue;
@@ -213,7 +216,6 @@ export function score(
         // with your CV to jobs@…").
         const near = segment / (1 + distance / 4);
         // The question's own word says more than a synonym ("founded in 2011" over "since 2022").
-        const strength = sameWord(term, token.term) ? 1 : WEAK_SYNONYMS.has(token.term) ? 0.6 : 0.85;
         best = Math.max(best, strength * (token.segment === candidateSegment ? Math.max(near, 0.5) : near));
       }
       if (
@@ -287,7 +289,7 @@ export function score(
     for (const part of fact.label.split(' | ')) {
       const tokens = tokenize(part).filter((token) => token.lower.length > 2 && !/^\d+$/.test(token.lower));
       const unmatched = tokens.filter(
-        (token) => !weighted.some(({ term }) => termMatches(term, token.term)),
+        (token) => !weighted.some(({ term }) => termMatches(term, token)),
       ).length;
       extra += unmatched === tokens.length ? Math.min(1, unmatched) : unmatched;
     }

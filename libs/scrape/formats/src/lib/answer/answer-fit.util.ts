@@ -85,6 +85,15 @@ export function qualifiersOf(candidate: { fact: Fact; span?: ValueSpan }, segmen
     found.delete('yearly');
     found.add(/month/i.test(billed) ? 'monthly' : 'yearly');
   }
+  // "Between 7:00 and 22:00": the first is the start, the second the end.
+  if (span && /\bbetween$/.test(before) && /^\s+and\s/.test(candidate.fact.value.slice(span.end)))
+    found.add('start');
+  if (
+    span &&
+    /\band$/.test(before) &&
+    /\bbetween\b/.test(candidate.fact.value.slice(Math.max(0, span.start - 30), span.start))
+  )
+    found.add('end');
   // The ends of a range ("runs from 3 June to 9 June 2024").
   if (
     span &&
@@ -136,9 +145,11 @@ export function nameFit(frame: QuestionFrame, name: ValueSpan, fact: Fact): numb
     // "at the Lisbon Congress Centre" is where it is; "a walk from Oriente" is where it is not,
     // unless the question asks where from or to.
     const direction = /\b(from|to|into|towards?)\b/i.test(frame.question);
-    let fit = /\b(in|at|on)$/.test(before)
+    // ("at the Corn Exchange": the article between the preposition and the name.)
+    const preposition = before.replace(/\s+(?:the|a|an)$/i, '');
+    let fit = /\b(in|at|on)$/.test(preposition)
       ? 1
-      : /\b(from|near|to|into)$/.test(before)
+      : /\b(from|near|to|into)$/.test(preposition)
         ? direction
           ? 1
           : 0.4

@@ -1,6 +1,7 @@
 import { type Candidate, candidatesOf, score, TYPE_ONLY } from './answer-candidates.util';
 import { labelValue } from './answer-fit.util';
 import { escape, matchesText, missingTerms, termMatches, tokenize, weightsFor } from './answer-terms.util';
+import { askedDay, openingOn } from './opening-days.util';
 import { type FactPage, foldText, type PageFacts, pageFacts } from './page-facts.util';
 import { analyzeQuestion, type QuestionFrame } from './question-frame.util';
 import { findValues, numericValue, type ValueKind } from './values.util';
@@ -37,6 +38,8 @@ const SPECIFIC_KINDS = new Set<ValueKind | undefined>([
 const MISSING_SHARE = 0.4;
 /** Share of the question's content (plus cue words) a value needs to be the answer. */
 const EVIDENCE = 0.4;
+/** The support needed when half of the question's words are not on the pages. */
+const DOUBTFUL_EVIDENCE = 0.6;
 
 /**
  * Whether the words the pages never mention make the question one they cannot answer: a missing
@@ -48,7 +51,7 @@ function unanswerable(
   frame: QuestionFrame,
   pages: readonly PageFacts[],
   missing: readonly string[],
-): boolean {
+): boolean | 'doubtful' {
   const original = frame.question;
   const entity = missing.some(
     (word) =>
@@ -61,7 +64,12 @@ function unanswerable(
   const absent = weighted
     .filter((entry) => missing.includes(entry.term.word))
     .reduce((sum, entry) => sum + entry.weight, 0);
-  return total === 0 || absent / total >= MISSING_SHARE;
+  if (total === 0) return true;
+  const share = absent / total;
+  // Up to half of a typed question's content missing ("How much does a second replacement card
+  // cost?"): answered only by a value of the asked kind that the question supports well.
+  if (share >= MISSING_SHARE && share <= 0.5 && frame.kinds.length > 0) return 'doubtful';
+  return share >= MISSING_SHARE;
 }
 
 /**
@@ -83,6 +91,7 @@ export function exactAnswer(
   const none = (reason: ExactAnswer['reason']): ExactAnswer => ({ found: false, reason, score: 0, frame });
   if (frame.shape === 'subject') return subjectAnswer(frame, pages, options.pagePrior);
   const missing = frame.shape === 'open' || frame.shape === 'boolean' ? [] : missingTerms(frame, pages);
+  let doubtful = false;
   if (missing.length > 0) {
     // A rare, specific kind of value ("what temperature should the oven be") is answered by the one
     // such value on the page even when the page does not repeat the question's other words.
@@ -92,9 +101,25 @@ export function exactAnswer(
         page.facts.some((fact) => findValues(fact.value).some((value) => value.kind === frame.kinds[0])),
       );
     if (specific) frame.terms = frame.terms.filter((term) => !missing.includes(term.word));
-    else if (unanswerable(frame, pages, missing)) {
-      return none('missing-terms');
+    else {
+      const verdict = unanswerable(frame, pages, missing);
+      if (verdict === true) return none('missing-terms');
+      doubtful = verdict === 'doubtful';
     }
+  }
+  if (frame.shape === 'boolean') {
+    // "Are they open on Monday?" over "Sun–Mon: closed": the entry for that day.
+    const day = askedDay(frame.question);
+    const entry = day === undefined ? undefined : openingOn(day, pages);
+    if (entry)
+      return {
+        answer: entry.answer,
+        found: true,
+        evidence: `${entry.fact.label} ${entry.fact.value}`.trim(),
+        page: entry.fact.page,
+        score: TYPE_ONLY,
+        frame,
+      };
   }
   if (frame.shape === 'open' || frame.shape === 'boolean') return none('open-question');
 
@@ -115,7 +140,8 @@ export function exactAnswer(
   preferFullDates(candidates);
   candidates.sort((a, b) => b.score - a.score || a.fact.order - b.fact.order);
   const best = extremeOf(frame, candidates);
-  const threshold = contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
+  const threshold = doubtful ? DOUBTFUL_EVIDENCE : contentWeight > 0 ? EVIDENCE : TYPE_ONLY;
+  if (doubtful && (best.coverage < threshold || best.kind !== frame.kinds[0])) return none('missing-terms');
   if (best.coverage < threshold || best.score <= 0)
     return labelled(frame, pages, options.pagePrior) ?? { ...none('weak-evidence'), score: best.score };
   return {
@@ -167,7 +193,7 @@ function labelled(
       const lower = fact.label.toLowerCase();
       if (!required.every((term) => matchesText(term, tokens, lower))) continue;
       // Every word of the label is asked about ("Deposit", not "Deposit for pets").
-      if (!tokens.every((token) => frame.terms.some((term) => termMatches(term, token.term)))) continue;
+      if (!tokens.every((token) => frame.terms.some((term) => termMatches(term, token)))) continue;
       return {
         answer: labelValue(fact.value),
         found: true,

@@ -1,9 +1,11 @@
 import { stem, words } from '../text/tokens.util';
+import { MENTIONED } from './answer-terms.util';
 import { type ExactAnswer, exactAnswer } from './exact-answer.util';
 import { groupsOf, phraseGroups } from './lexicon.util';
 import type { FactPage } from './page-facts.util';
 import { extractiveAnswer } from './passage-ranking.util';
 import type { QuestionFrame } from './question-frame.util';
+import { relationTo } from './wordnet-lexicon.util';
 
 export interface OfflineAnswer {
   answer: string;
@@ -56,9 +58,12 @@ function sentenceCoverage(frame: QuestionFrame, sentence: string): number {
   const lower = sentence.toLowerCase();
   const present = new Set(words(lower).map(stem));
   const groups = new Set([...[...present].flatMap(groupsOf), ...phraseGroups(lower)]);
+  const forms = words(lower);
   const found = required.filter(
     (term) =>
       present.has(term.term) ||
+      // A WordNet synonym, attribute or derived form ("grown-up" and "adults").
+      forms.some((form) => relationTo(term.related, form) >= MENTIONED) ||
       [...present].some(
         (word) =>
           word.length >= 4 &&

@@ -2,6 +2,7 @@ import { isStopword, stem, words } from '../text/tokens.util';
 import { groupsOf, IRREGULAR_PAST, phraseEntries, phraseGroups } from './lexicon.util';
 import { CUE_WORDS, GENERIC_NOUNS, QUALIFIER_GROUPS, SOFT_WORDS } from './question-words.util';
 import type { ValueKind } from './values.util';
+import { relatedWords } from './wordnet-lexicon.util';
 
 /** What a question asks for: a typed value, a name, the page's subject, yes/no, or a passage. */
 export type AnswerShape = 'value' | 'person' | 'place' | 'org' | 'subject' | 'boolean' | 'open';
@@ -13,6 +14,8 @@ export interface QuestionTerm {
   word: string;
   /** Lexicon groups of the word (synonyms count as a match). */
   groups: number[];
+  /** WordNet relatives of the word, with how closely related (wordnet-lexicon.util). */
+  related: ReadonlyMap<string, number>;
   /** A content word: when the page never mentions it (or a synonym), the page does not answer the question. */
   required: boolean;
   /** A word that names the kind of answer (weight, price, version…): matched against labels, never required. */
@@ -98,6 +101,8 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
   { test: /\bhow (often|frequently)\b|\bfrequency of\b/, kinds: ['rate', 'duration'] },
   { test: /\bhow many (hours|days|minutes|weeks|months|years|nights)\b/, kinds: ['duration'] },
   { test: /\buntil when\b/, kinds: ['time', 'date', 'year'] },
+  // "What's the latest delivery time?": the end of a range of times ("between 7:00 and 22:00").
+  { test: /\b(?:latest|earliest)\b.*\btimes?\b/, kinds: ['time'] },
   { test: /\bwhat time\b|\b(opening|closing) (time|hours?)\b|\bcheck-?\s?(in|out)\b/, kinds: ['time'] },
   {
     test: /\bwhere (can|do|should|to) (i|we|you)? ?(send|apply|submit|write|email|contact|reach)\b/,
@@ -113,7 +118,7 @@ const KIND_RULES: { test: RegExp; kinds: ValueKind[]; shape?: AnswerShape; cue?:
     kinds: ['time', 'date', 'year'],
   },
   {
-    test: /^(since when|when)\b|\b(what|which) (date|day|year|month)\b|\bwhat year\b|\bdate of\b/,
+    test: /^(since when|when)\b|\b(what|which) (date|day|year|month)s?\b|\bwhat year\b|\bdate of\b/,
     kinds: ['date', 'year', 'time'],
   },
   { test: /\b(version|release number)\b/, kinds: ['version', 'number', 'code'] },
@@ -248,6 +253,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
   // "When does the early-bird price end?": the same for a date ("until 31 March").
   const hoursVerb = kinds[0] === 'time' || kinds[0] === 'date' ? HOURS_VERB.exec(lower)?.[1] : undefined;
   if (hoursVerb) qualifiers.add(/^(clos|shut|end|finish)/.test(hoursVerb) ? 'end' : 'start');
+  if (kinds[0] === 'time' && /\blatest\b/.test(lower)) qualifiers.add('end');
+  if (kinds[0] === 'time' && /\bearliest\b/.test(lower)) qualifiers.add('start');
   const typeMatch = shape === 'org' ? TYPE_NOUN.exec(lower) : null;
   const typeNoun = typeMatch?.[1];
   // "Which agency handles viewings": the verb after the kind of name is its role, said many ways.
@@ -263,17 +270,28 @@ export function analyzeQuestion(question: string): QuestionFrame {
   // "How many students can join a class": the verb after the modal is what the count allows, said
   // many ways ("limited to 14 students", "Capacity: 14").
   // "How many people does it sleep / seat / serve": a capacity, said as "two-person" or "Sleeps 4".
-  const modalVerb = countNoun
-    ? /\bhow many\b.*?\b(?:can|could|may|will|would|should)\s+(?:(?:i|we|you|they|it)\s+)?([a-z]+)\b/.exec(
-        lower,
-      )?.[1]
-    : undefined;
+  // "How far can the planes fly", "how much solar can I plug in": the same for other quantities.
+  const modalVerb =
+    /\bhow (?:many|much|far|long|fast|high|big|large|heavy)\b.*?\b(?:can|could|may|will|would|should)\s+(?:(?:i|we|you|they|it|he|she)\s+|(?:the|this|each|every|a|one|your|my|their|its)\s+[a-z]+\s+)?([a-z]+)\b/.exec(
+      lower,
+    )?.[1];
   const capacityVerb = countNoun
-    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|this \w+|the \w+)\s+(sleep|seat|fit|hold|serve|carry|accommodate|take)s?\b/.exec(
+    ? /\bhow many\b.*?\b(?:do|does|did)\s+(?:it|they|he|she|we|you|(?:this|the|each|every|a|one|your|my|their|its) \w+)\s+([a-z]+)\b/.exec(
         lower,
       )?.[1]
     : undefined;
-  const countVerb = modalVerb ?? capacityVerb;
+  // "How many planes did they buy?": the verb says loosely what happened to the counted things
+  // ("ordered 12 aircraft"); when the counted noun is implied ("how many people does it employ"),
+  // only a capacity verb ("Serves 6", "Sleeps 4") is.
+  const capacity =
+    capacityVerb !== undefined &&
+    (CAPACITY_VERBS.test(capacityVerb) || !IMPLIED_COUNT_NOUNS.has(countNoun ?? ''))
+      ? capacityVerb
+      : undefined;
+  // (Not a verb that names the kind of value: "how much will it cost".)
+  const countVerb = [modalVerb, capacity].find(
+    (verb) => verb !== undefined && !CUE_WORDS.has(verb) && !kindCue(verb, kinds),
+  );
   // People are counted, not weighed: "how many" over people never answers with tonnes.
   if (countNoun && kinds.includes('mass') && PERSON_NOUNS.test(countNoun))
     kinds = kinds.filter((kind) => kind !== 'mass' && kind !== 'volume');
@@ -343,7 +361,9 @@ export function analyzeQuestion(question: string): QuestionFrame {
       shape !== 'person' &&
       shape !== 'org' &&
       (/[a-z]{3,}(?:ed|en)$/.test(word) || IRREGULAR_PAST.has(word)) &&
-      new RegExp(`\\b(?:be|been|being)\\s+${word}\\b`).test(lower);
+      new RegExp(
+        `\\b(?:be|been|being${yesNo ? '' : '|(?:is|are|was|were)(?:\\s+[a-z]+){1,3}'})\\s+${word}\\b`,
+      ).test(lower);
     const changeVerb = byHowMuch && groups.some((group) => CHANGE_GROUPS.has(group));
     const optional =
       !isCounted &&
@@ -362,6 +382,8 @@ export function analyzeQuestion(question: string): QuestionFrame {
       term,
       word,
       groups,
+      // (A name is matched as written: "the Enterprise plan" is not a business plan.)
+      related: /\d/.test(word) || word.length < 3 || proper.has(word) ? NO_RELATIVES : relatedWords(word),
       required: !soft && !cue && !optional && !typeCue && word.length > 1,
       cue: (cue && !optional) || typeCue,
       optional: optional && !typeCue,
@@ -376,13 +398,18 @@ export function analyzeQuestion(question: string): QuestionFrame {
     qualifiers,
     countNoun: countNoun ? stem(countNoun) : undefined,
     typeNoun: typeNoun ? stem(typeNoun) : undefined,
+    // ("Peak output" is the highest; "max"/"min" name a configured limit, not an extreme.)
     extreme: /\b(cheapest|lowest|smallest|shortest|lightest|fewest|least expensive)\b/.test(lower)
       ? 'min'
-      : /\b(most expensive|priciest|highest|largest|biggest|longest|heaviest|fastest)\b/.test(lower)
+      : /\b(most expensive|priciest|highest|largest|biggest|longest|heaviest|fastest|peak)\b/.test(lower)
         ? 'max'
         : undefined,
   };
 }
+
+const NO_RELATIVES: ReadonlyMap<string, number> = new Map();
+
+const CAPACITY_VERBS = /^(?:sleep|seat|fit|hold|serve|carry|accommodate|take|feed)s?$/;
 
 /** Counted nouns a page often leaves implied ("Serves 10", "Sleeps 4", "Seats 5"). */
 const IMPLIED_COUNT_NOUNS = new Set(['people', 'persons', 'person', 'guests', 'diners', 'adults', 'players']);

@@ -204,7 +204,8 @@ const RULES: Rule[] = [
   // Seasons answer "when" too ("prune roses in late winter").
   {
     kind: 'date',
-    pattern: /\b(?:(?:early|mid|late)[\s-])?(?:spring|summer|autumn|fall|winter)(?:\s\d{4})?\b/gi,
+    pattern:
+      /\b(?:(?:next|last|this)\s)?(?:(?:early|mid|late)[\s-])?(?:spring|summer|autumn|fall|winter)(?:\s\d{4})?\b/gi,
   },
   {
     kind: 'time',
@@ -226,6 +227,12 @@ const RULES: Rule[] = [
       String.raw`(?:${MODIFIER}\s)?(?:${AMOUNT})(?:${RANGE_JOIN}(?:${AMOUNT}))?${SCALE}\s?${CURRENCY_AFTER}${wordBoundaryEnd}${PERIOD}`,
       'giu',
     ),
+  },
+  // "1 hour 10 minutes", "2 h 30 min", "3 days and 4 hours": one duration.
+  {
+    kind: 'duration',
+    pattern:
+      /\b\d+\s?(?:days?|h|hrs?|hours?)(?:,?\s(?:and\s)?\d+\s?(?:h|hrs?|hours?|mins?|minutes?)){1,2}\b/gi,
   },
   {
     kind: 'version',
@@ -361,7 +368,7 @@ export function nameSpans(text: string): ValueSpan[] {
 }
 
 const ADDRESS =
-  /\b(?:\p{Lu}[\p{L}'’.-]*\s){0,3}\p{Lu}?[\p{L}'’.-]*(?:stra(?:ß|ss)e|str\.|street|st\.|road|rd\.|lane|avenue|ave\.?|gade|gata|gate|vej|veien|weg|platz|plein|laan|way|square|boulevard|blvd\.?|place|drive|allee|straat|gasse|via|rue|calle)\s\d{1,4}[a-z]?\b(?:,?\s\d{4,6}\s\p{Lu}[\p{L}-]+)?|\b\d{1,4}[a-z]?\s(?:\p{Lu}[\p{L}'’.-]*\s){1,3}(?:Street|St\.|Road|Rd\.|Lane|Avenue|Ave\.?|Way|Square|Boulevard|Drive|Place)\b(?:,\s\p{Lu}[\p{L}-]+(?:\s[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b)?)?/gu;
+  /\b(?:\p{Lu}[\p{L}'’.-]*\s){0,3}\p{Lu}?[\p{L}'’.-]*(?:stra(?:ß|ss)e|str\.|street|st\.|road|rd\.|lane|avenue|ave\.?|gade|gata|gate|vej|veien|weg|platz|plein|laan|way|square|boulevard|blvd\.?|place|drive|allee|straat|gasse|via|rue|calle)\s\d{1,4}[a-z]?\b(?:,?\s\d{4,6}\s\p{Lu}[\p{L}-]+)?|\b(?:\p{Lu}[\p{L}'’.-]*\s){1,3}(?:Street|Road|Lane|Avenue|Way|Square|Boulevard|Drive|Place)\s\d{1,4}[a-z]?\b(?:,\s\p{Lu}[\p{L}-]+(?:\s[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b)?|,?\s\d{4,6}\s\p{Lu}[\p{L}-]+)?|\b\d{1,4}[a-z]?\s(?:\p{Lu}[\p{L}'’.-]*\s){1,3}(?:Street|St\.|Road|Rd\.|Lane|Avenue|Ave\.?|Way|Square|Boulevard|Drive|Place)\b(?:,\s\p{Lu}[\p{L}-]+(?:\s[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b)?)?/gu;
 
 function wordsBefore(text: string, start: number): string {
   return text
