@@ -108,7 +108,8 @@ export function makeLine(items: TextItem[]): Line {
     .filter((item) => item.confidence !== undefined)
     .map((item) => item.confidence as number);
   const main = items.filter((item) => Math.abs(item.fontSize - fontSize) < 0.5 * fontSize);
-  return {
+  // One object shape for every line: the optional confidence is added afterwards, not spread in.
+  const line: Line = {
     items,
     text: text.replace(/\s+/g, ' ').trim(),
     x0: Math.min(...items.map((item) => item.x0)),
@@ -122,10 +123,10 @@ export function makeLine(items: TextItem[]): Line {
     bold: share((item) => item.bold) >= 0.6,
     italic: share((item) => item.italic) >= 0.6,
     monospace: share((item) => item.monospace) >= 0.8,
-    ...(confidences.length
-      ? { confidence: confidences.reduce((sum, value) => sum + value, 0) / confidences.length }
-      : {}),
   };
+  if (confidences.length)
+    line.confidence = confidences.reduce((sum, value) => sum + value, 0) / confidences.length;
+  return line;
 }
 
 const BULLET = /^[•◦▪▫‣⁃●○■□◆◇►▸▹➢➤✓✔–—*·-]$/;

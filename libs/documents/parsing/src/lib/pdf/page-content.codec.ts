@@ -126,7 +126,7 @@ export function unpackPages(packed: PackedPages): PageOutcome[] {
     for (let item = 0; item < header.items; item += 1, index += 1) {
       const at = index * NUMBERS;
       const confidence = numbers[at + 6];
-      items[item] = {
+      const textItem: TextItem = {
         text: text.slice(offset, offset + lengths[index]),
         x0: numbers[at],
         y0: numbers[at + 1],
@@ -138,8 +138,10 @@ export function unpackPages(packed: PackedPages): PageOutcome[] {
         italic: (flags[index] & ITALIC) !== 0,
         monospace: (flags[index] & MONOSPACE) !== 0,
         rotated: (flags[index] & ROTATED) !== 0,
-        ...(Number.isNaN(confidence) ? {} : { confidence }),
       };
+      // Added afterwards rather than spread in: every native item keeps one object shape.
+      if (!Number.isNaN(confidence)) textItem.confidence = confidence;
+      items[item] = textItem;
       offset += lengths[index];
     }
     const images = takeBoxes(header.images);
