@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AppError, type PdfParseOptions } from '@quarry/contracts';
 
 import type { DocumentToolkit } from '../document-toolkit';
-import { type DocumentLayout, type ExtractedPage, layoutDocument } from '../layout/document-layout';
+import { type DocumentLayout, type ExtractedPage, layoutDocument, lineUp } from '../layout/document-layout';
 import type { PageContent, PdfInfo } from '../model/page-content.types';
 import { ocrToContent } from '../ocr/ocr-content';
 import { runProcess } from '../process/run-process';
@@ -136,6 +136,8 @@ async function parseOnce(
         source: 'native_text',
         status,
         renderSize: { width: content.width, height: content.height },
+        // Lines are built as the pages arrive, while the parse process reads the next ones.
+        lined: lineUp(content),
       });
     };
     const unread = (pageNumber: number, timedOut: boolean) => {
