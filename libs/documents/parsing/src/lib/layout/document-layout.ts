@@ -40,7 +40,11 @@ export interface DocumentLayout extends AssembledDocument {
  */
 export function layoutDocument(
   pages: readonly ExtractedPage[],
-  options: { pageMarkers: boolean },
+  options: {
+    pageMarkers: boolean;
+    /** Block items in `blocks` (default true); without them each page is listed with no items. */
+    blocks?: boolean;
+  },
 ): DocumentLayout {
   const lined = pages.map((page) => {
     const { lines, rotated } = page.content

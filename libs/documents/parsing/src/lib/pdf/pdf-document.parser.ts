@@ -224,7 +224,7 @@ async function parseOnce(
         message: 'No page of the PDF could be parsed: the file is damaged or not a PDF',
       });
     }
-    const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers });
+    const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers, blocks: options.blocks });
     return {
       layout,
       info,
