@@ -89,7 +89,9 @@ export class PdfSession {
     const worker = this.worker;
     this.worker = undefined;
     if (worker) {
-      if (worker.alive) await worker.call({ op: 'pdf.close' }, 10_000).catch(() => undefined);
+      // The result does not wait for the document to be closed: the thread closes it before anything
+      // it is given next (calls are handled in order, and an open closes the previous document too).
+      if (worker.alive) worker.call({ op: 'pdf.close' }, 10_000).catch(() => undefined);
       this.pool.release(worker);
     }
     if (this.tempDir) await rm(this.tempDir, { recursive: true, force: true });
