@@ -2,12 +2,18 @@ import { Worker } from 'node:worker_threads';
 
 import type { WorkerCall, WorkerFailure, WorkerResponse } from './worker-protocol';
 
+/** Sends an interim value of the running call to its caller (`WorkerProcess.call`'s `onProgress`). */
+export type ProgressSender = (value: unknown) => void;
+
 /**
  * The process side of a worker pool: answers each call with `handle`'s value, or with the error it
- * threw (name, message, `reason`), so one failing call leaves the process usable. The process exits
- * as soon as its parent is gone (the IPC channel closes), whatever way the parent died.
+ * threw (name, message, `reason`), so one failing call leaves the process usable. A long call may
+ * send interim values with `progress` before its answer. The process exits as soon as its parent is
+ * gone (the IPC channel closes), whatever way the parent died.
  */
-export function serveWorker<C extends WorkerCall>(handle: (call: C) => unknown): void {
+export function serveWorker<C extends WorkerCall>(
+  handle: (call: C, progress: ProgressSender) => unknown,
+): void {
   const send = process.send?.bind(process);
   if (!send) throw new Error('serveWorker() runs in a process forked by a WorkerPool');
   const reply = (response: WorkerResponse): void => {
@@ -19,8 +25,9 @@ export function serveWorker<C extends WorkerCall>(handle: (call: C) => unknown):
     }
   };
   process.on('message', (message: C & { id: number }) => {
+    const progress: ProgressSender = (value) => send({ id: message.id, progress: value });
     Promise.resolve()
-      .then(() => handle(message))
+      .then(() => handle(message, progress))
       .then(
         (value) => reply({ id: message.id, ok: true, value }),
         (error: unknown) => reply({ id: message.id, ok: false, error: failureOf(error) }),

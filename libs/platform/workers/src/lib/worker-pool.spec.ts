@@ -78,6 +78,56 @@ describe('WorkerPool (real child processes)', () => {
     expect(alive(first)).toBe(false);
   });
 
+  it('passes interim values to onProgress, whose budget bounds the time until the next one', async () => {
+    const worker = await sut.acquire();
+    try {
+      await worker.call({ op: 'echo', value: 'started' }, 30_000);
+      const seen: unknown[] = [];
+      // Ten values 100 ms apart: a second in all, well past the 400 ms each value grants.
+      const done = await worker.call({ op: 'stream', count: 10, everyMs: 100 }, 400, (value) => {
+        seen.push(value);
+        return 400;
+      });
+      expect(done).toBe('streamed');
+      expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      // Without a new budget the first one holds; a stall after the last value runs out the one it gave.
+      const whole = await worker
+        .call({ op: 'stream', count: 10, everyMs: 100 }, 400, () => undefined)
+        .catch((error: unknown) => error);
+      expect(whole).toBeInstanceOf(WorkerTimeoutError);
+    } finally {
+      sut.release(worker);
+    }
+    const fresh = await sut.acquire();
+    const stalled = await fresh
+      .call({ op: 'echo', value: 'started' }, 30_000)
+      .then(() => fresh.call({ op: 'stream', count: 2, everyMs: 50, stallMs: 5_000 }, 400, () => 300))
+      .catch((error: unknown) => error)
+      .finally(() => sut.release(fresh));
+    expect(stalled).toBeInstanceOf(WorkerTimeoutError);
+    expect(events.filter((event) => event === 'timeout')).toHaveLength(2);
+  });
+
+  it('gives the last mark of a process that timed out or died with its error', async () => {
+    const worker = await sut.acquire();
+    expect(await worker.call({ op: 'mark', marks: [1, 2.5], then: 'return' }, 30_000)).toBe('marked');
+    expect(worker.mark()).toBe(2.5);
+    const spun = await worker
+      .call({ op: 'mark', marks: [3, 7], then: 'spin' }, 1_000)
+      .catch((error: unknown) => error);
+    sut.release(worker);
+    expect(spun).toBeInstanceOf(WorkerTimeoutError);
+    expect(spun).toMatchObject({ mark: 7 });
+    const exited = await sut
+      .run({ op: 'mark', marks: [12], then: 'exit' }, 30_000)
+      .catch((error: unknown) => error);
+    expect(exited).toBeInstanceOf(WorkerCrashedError);
+    expect(exited).toMatchObject({ mark: 12, outOfMemory: false });
+    // A process that never marked has no mark.
+    const slow = await sut.run({ op: 'sleep', ms: 10_000 }, 1_000).catch((error: unknown) => error);
+    expect(slow).toMatchObject({ mark: undefined });
+  });
+
   it('reports a process that exits or exhausts its heap, and replaces it; the owner survives', async () => {
     const exited = await sut.run({ op: 'exit' }, 30_000).catch((error: unknown) => error);
     expect(exited).toBeInstanceOf(WorkerCrashedError);

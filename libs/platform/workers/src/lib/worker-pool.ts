@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+import { closeWorkerMark, MARK_ARGUMENT, newMarkFile, readWorkerMark } from './worker-mark';
 import type { WorkerCall, WorkerFailure, WorkerResponse } from './worker-protocol';
 
 export type WorkerEvent = 'spawned' | 'timeout' | 'crashed' | 'out_of_memory' | 'recycled';
@@ -43,7 +44,12 @@ export interface WorkerPoolOptions {
 
 /** A worker call that ran past its time budget; the process was killed. */
 export class WorkerTimeoutError extends Error {
-  constructor(op: string, timeoutMs: number) {
+  constructor(
+    op: string,
+    timeoutMs: number,
+    /** The worker's last `setWorkerMark()` value when it was stopped. */
+    readonly mark?: number,
+  ) {
     super(`${op} did not finish within ${timeoutMs} ms`);
     this.name = 'WorkerTimeoutError';
   }
@@ -54,6 +60,8 @@ export class WorkerCrashedError extends Error {
   constructor(
     message: string,
     readonly outOfMemory: boolean,
+    /** The worker's last `setWorkerMark()` value when it died. */
+    readonly mark?: number,
   ) {
     super(message);
     this.name = 'WorkerCrashedError';
@@ -70,10 +78,19 @@ export class WorkerTaskError extends Error {
   }
 }
 
+/**
+ * Called with each interim value of a call; a number returned is the call's new time budget, counted
+ * from now (so a call streaming its results is bounded per result, not as a whole).
+ */
+export type ProgressHandler = (value: unknown) => number | undefined | void;
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  onProgress?: ProgressHandler;
+  /** Restarts the call's timer with a new budget. */
+  rearm: (timeoutMs: number) => void;
 }
 
 const STDERR_TAIL_BYTES = 8_192;
@@ -98,11 +115,26 @@ export class WorkerProcess<C extends WorkerCall> {
     private readonly child: ChildProcess,
     private readonly options: Pick<WorkerPoolOptions, 'name' | 'outOfMemoryMessage' | 'onEvent'> & {
       maxRssMb: number;
+      /** The file the process writes its marks to (`setWorkerMark`). */
+      markFd?: number;
     },
   ) {
     child.on('message', (response: WorkerResponse) => {
       const entry = this.pending.get(response.id);
       if (!entry) return;
+      if ('progress' in response) {
+        let budget: number | undefined | void;
+        try {
+          budget = entry.onProgress?.(response.progress);
+        } catch (error) {
+          // The caller cannot go on; nobody waits for the rest of the call, so the process goes too.
+          this.fail(response.id, error instanceof Error ? error : new Error(String(error)));
+          void this.terminate();
+          return;
+        }
+        if (typeof budget === 'number' && this.pending.has(response.id)) entry.rearm(budget);
+        return;
+      }
       this.pending.delete(response.id);
       clearTimeout(entry.timer);
       if (this.pending.size === 0) this.stopWatchdog();
@@ -122,13 +154,16 @@ export class WorkerProcess<C extends WorkerCall> {
         const outOfMemory = this.overMemory || OUT_OF_MEMORY.test(this.stderrTail);
         if (!this.deadReason)
           this.options.onEvent?.(outOfMemory ? 'out_of_memory' : 'crashed', this.exitDetail(code, signal));
+        const mark = this.mark();
+        if (options.markFd !== undefined) closeWorkerMark(options.markFd);
         this.die(
           outOfMemory
             ? new WorkerCrashedError(
                 this.options.outOfMemoryMessage ?? `${this.options.name} ran out of memory`,
                 true,
+                mark,
               )
-            : new WorkerCrashedError(`${this.options.name} ${this.exitDetail(code, signal)}`, false),
+            : new WorkerCrashedError(`${this.options.name} ${this.exitDetail(code, signal)}`, false, mark),
         );
         resolve();
       }),
@@ -143,22 +178,42 @@ export class WorkerProcess<C extends WorkerCall> {
     return this.child.pid;
   }
 
+  /** The process's last `setWorkerMark()` value. */
+  mark(): number | undefined {
+    return this.options.markFd === undefined ? undefined : readWorkerMark(this.options.markFd);
+  }
+
   /** Resident memory of the process in MiB (Linux /proc), or undefined where it cannot be read. */
   residentMb(): number | undefined {
     return residentMemoryMb(this.child.pid);
   }
 
-  call<T>(request: C, timeoutMs: number): Promise<T> {
+  /**
+   * Runs one call: its answer, or a WorkerTimeoutError (the process is killed) when it takes longer
+   * than `timeoutMs`. `onProgress` receives the call's interim values and may give it a new budget.
+   */
+  call<T>(request: C, timeoutMs: number, onProgress?: ProgressHandler): Promise<T> {
     if (this.deadReason) return Promise.reject(this.deadReason);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        this.options.onEvent?.('timeout', request.op);
-        reject(new WorkerTimeoutError(request.op, timeoutMs));
-        void this.terminate();
-      }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      const arm = (budgetMs: number) =>
+        setTimeout(() => {
+          this.pending.delete(id);
+          this.options.onEvent?.('timeout', request.op);
+          reject(new WorkerTimeoutError(request.op, budgetMs, this.mark()));
+          void this.terminate();
+        }, budgetMs);
+      const entry: Pending = {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer: arm(timeoutMs),
+        onProgress,
+        rearm: (budgetMs) => {
+          clearTimeout(entry.timer);
+          entry.timer = arm(budgetMs);
+        },
+      };
+      this.pending.set(id, entry);
       this.startWatchdog();
       try {
         this.child.send({ ...request, id }, (error) => {
@@ -307,12 +362,20 @@ export class WorkerPool<C extends WorkerCall> {
 
   private spawn(): WorkerProcess<C> {
     const entry = resolveEntry(this.options.entry);
-    // The worker's data is its last argument (workerData()); the environment is inherited.
-    const child = fork(entry.filename, [...entry.args, JSON.stringify(this.options.data ?? {})], {
-      execArgv: [`--max-old-space-size=${this.options.memoryMb}`, '--stack-size=4000'],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
+    // The worker's data is its last argument (workerData()); the environment is inherited. Its mark
+    // file is its descriptor 4.
+    const markFd = newMarkFile();
+    let child: ChildProcess;
+    try {
+      child = fork(entry.filename, [...entry.args, MARK_ARGUMENT, JSON.stringify(this.options.data ?? {})], {
+        execArgv: [`--max-old-space-size=${this.options.memoryMb}`, '--stack-size=4000'],
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc', markFd],
+      });
+    } catch (error) {
+      closeWorkerMark(markFd);
+      throw error;
+    }
     // Neither the process nor its channel keeps the owner alive; a call's timer does while it runs.
     child.unref();
     child.channel?.unref();
@@ -320,6 +383,7 @@ export class WorkerPool<C extends WorkerCall> {
     const worker = new WorkerProcess<C>(child, {
       ...this.options,
       maxRssMb: this.options.maxRssMb ?? this.options.memoryMb * 2 + 256,
+      markFd,
     });
     this.all.add(worker);
     child.once('exit', () => this.all.delete(worker));

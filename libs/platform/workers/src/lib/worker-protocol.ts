@@ -11,4 +11,7 @@ export interface WorkerFailure {
 }
 
 export type WorkerResponse =
-  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WorkerFailure };
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: WorkerFailure }
+  /** An interim value of a call that is still running (see `serveWorker`'s `progress`). */
+  | { id: number; progress: unknown };

@@ -70,4 +70,12 @@ describe('assembleDocument', () => {
       { pageNumber: 3, markdown: 'Closing words.' },
     ]);
   });
+
+  it('without blocks lists the pages with their sizes and statuses but no items, the markdown unchanged', () => {
+    const full = assembleDocument(pages, { pageMarkers: true });
+    const lean = assembleDocument(pages, { pageMarkers: true, blocks: false });
+    expect(lean.markdown).toBe(full.markdown);
+    expect(lean.pages).toEqual(full.pages);
+    expect(lean.blocks).toEqual(full.blocks.map((entry) => ({ ...entry, items: [] })));
+  });
 });

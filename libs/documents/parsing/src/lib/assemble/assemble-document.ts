@@ -32,8 +32,13 @@ export function pageMarker(pageNumber: number): string {
  */
 export function assembleDocument(
   pages: readonly AssembledPage[],
-  options: { pageMarkers: boolean },
+  options: {
+    pageMarkers: boolean;
+    /** Build each page's block items (default true); else the pages are listed without items. */
+    blocks?: boolean;
+  },
 ): AssembledDocument {
+  const withBlocks = options.blocks ?? true;
   let markdown = '';
   const pageMarkdown: PageMarkdown[] = [];
   const blocks: PageBlocks[] = [];
@@ -51,23 +56,25 @@ export function assembleDocument(
       width: page.renderSize ? Math.round(page.renderSize.width * 100) / 100 : null,
       height: page.renderSize ? Math.round(page.renderSize.height * 100) / 100 : null,
       status: page.status,
-      items: page.blocks.map((block, index): BlockItem => {
-        const offset = local.offsets[index];
-        return {
-          id: `p${page.pageNumber}.b${index}`,
-          type: block.type,
-          label: block.label,
-          bbox: block.box && page.pointSize ? normalise(block.box, page.pointSize) : null,
-          content: block.markdown,
-          markdownSpan:
-            offset !== undefined && pageStart >= 0
-              ? [pageStart + offset, pageStart + offset + block.markdown.length]
-              : null,
-          readingOrder: index,
-          source: page.source,
-          confidence: block.confidence,
-        };
-      }),
+      items: withBlocks
+        ? page.blocks.map((block, index): BlockItem => {
+            const offset = local.offsets[index];
+            return {
+              id: `p${page.pageNumber}.b${index}`,
+              type: block.type,
+              label: block.label,
+              bbox: block.box && page.pointSize ? normalise(block.box, page.pointSize) : null,
+              content: block.markdown,
+              markdownSpan:
+                offset !== undefined && pageStart >= 0
+                  ? [pageStart + offset, pageStart + offset + block.markdown.length]
+                  : null,
+              readingOrder: index,
+              source: page.source,
+              confidence: block.confidence,
+            };
+          })
+        : [],
     });
   }
   return { markdown, pages: pageMarkdown, blocks };

@@ -13,6 +13,19 @@ export interface ExtractedPage {
   status: 'ok' | 'partial' | 'failed';
   /** Reported render size in pixels (null for pages that never loaded). */
   renderSize: { width: number; height: number } | null;
+  /** The content's lines when already built (`lineUp`), e.g. while the next pages were being read. */
+  lined?: PageLines;
+}
+
+/** A page's text lines: horizontal ones, and one per rotated item. */
+export interface PageLines {
+  lines: Line[];
+  rotated: Line[];
+}
+
+/** The first, page-local step of the layout; the rest needs every page. */
+export function lineUp(content: PageContent): PageLines {
+  return { lines: buildLines(content.items), rotated: rotatedLines(content.items) };
 }
 
 export interface DocumentLayout extends AssembledDocument {
@@ -27,13 +40,18 @@ export interface DocumentLayout extends AssembledDocument {
  */
 export function layoutDocument(
   pages: readonly ExtractedPage[],
-  options: { pageMarkers: boolean },
+  options: {
+    pageMarkers: boolean;
+    /** Block items in `blocks` (default true); without them each page is listed with no items. */
+    blocks?: boolean;
+  },
 ): DocumentLayout {
-  const lined = pages.map((page) => ({
-    page,
-    lines: page.content ? buildLines(page.content.items) : [],
-    rotated: page.content ? rotatedLines(page.content.items) : [],
-  }));
+  const lined = pages.map((page) => {
+    const { lines, rotated } = page.content
+      ? (page.lined ?? lineUp(page.content))
+      : { lines: [], rotated: [] };
+    return { page, lines, rotated };
+  });
   const overall = computeLayoutStats(lined.flatMap(({ lines }) => lines));
   const furniture = detectFurniture(
     lined.map(({ page, lines }) => ({ height: page.content?.height ?? 0, lines })),

@@ -90,7 +90,10 @@ export function layoutPage(input: PageLayoutInput, title: TitleState): LayoutBlo
       x1: table.x1,
       y1: table.y1,
     })),
-    ...figures.map((figure) => ({ kind: 'figure' as const, ...clip(figure, content) })),
+    ...figures.map((figure) => {
+      const { x0, y0, x1, y1 } = clip(figure, content);
+      return { kind: 'figure' as const, x0, y0, x1, y1 };
+    }),
   ];
   const ordered = readingOrder(elements, Math.max(6, 0.8 * stats.bodySize));
   const ocr = input.source === 'layout_ocr';
@@ -142,9 +145,14 @@ export function layoutPage(input: PageLayoutInput, title: TitleState): LayoutBlo
       .map(({ line, type }) => furnitureBlock(line, type, ocr));
   const top = furniture(true);
   const bottom = furniture(false);
-  return [...top, ...body, ...bottom].map((block) => ({
-    ...block,
+  return [...top, ...body, ...bottom].map((block): LayoutBlock => ({
+    type: block.type,
+    label: block.label,
     box: block.box ? clip(block.box, content) : null,
+    markdown: block.markdown,
+    inMarkdown: block.inMarkdown,
+    listItem: block.listItem,
+    confidence: block.confidence,
   }));
 }
 
@@ -198,21 +206,24 @@ function paragraphBlock(
 ): LayoutBlock {
   const box = unionBox(lines);
   const size = dominantSize(lines);
-  const confidence = (layout: number) => ({ layout, ocr: ocrConfidence(lines, ocr) });
-  const base = { box, inMarkdown: true, listItem: false };
+  const ocrScore = ocrConfidence(lines, ocr);
+  // Every block of text has the same fields in the same order (one object shape for all of them).
+  const block = (type: LayoutBlockType, label: string, markdown: string, layout: number): LayoutBlock => ({
+    type,
+    label,
+    box,
+    markdown,
+    inMarkdown: true,
+    listItem: label === 'list_item',
+    confidence: { layout, ocr: ocrScore },
+  });
   if (lines.every((line) => line.monospace) && !ocr) {
     const left = Math.min(...lines.map((line) => line.x0));
     const charWidth = Math.max(1, size * 0.6);
     const code = lines
       .map((line) => ' '.repeat(Math.max(0, Math.round((line.x0 - left) / charWidth))) + line.text)
       .join('\n');
-    return {
-      ...base,
-      type: 'text',
-      label: 'code',
-      markdown: `\`\`\`\n${code.replace(/```/g, '`\u200b``')}\n\`\`\``,
-      confidence: confidence(0.8),
-    };
+    return block('text', 'code', `\`\`\`\n${code.replace(/```/g, '`\u200b``')}\n\`\`\``, 0.8);
   }
   const text = joinParagraphLines(lines.map((line) => line.text));
   const hasLetters = /\p{L}/u.test(text);
@@ -225,40 +236,31 @@ function paragraphBlock(
       size >= stats.bodySize * 1.3
     ) {
       title.used = true;
-      return { ...base, type: 'title', label: 'title', markdown: `# ${text}`, confidence: confidence(0.85) };
+      return block('title', 'title', `# ${text}`, 0.85);
     }
-    return {
-      ...base,
-      type: 'section_header',
-      label: 'section_header',
-      markdown: `${'#'.repeat(headingLevel(stats, size))} ${text}`,
-      confidence: confidence(0.85),
-    };
+    return block(
+      'section_header',
+      'section_header',
+      `${'#'.repeat(headingLevel(stats, size))} ${text}`,
+      0.85,
+    );
   }
   const marker = listMarker(text);
   if (marker) {
     const numeric = /^\(?(\d{1,3})[.)]$/.exec(marker.marker);
     const bullet = numeric ? `${numeric[1]}.` : marker.ordered ? `- ${marker.marker}` : '-';
-    return {
-      ...base,
-      type: 'text',
-      label: 'list_item',
-      listItem: true,
-      markdown: `${bullet} ${marker.rest}`,
-      confidence: confidence(0.85),
-    };
+    return block('text', 'list_item', `${bullet} ${marker.rest}`, 0.85);
   }
   const near = (other: Box) =>
     Math.min(Math.abs(other.y1 - box.y0), Math.abs(box.y1 - other.y0)) <= 3 * size &&
     Math.min(other.x1, box.x1) > Math.max(other.x0, box.x0);
   if (isCaptionText(text) && (size <= stats.bodySize * 1.05 || figures.some(near) || tables.some(near))) {
-    return {
-      ...base,
-      type: 'caption',
-      label: 'caption',
-      markdown: escapeParagraphStart(text),
-      confidence: confidence(figures.some(near) || tables.some(near) ? 0.85 : 0.65),
-    };
+    return block(
+      'caption',
+      'caption',
+      escapeParagraphStart(text),
+      figures.some(near) || tables.some(near) ? 0.85 : 0.65,
+    );
   }
   const boldHeading =
     hasLetters &&
@@ -268,21 +270,9 @@ function paragraphBlock(
     !/[.,;:!?]$/.test(text) &&
     size >= stats.bodySize * 0.95;
   if (boldHeading) {
-    return {
-      ...base,
-      type: 'section_header',
-      label: 'section_header',
-      markdown: `${'#'.repeat(headingLevel(stats, size))} ${text}`,
-      confidence: confidence(0.7),
-    };
+    return block('section_header', 'section_header', `${'#'.repeat(headingLevel(stats, size))} ${text}`, 0.7);
   }
-  return {
-    ...base,
-    type: 'text',
-    label: 'paragraph',
-    markdown: escapeParagraphStart(text),
-    confidence: confidence(0.9),
-  };
+  return block('text', 'paragraph', escapeParagraphStart(text), 0.9);
 }
 
 function tableBlock(table: TableRegion, ocr: boolean): LayoutBlock {

@@ -16,50 +16,62 @@ const MAX_ELEMENTS = 4_000;
 export function readingOrder<T extends Box>(elements: readonly T[], minColumnGap: number): T[] {
   if (elements.length > MAX_ELEMENTS) return [...elements].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const out: T[] = [];
-  cut([...elements], minColumnGap, out);
+  // Sorted once by x0 and by y0: a part of a sorted list, filtered in order, is that part sorted (the
+  // sort is stable), so the cuts below never sort again.
+  cut(
+    {
+      elements: [...elements],
+      byX: [...elements].sort((a, b) => a.x0 - b.x0),
+      byY: [...elements].sort((a, b) => a.y0 - b.y0),
+    },
+    minColumnGap,
+    out,
+  );
   return out;
 }
 
-function cut<T extends Box>(elements: T[], minColumnGap: number, out: T[]): void {
+/** Elements in their given order, and the same sorted by x0 and by y0. */
+interface Region<T extends Box> {
+  elements: T[];
+  byX: T[];
+  byY: T[];
+}
+
+function cut<T extends Box>(region: Region<T>, minColumnGap: number, out: T[]): void {
+  const { elements } = region;
   if (elements.length <= 1) {
     out.push(...elements);
     return;
   }
-  const vertical = widestGap(elements, 'x', minColumnGap);
-  const horizontal = widestGap(elements, 'y', 0.5);
+  const vertical = widestGap(region.byX, 'x', minColumnGap);
+  const horizontal = widestGap(region.byY, 'y', 0.5);
   if (vertical && (!horizontal || vertical.width >= horizontal.width)) {
-    cut(
-      elements.filter((element) => (element.x0 + element.x1) / 2 < vertical.at),
-      minColumnGap,
-      out,
-    );
-    cut(
-      elements.filter((element) => (element.x0 + element.x1) / 2 >= vertical.at),
-      minColumnGap,
-      out,
-    );
+    const left = (element: T) => (element.x0 + element.x1) / 2 < vertical.at;
+    cut(part(region, left, true), minColumnGap, out);
+    cut(part(region, left, false), minColumnGap, out);
     return;
   }
   if (horizontal) {
-    cut(
-      elements.filter((element) => (element.y0 + element.y1) / 2 < horizontal.at),
-      minColumnGap,
-      out,
-    );
-    cut(
-      elements.filter((element) => (element.y0 + element.y1) / 2 >= horizontal.at),
-      minColumnGap,
-      out,
-    );
+    const above = (element: T) => (element.y0 + element.y1) / 2 < horizontal.at;
+    cut(part(region, above, true), minColumnGap, out);
+    cut(part(region, above, false), minColumnGap, out);
     return;
   }
   out.push(...elements.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
 }
 
-function widestGap(elements: readonly Box[], axis: 'x' | 'y', minimum: number): Gap | undefined {
+function part<T extends Box>(region: Region<T>, test: (element: T) => boolean, side: boolean): Region<T> {
+  return {
+    elements: region.elements.filter((element) => test(element) === side),
+    byX: region.byX.filter((element) => test(element) === side),
+    byY: region.byY.filter((element) => test(element) === side),
+  };
+}
+
+/** The widest empty band between elements sorted by their start on the axis. */
+function widestGap(sorted: readonly Box[], axis: 'x' | 'y', minimum: number): Gap | undefined {
   const start = axis === 'x' ? 'x0' : 'y0';
   const end = axis === 'x' ? 'x1' : 'y1';
-  const sorted = [...elements].sort((a, b) => a[start] - b[start]);
   let reach = sorted[0][end];
   let best: Gap | undefined;
   for (let index = 1; index < sorted.length; index += 1) {

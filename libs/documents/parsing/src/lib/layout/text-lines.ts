@@ -82,6 +82,18 @@ function groupRows(items: readonly TextItem[]): TextItem[][] {
 export function makeLine(items: TextItem[]): Line {
   let text = '';
   let previous: TextItem | undefined;
+  // One pass for the text, the extent, and the characters per style and per (half-point) size.
+  let total = 0;
+  let boldChars = 0;
+  let italicChars = 0;
+  let monospaceChars = 0;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  let confidenceSum = 0;
+  let confidences = 0;
+  const sizes = new Map<number, number>();
   for (const item of items) {
     if (previous) {
       const gap = item.x0 - previous.x1;
@@ -93,39 +105,57 @@ export function makeLine(items: TextItem[]): Line {
     }
     text += item.text;
     previous = item;
-  }
-  const chars = (item: TextItem) => Math.max(1, item.text.trim().length);
-  const total = items.reduce((sum, item) => sum + chars(item), 0);
-  const share = (predicate: (item: TextItem) => boolean) =>
-    items.filter(predicate).reduce((sum, item) => sum + chars(item), 0) / total;
-  const sizes = new Map<number, number>();
-  for (const item of items) {
+    const chars = Math.max(1, item.text.trim().length);
+    total += chars;
+    if (item.bold) boldChars += chars;
+    if (item.italic) italicChars += chars;
+    if (item.monospace) monospaceChars += chars;
+    x0 = Math.min(x0, item.x0);
+    y0 = Math.min(y0, item.y0);
+    x1 = Math.max(x1, item.x1);
+    y1 = Math.max(y1, item.y1);
+    if (item.confidence !== undefined) {
+      confidenceSum += item.confidence;
+      confidences += 1;
+    }
     const size = Math.round(item.fontSize * 2) / 2;
-    sizes.set(size, (sizes.get(size) ?? 0) + chars(item));
+    sizes.set(size, (sizes.get(size) ?? 0) + chars);
   }
-  const fontSize = [...sizes.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
-  const confidences = items
-    .filter((item) => item.confidence !== undefined)
-    .map((item) => item.confidence as number);
-  const main = items.filter((item) => Math.abs(item.fontSize - fontSize) < 0.5 * fontSize);
-  return {
+  // The size with the most characters (the larger one on a tie).
+  let fontSize = 0;
+  let fontSizeChars = -1;
+  for (const [size, chars] of sizes) {
+    if (chars > fontSizeChars || (chars === fontSizeChars && size > fontSize)) {
+      fontSize = size;
+      fontSizeChars = chars;
+    }
+  }
+  // The baseline of the items in the dominant size (of all items when none is).
+  let baselineSum = 0;
+  let mainCount = 0;
+  for (const item of items) {
+    if (Math.abs(item.fontSize - fontSize) < 0.5 * fontSize) {
+      baselineSum += item.baseline;
+      mainCount += 1;
+    }
+  }
+  if (mainCount === 0) for (const item of items) baselineSum += item.baseline;
+  // One object shape for every line: the optional confidence is added afterwards, not spread in.
+  const line: Line = {
     items,
     text: text.replace(/\s+/g, ' ').trim(),
-    x0: Math.min(...items.map((item) => item.x0)),
-    y0: Math.min(...items.map((item) => item.y0)),
-    x1: Math.max(...items.map((item) => item.x1)),
-    y1: Math.max(...items.map((item) => item.y1)),
+    x0,
+    y0,
+    x1,
+    y1,
     fontSize,
-    baseline:
-      (main.length ? main : items).reduce((sum, item) => sum + item.baseline, 0) /
-      (main.length || items.length),
-    bold: share((item) => item.bold) >= 0.6,
-    italic: share((item) => item.italic) >= 0.6,
-    monospace: share((item) => item.monospace) >= 0.8,
-    ...(confidences.length
-      ? { confidence: confidences.reduce((sum, value) => sum + value, 0) / confidences.length }
-      : {}),
+    baseline: baselineSum / (mainCount || items.length),
+    bold: boldChars / total >= 0.6,
+    italic: italicChars / total >= 0.6,
+    monospace: monospaceChars / total >= 0.8,
   };
+  if (confidences) line.confidence = confidenceSum / confidences;
+  return line;
 }
 
 const BULLET = /^[•◦▪▫‣⁃●○■□◆◇►▸▹➢➤✓✔–—*·-]$/;

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { AppError, type PdfParseOptions } from '@quarry/contracts';
 
 import type { DocumentToolkit } from '../document-toolkit';
-import { type DocumentLayout, type ExtractedPage, layoutDocument } from '../layout/document-layout';
+import { type DocumentLayout, type ExtractedPage, layoutDocument, lineUp } from '../layout/document-layout';
 import type { PageContent, PdfInfo } from '../model/page-content.types';
 import { ocrToContent } from '../ocr/ocr-content';
 import { runProcess } from '../process/run-process';
 import { boundedDpi, type RenderedPage } from '../render/page-renderer';
 import { WorkerCrashedError, WorkerTaskError, WorkerTimeoutError } from '../worker/parse-worker-pool';
 import { PdfSession } from './pdf-session';
+import { readPages } from './read-pages';
 import { ocrReason } from './text-quality';
 
 export interface ParseBudget {
@@ -37,8 +38,6 @@ export interface PdfParseResult {
 
 /** Time kept back at the end of the budget for layout, storage and the reply. */
 const RESERVE_MS = 1_500;
-/** Pages requested from the parse thread ahead of the one being laid out. */
-const LOOKAHEAD = 4;
 /** Long side in pixels when a page's size is unknown (its text extraction failed). */
 const FALLBACK_LONG_SIDE = 3_400;
 
@@ -118,53 +117,17 @@ async function parseOnce(
 
     // Fast mode reads the text layer only; auto and ocr also place images (figures, scans), rulings and bold fonts.
     const graphics = options.mode !== 'fast';
-    // Pages are requested a few ahead so the parse thread never waits for the main thread.
-    const inflight = new Map<number, Promise<PageContent>>();
-    const request = (pageNumber: number) => {
-      if (pageNumber > attempted || inflight.has(pageNumber) || timeLeft() <= 0) return;
-      const pending = session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
-      pending.catch(() => undefined);
-      inflight.set(pageNumber, pending);
-    };
-    for (let pageNumber = 1; pageNumber <= attempted; pageNumber += 1) {
-      for (let ahead = 0; ahead < LOOKAHEAD; ahead += 1) request(pageNumber + ahead);
-      const pending = inflight.get(pageNumber);
-      inflight.delete(pageNumber);
-      if (!pending || budget.signal?.aborted) {
-        fail(pageNumber, 'time budget exhausted');
-        continue;
-      }
-      let content: PageContent;
-      try {
-        content = await pending.catch(async (error: unknown) => {
-          // A thread killed by another page's timeout or crash: this page gets one more try on the new thread.
-          if (error instanceof WorkerCrashedError && timeLeft() > 0)
-            return session.page(pageNumber, Math.min(settings.pageTimeoutMs, timeLeft()), graphics);
-          throw error;
-        });
-      } catch (error) {
-        if (options.mode === 'ocr') ocrQueue.push(pageNumber);
-        // A page cut short because the document's budget ran out is not the page's fault.
-        else if (timeLeft() <= 50) fail(pageNumber, 'time budget exhausted');
-        else
-          fail(pageNumber, error instanceof WorkerTimeoutError ? 'page timed out' : 'page could not be read');
-        if (!(
-          error instanceof WorkerTaskError ||
-          error instanceof WorkerTimeoutError ||
-          error instanceof WorkerCrashedError
-        ))
-          throw error;
-        continue;
-      }
+    const accept = (content: PageContent) => {
+      const { pageNumber } = content;
       native.set(pageNumber, content);
       const reason = ocrReason(content);
       if (options.mode === 'ocr' || (options.mode === 'auto' && reason)) {
         ocrQueue.push(pageNumber);
-        continue;
+        return;
       }
       if (options.mode === 'fast' && (reason === 'no_text' || reason === 'scanned')) {
         fail(pageNumber, 'no text layer (fast mode)', content);
-        continue;
+        return;
       }
       const status = content.truncated || reason === 'garbage_text' ? 'partial' : 'ok';
       pages.set(pageNumber, {
@@ -173,8 +136,23 @@ async function parseOnce(
         source: 'native_text',
         status,
         renderSize: { width: content.width, height: content.height },
+        // Lines are built as the pages arrive, while the parse process reads the next ones.
+        lined: lineUp(content),
       });
-    }
+    };
+    const unread = (pageNumber: number, timedOut: boolean) => {
+      if (options.mode === 'ocr') ocrQueue.push(pageNumber);
+      // A page cut short because the document's budget ran out is not the page's fault.
+      else if (timeLeft() <= 50) fail(pageNumber, 'time budget exhausted');
+      else fail(pageNumber, timedOut ? 'page timed out' : 'page could not be read');
+    };
+
+    const unreadPages = await readPages(
+      session,
+      { count: attempted, graphics, pageTimeoutMs: settings.pageTimeoutMs, timeLeft, signal: budget.signal },
+      { read: accept, unread },
+    );
+    for (const pageNumber of unreadPages) fail(pageNumber, 'time budget exhausted');
 
     if (
       options.mode === 'fast' &&
@@ -246,7 +224,7 @@ async function parseOnce(
         message: 'No page of the PDF could be parsed: the file is damaged or not a PDF',
       });
     }
-    const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers });
+    const layout = layoutDocument(ordered, { pageMarkers: options.pageMarkers, blocks: options.blocks });
     return {
       layout,
       info,

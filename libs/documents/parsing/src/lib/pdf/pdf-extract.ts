@@ -171,7 +171,7 @@ export async function extractPage(
       ? scanOperators(pdfjs, await page.getOperatorList(), viewport.transform as Matrix, options.maxOperators)
       : { images: [], rules: [] };
     const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
-    const fonts = fontFlags(page, Object.keys(content.styles));
+    const fonts = fontFlags(page, content.styles);
     const items: TextItem[] = [];
     let truncated = false;
     for (const raw of content.items) {
@@ -180,13 +180,7 @@ export async function extractPage(
         truncated = true;
         break;
       }
-      const item = toTextItem(
-        pdfjs,
-        raw as TextItemLike,
-        viewport.transform as Matrix,
-        content.styles,
-        fonts,
-      );
+      const item = toTextItem(raw as TextItemLike, viewport.transform as Matrix, content.styles, fonts);
       if (item) items.push(item);
     }
     return { pageNumber, width: viewport.width, height: viewport.height, items, images, rules, truncated };
@@ -209,9 +203,15 @@ interface FontFlags {
   monospace: boolean;
 }
 
-function fontFlags(page: PDFPageProxy, names: string[]): Map<string, FontFlags> {
+const NO_FONT_FLAGS: FontFlags = { bold: false, italic: false, monospace: false };
+
+/** Bold, italic and monospace of each font of the page, from its real name (and family for monospace). */
+function fontFlags(
+  page: PDFPageProxy,
+  styles: Record<string, { fontFamily?: string }>,
+): Map<string, FontFlags> {
   const flags = new Map<string, FontFlags>();
-  for (const name of names) {
+  for (const name of Object.keys(styles)) {
     let realName = '';
     try {
       if (page.commonObjs.has(name))
@@ -222,20 +222,27 @@ function fontFlags(page: PDFPageProxy, names: string[]): Map<string, FontFlags> 
     flags.set(name, {
       bold: BOLD.test(realName),
       italic: ITALIC.test(realName),
-      monospace: MONO.test(realName),
+      monospace: MONO.test(realName) || /monospace/i.test(styles[name]?.fontFamily ?? ''),
     });
   }
   return flags;
 }
 
+/** A pdf.js text item in page points with a top-left origin (undefined for degenerate ones). */
 function toTextItem(
-  pdfjs: Pdfjs,
   raw: TextItemLike,
-  viewportTransform: Matrix,
+  m: Matrix,
   styles: Record<string, { ascent?: number; descent?: number; fontFamily?: string; vertical?: boolean }>,
   fonts: Map<string, FontFlags>,
 ): TextItem | undefined {
-  const [a, b, c, d, e, f] = pdfjs.Util.transform(viewportTransform, raw.transform) as Matrix;
+  // The viewport transform applied to the item's (pdf.js's Util.transform, without its array).
+  const t = raw.transform;
+  const a = m[0] * t[0] + m[2] * t[1];
+  const b = m[1] * t[0] + m[3] * t[1];
+  const c = m[0] * t[2] + m[2] * t[3];
+  const d = m[1] * t[2] + m[3] * t[3];
+  const e = m[0] * t[4] + m[2] * t[5] + m[4];
+  const f = m[1] * t[4] + m[3] * t[5] + m[5];
   const fontSize = Math.hypot(c, d);
   const advance = Math.hypot(a, b);
   if (!Number.isFinite(fontSize) || fontSize <= 0.1 || !Number.isFinite(e) || !Number.isFinite(f))
@@ -248,28 +255,25 @@ function toTextItem(
   const upX = c / fontSize;
   const upY = d / fontSize;
   const width = style.vertical ? raw.height : raw.width;
-  const corners = [
-    [e - upX * descent * fontSize, f - upY * descent * fontSize],
-    [e + upX * ascent * fontSize, f + upY * ascent * fontSize],
-  ].flatMap(([x, y]) => [
-    [x, y],
-    [x + dirX * width, y + dirY * width],
-  ]);
-  const xs = corners.map(([x]) => x);
-  const ys = corners.map(([, y]) => y);
-  const flags = fonts.get(raw.fontName) ?? { bold: false, italic: false, monospace: false };
-  const familyMono = /monospace/i.test(style.fontFamily ?? '');
+  // The box of the run: from the descent below its baseline to the ascent above, along its width.
+  const bottomX = e - upX * descent * fontSize;
+  const bottomY = f - upY * descent * fontSize;
+  const topX = e + upX * ascent * fontSize;
+  const topY = f + upY * ascent * fontSize;
+  const alongX = dirX * width;
+  const alongY = dirY * width;
+  const flags = fonts.get(raw.fontName) ?? NO_FONT_FLAGS;
   return {
     text: raw.str.replace(/\s+/g, ' '),
-    x0: Math.min(...xs),
-    y0: Math.min(...ys),
-    x1: Math.max(...xs),
-    y1: Math.max(...ys),
+    x0: Math.min(bottomX, bottomX + alongX, topX, topX + alongX),
+    y0: Math.min(bottomY, bottomY + alongY, topY, topY + alongY),
+    x1: Math.max(bottomX, bottomX + alongX, topX, topX + alongX),
+    y1: Math.max(bottomY, bottomY + alongY, topY, topY + alongY),
     baseline: f,
     fontSize,
     bold: flags.bold,
     italic: flags.italic,
-    monospace: flags.monospace || familyMono,
+    monospace: flags.monospace,
     rotated: Math.abs(dirY) > 0.17 || dirX < 0,
   };
 }

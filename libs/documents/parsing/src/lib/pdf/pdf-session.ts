@@ -2,16 +2,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { PageContent, PdfInfo } from '../model/page-content.types';
+import type { ProgressHandler } from '@quarry/platform/workers';
+
+import type { PdfInfo } from '../model/page-content.types';
 import type { RenderedPage } from '../render/page-renderer';
 import { pngSize } from '../render/page-renderer';
 import {
   type ParseWorker,
   type ParseWorkerPool,
+  type WorkerCall,
   WorkerCrashedError,
   WorkerTimeoutError,
 } from '../worker/parse-worker-pool';
-import { type PackedPageContent, unpackPageContent } from './page-content.codec';
+import { type PackedPages, type PageOutcome, unpackPages } from './page-content.codec';
 
 /** Threads replaced for one document before its remaining pages are given up. */
 const MAX_RECOVERIES = 3;
@@ -43,10 +46,26 @@ export class PdfSession {
     );
   }
 
-  async page(pageNumber: number, timeoutMs: number, graphics = true): Promise<PageContent> {
-    return unpackPageContent(
-      await this.call<PackedPageContent>({ op: 'pdf.page', pageNumber, graphics }, timeoutMs),
-    );
+  /**
+   * Reads pages `from`…`to` in order, giving each batch to `onPages` as it arrives. `budget()` is the
+   * time the thread may take until its next batch (it is killed past it). Resolves when the pages
+   * are read or the thread stopped at `stopAt` (epoch ms) or on `stop()`.
+   */
+  async pages(
+    request: Omit<Extract<WorkerCall, { op: 'pdf.pages' }>, 'op'>,
+    budget: () => number,
+    onPages: (pages: PageOutcome[]) => void,
+  ): Promise<void> {
+    const last = await this.call<PackedPages>({ op: 'pdf.pages', ...request }, budget(), (batch) => {
+      onPages(unpackPages(batch as PackedPages));
+      return budget();
+    });
+    onPages(unpackPages(last));
+  }
+
+  /** Asks a running `pages` call to end after its current page. */
+  stop(): void {
+    this.worker?.call({ op: 'pdf.stop' }, 10_000).catch(() => undefined);
   }
 
   /** Rasterises a page with pdf.js in the thread (when pdftoppm is not available). */
@@ -70,17 +89,23 @@ export class PdfSession {
     const worker = this.worker;
     this.worker = undefined;
     if (worker) {
-      if (worker.alive) await worker.call({ op: 'pdf.close' }, 10_000).catch(() => undefined);
+      // The result does not wait for the document to be closed: the thread closes it before anything
+      // it is given next (calls are handled in order, and an open closes the previous document too).
+      if (worker.alive) worker.call({ op: 'pdf.close' }, 10_000).catch(() => undefined);
       this.pool.release(worker);
     }
     if (this.tempDir) await rm(this.tempDir, { recursive: true, force: true });
   }
 
-  private async call<T>(request: Parameters<ParseWorker['call']>[0], timeoutMs: number): Promise<T> {
+  private async call<T>(
+    request: Parameters<ParseWorker['call']>[0],
+    timeoutMs: number,
+    onProgress?: ProgressHandler,
+  ): Promise<T> {
     const worker = this.worker;
     if (!worker) throw new Error('PDF session is not open');
     try {
-      return await worker.call<T>(request, timeoutMs);
+      return await worker.call<T>(request, timeoutMs, onProgress);
     } catch (error) {
       if (
         (error instanceof WorkerTimeoutError || error instanceof WorkerCrashedError) &&

@@ -1,4 +1,5 @@
 import { serveWorker, workerData } from '../serve-worker';
+import { setWorkerMark } from '../worker-mark';
 
 /** A worker for the pool's tests: echoes, sleeps, fails, exits or exhausts its memory on request. */
 export type TestCall =
@@ -6,17 +7,19 @@ export type TestCall =
   | { op: 'pid' }
   | { op: 'data' }
   | { op: 'sleep'; ms: number }
+  | { op: 'stream'; count: number; everyMs: number; stallMs?: number }
   | { op: 'fail'; reason?: string }
   | { op: 'exit' }
   | { op: 'hog' }
   | { op: 'hogNative'; mb: number }
   | { op: 'grow'; mb: number }
   | { op: 'unserializable' }
-  | { op: 'spin' };
+  | { op: 'spin' }
+  | { op: 'mark'; marks: number[]; then: 'spin' | 'exit' | 'return' };
 
 const hoard: unknown[] = [];
 
-serveWorker<TestCall>(async (call) => {
+serveWorker<TestCall>(async (call, progress) => {
   switch (call.op) {
     case 'echo':
       return call.value;
@@ -27,6 +30,13 @@ serveWorker<TestCall>(async (call) => {
     case 'sleep':
       await new Promise((resolve) => setTimeout(resolve, call.ms));
       return 'slept';
+    case 'stream':
+      for (let index = 0; index < call.count; index += 1) {
+        await new Promise((resolve) => setTimeout(resolve, call.everyMs));
+        progress(index);
+      }
+      if (call.stallMs) await new Promise((resolve) => setTimeout(resolve, call.stallMs));
+      return 'streamed';
     case 'fail':
       throw Object.assign(new RangeError('asked to fail'), { reason: call.reason });
     case 'exit':
@@ -47,6 +57,11 @@ serveWorker<TestCall>(async (call) => {
       return 'grown';
     case 'spin':
       for (;;) hoard.length = 0;
+    case 'mark':
+      for (const value of call.marks) setWorkerMark(value);
+      if (call.then === 'exit') process.exit(4);
+      if (call.then === 'spin') for (;;) hoard.length = 0;
+      return 'marked';
     case 'unserializable':
       return () => 'functions do not cross processes';
   }
