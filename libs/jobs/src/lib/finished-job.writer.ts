@@ -7,10 +7,10 @@ export interface FinishedJobRow {
   apiKeyId: string | null;
   kind: string;
   status: 'completed' | 'failed';
-  /** JSON text, or null. */
-  input: string | null;
-  /** JSON text, or null. */
-  result: string | null;
+  /** A JSON value, or null. */
+  input: unknown;
+  /** A JSON value, or null. */
+  result: unknown;
   errorCode: string | null;
   error: string | null;
   credits: number;
@@ -57,29 +57,16 @@ export class FinishedJobWriter {
   }
 }
 
-const COLUMNS: [keyof FinishedJobRow, string][] = [
-  ['id', 'uuid'],
-  ['teamId', 'uuid'],
-  ['apiKeyId', 'uuid'],
-  ['kind', 'text'],
-  ['status', 'text'],
-  ['input', 'jsonb'],
-  ['result', 'jsonb'],
-  ['errorCode', 'text'],
-  ['error', 'text'],
-  ['credits', 'int'],
-  ['zeroDataRetention', 'bool'],
-  ['idempotencyKey', 'text'],
-  ['expiresAt', 'timestamptz'],
-  ['finishedAt', 'timestamptz'],
-  ['description', 'text'],
-  ['documentId', 'uuid'],
-];
-
+/**
+ * The batch is one JSON parameter (`json_to_recordset`): the driver no longer escapes every value
+ * into an array literal (16 arrays a batch; `escapeElement` was the driver's largest cost in the
+ * cache-hit profile), and the job's input and result go in as JSON values, not JSON text.
+ */
 const INSERT_FINISHED = `WITH input AS (
-    SELECT * FROM unnest(${COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
-      WITH ORDINALITY AS i(id, team_id, api_key_id, kind, status, input, result, error_code, error, credits_used,
-           zero_data_retention, idempotency_key, expires_at, finished_at, description, document_id, n)
+    SELECT * FROM json_to_recordset($1::json)
+      AS i(n int, id uuid, team_id uuid, api_key_id uuid, kind text, status text, input jsonb, result jsonb,
+           error_code text, error text, credits_used int, zero_data_retention bool, idempotency_key text,
+           expires_at timestamptz, finished_at timestamptz, description text, document_id uuid)
   ), present AS (
     SELECT * FROM input
     WHERE document_id IS NULL
@@ -113,9 +100,28 @@ const INSERT_FINISHED = `WITH input AS (
  * work was the profile's largest cost on this path); what became of each row, in input order.
  */
 async function insertFinished(sql: SqlExecutor, rows: FinishedJobRow[]): Promise<FinishedJobStatus[]> {
+  const batch = rows.map((row, index) => ({
+    n: index + 1,
+    id: row.id,
+    team_id: row.teamId,
+    api_key_id: row.apiKeyId,
+    kind: row.kind,
+    status: row.status,
+    input: row.input,
+    result: row.result,
+    error_code: row.errorCode,
+    error: row.error,
+    credits_used: row.credits,
+    zero_data_retention: row.zeroDataRetention,
+    idempotency_key: row.idempotencyKey,
+    expires_at: row.expiresAt,
+    finished_at: row.finishedAt,
+    description: row.description,
+    document_id: row.documentId,
+  }));
   const answers = await sql.query<{ n: number | string; recorded: boolean; present: boolean }>(
     INSERT_FINISHED,
-    COLUMNS.map(([key]) => rows.map((row) => row[key])),
+    [JSON.stringify(batch)],
   );
   const statuses: FinishedJobStatus[] = rows.map(() => 'short');
   for (const answer of answers)

@@ -137,15 +137,14 @@ export class JobOutcomeStore {
    * is a duplicate.
    */
   async recordFinished(job: NewJob, outcome: FinishedOutcome): Promise<'recorded' | 'gone'> {
-    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
     const status = await this.finished.write({
       id: job.id,
       teamId: job.teamId,
       apiKeyId: job.apiKeyId ?? null,
       kind: job.kind,
       status: outcome.error ? 'failed' : 'completed',
-      input: job.zeroDataRetention ? null : json(job.input),
-      result: json(outcome.result === undefined ? undefined : storableJson(outcome.result)),
+      input: job.zeroDataRetention || job.input === undefined ? null : job.input,
+      result: outcome.result === undefined ? null : storableJson(outcome.result),
       errorCode: outcome.error?.code ?? null,
       error: outcome.error ? outcome.error.message.slice(0, 4_000) : null,
       credits: outcome.credits,
