@@ -50,6 +50,11 @@ export class JobOutcomeStore {
    * is stored as the answer only, without cache key and charge (see `pageVerdict`).
    */
   async complete(outcome: CompletedOutcome): Promise<boolean> {
+    return (await this.completeCharged(outcome)).stored;
+  }
+
+  /** `complete`, with the credits actually charged (the price, or less when the balance could not cover it). */
+  async completeCharged(outcome: CompletedOutcome): Promise<{ stored: boolean; charged: number }> {
     const checked = outcome.kind === 'scrape' ? webOutcome(outcome) : outcome;
     const attributes = {
       'quarry.job.id': checked.jobId,
@@ -73,9 +78,9 @@ export class JobOutcomeStore {
    * and never more than that: the balance does not go below zero, and the charge recorded — on the
    * job, the ledger and the documents' `creditsUsed` — is what was taken.
    */
-  private async storeCompletion(outcome: CompletedOutcome): Promise<boolean> {
+  private async storeCompletion(outcome: CompletedOutcome): Promise<{ stored: boolean; charged: number }> {
     const result = outcome.result === undefined ? null : JSON.stringify(storableJson(outcome.result));
-    const [row] = await this.db.sql.query<{ updated: unknown }>(
+    const [row] = await this.db.sql.query<{ updated: unknown; charged: unknown }>(
       `WITH held AS (
          SELECT amount FROM credit_holds WHERE job_id = $1::uuid
        ), team AS (
@@ -110,7 +115,7 @@ export class JobOutcomeStore {
          WHERE teams.id = $2::uuid AND (EXISTS (SELECT 1 FROM charge) OR EXISTS (SELECT 1 FROM released))
          RETURNING 1
        )
-       SELECT count(*)::int AS updated FROM job`,
+       SELECT count(*)::int AS updated, (SELECT charged FROM price) AS charged FROM job`,
       [
         outcome.jobId,
         outcome.teamId,
@@ -122,7 +127,8 @@ export class JobOutcomeStore {
         ...documentColumns(outcome.documents ?? []),
       ],
     );
-    return Number(row?.updated ?? 0) > 0;
+    const stored = Number(row?.updated ?? 0) > 0;
+    return { stored, charged: stored ? Number(row?.charged ?? 0) : 0 };
   }
 
   /**

@@ -107,8 +107,11 @@ export class JobRepository {
    * `holdCredits`, the same statement holds that many credits of the team's available balance
    * (`credits - reserved_credits`, decided on the team row's latest version) and records the job
    * only when they were available; otherwise nothing is written and the call fails with 402.
+   * `durable: false` (a synchronous caller waits for the outcome): the commit does not wait for the
+   * disk (`relaxedSql`); the job's outcome, which does, makes it durable.
    */
-  async create(job: NewJob): Promise<void> {
+  async create(job: NewJob, options: { durable?: boolean } = {}): Promise<void> {
+    const sql = options.durable === false ? this.db.relaxedSql : this.db.sql;
     const input = job.zeroDataRetention || job.input === undefined ? null : JSON.stringify(job.input);
     const values = [
       job.id,
@@ -122,14 +125,14 @@ export class JobRepository {
     ];
     const hold = job.holdCredits ?? 0;
     if (hold <= 0) {
-      await this.db.sql.query(
+      await sql.query(
         `INSERT INTO jobs (id, team_id, api_key_id, kind, status, input, zero_data_retention, idempotency_key, expires_at)
          VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 'queued', $5::jsonb, $6, $7, $8::timestamptz)`,
         values,
       );
       return;
     }
-    const rows = await this.db.sql.query(
+    const rows = await sql.query(
       `WITH hold AS (
          UPDATE teams SET reserved_credits = reserved_credits + $9::int
          WHERE id = $2::uuid AND credits - reserved_credits >= $9::int
@@ -187,7 +190,8 @@ export class JobRepository {
    * WorkerJob. Fresh jobs are every first delivery, so the worker's usual path is one round trip.
    */
   async startFresh(id: string): Promise<JobRecord | undefined> {
-    const rows = await this.db.sql.query<Raw>(
+    // Relaxed commit (Database.relaxedSql): losing the claim in a database crash only gives the job its attempt back.
+    const rows = await this.db.relaxedSql.query<Raw>(
       `UPDATE jobs SET status = 'active', started_at = $2::timestamptz, attempts = 1
        WHERE id = $1::uuid AND status = 'queued' AND attempts = 0
        RETURNING ${JOB_COLUMNS}`,
