@@ -5,8 +5,10 @@
  *
  *   make build infra-up && node -r @swc-node/register bench/latency/scrape-latency.ts [requests=200]
  *
- * BENCH_QUICK=1: 20 requests.
+ * BENCH_QUICK=1: 20 requests. The table adds the CPU (user + system) of the measured server processes
+ * per request (gateway and worker in the cluster, the one process), steadier than latency on a shared machine.
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 import { scrapeRequestSchema } from '@quarry/contracts';
@@ -30,9 +32,29 @@ function summary(samples: number[]) {
   };
 }
 
+/** User + system CPU of the platform's processes so far (Linux /proc), in ms; 0 where unreadable. */
+function platformCpuMs(platform: Platform): number {
+  let total = 0;
+  for (const service of [...platform.gateways, ...platform.workers]) {
+    try {
+      const stat = readFileSync(`/proc/${service.process.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, USER_HZ 100
+    } catch {
+      // not Linux, or the process is gone
+    }
+  }
+  return total;
+}
+
+/** CPU of the platform's processes per measured request (a steadier figure than latency on a shared machine). */
+const cpuPerRequest = new Map<Platform, number>();
+
 async function viaHttp(platform: Platform, url: string): Promise<number[]> {
   const samples: number[] = [];
+  let cpuStart = 0;
   for (let i = 0; i < requests + 10; i += 1) {
+    if (i === 10) cpuStart = platformCpuMs(platform);
     const started = performance.now();
     const response = await fetch(`${platform.url()}/v2/scrape`, {
       method: 'POST',
@@ -44,6 +66,7 @@ async function viaHttp(platform: Platform, url: string): Promise<number[]> {
       throw new Error(`unexpected response ${JSON.stringify(body).slice(0, 300)}`);
     if (i >= 10) samples.push(performance.now() - started);
   }
+  cpuPerRequest.set(platform, (platformCpuMs(platform) - cpuStart) / requests);
   return samples;
 }
 
@@ -74,28 +97,36 @@ async function inProcess(url: string): Promise<number[]> {
 async function main() {
   const site = await startBasicSite();
   const url = `${site.url}/article`;
-  const rows: [string, ReturnType<typeof summary>][] = [];
+  const rows: [string, ReturnType<typeof summary> & { cpuMsPerRequest?: number }][] = [];
   rows.push(['in-process pipeline (baseline)', summary(await inProcess(url))]);
   const cluster = await startCluster({ gateways: 1, workers: 1, readyTimeoutMs: 300_000 });
   try {
-    rows.push(['cluster: gateway → Kafka → worker → PostgreSQL', summary(await viaHttp(cluster, url))]);
+    const samples = await viaHttp(cluster, url);
+    rows.push([
+      'cluster: gateway → Kafka → worker → PostgreSQL',
+      { ...summary(samples), cpuMsPerRequest: cpuPerRequest.get(cluster) },
+    ]);
   } finally {
     await cluster.stop();
   }
   const standalone = await startStandalone({}, { readyTimeoutMs: 300_000 }); // a loaded machine starts PGlite slowly
   try {
-    rows.push(['one process: memory bus + PGlite', summary(await viaHttp(standalone, url))]);
+    const samples = await viaHttp(standalone, url);
+    rows.push([
+      'one process: memory bus + PGlite',
+      { ...summary(samples), cpuMsPerRequest: cpuPerRequest.get(standalone) },
+    ]);
   } finally {
     await standalone.stop();
   }
   await site.close();
   const base = rows[0][1];
   console.log(`\n${requests} sequential scrapes of ${url} (after 10 warm-up requests)\n`);
-  console.log('| path | mean ms | p50 ms | p95 ms | p99 ms | p50 vs in-process |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| path | mean ms | p50 ms | p95 ms | p99 ms | p50 vs in-process | CPU ms per request |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const [name, s] of rows) {
     console.log(
-      `| ${name} | ${s.mean.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} | ${(s.p50 / base.p50).toFixed(2)}× |`,
+      `| ${name} | ${s.mean.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} | ${(s.p50 / base.p50).toFixed(2)}× | ${s.cpuMsPerRequest === undefined ? '' : s.cpuMsPerRequest.toFixed(2)} |`,
     );
   }
   const [, viaKafka, oneProcess] = rows;

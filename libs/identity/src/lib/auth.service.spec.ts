@@ -68,6 +68,17 @@ describe('AuthService', () => {
     await expect(service.authenticate(bearer('fc-new-key'))).resolves.toMatchObject({ teamName: 'acme' });
   });
 
+  it('refuses a cached key within a second of its revocation by another process', async () => {
+    keys.add('fc-revoked-key');
+    const service = sut();
+    await expect(service.authenticate(bearer('fc-revoked-key'))).resolves.toMatchObject({ teamName: 'acme' });
+    keys.keys.delete(hashApiKey('fc-revoked-key')); // revoked elsewhere: the generation changes
+    clock += 500;
+    await expect(service.authenticate(bearer('fc-revoked-key'))).resolves.toMatchObject({ teamName: 'acme' });
+    clock += 600;
+    await refused(service, 'fc-revoked-key');
+  });
+
   it('forgets unknown keys after their time to live, and when full drops the oldest first', async () => {
     const service = sut({ unknownTtlMs: 10_000, unknownMax: 100, generationMaxAgeMs: 60_000 });
     for (let index = 0; index < 150; index += 1) await refused(service, `fc-flood-${index}`);

@@ -62,12 +62,15 @@ export class IdentityRepository {
   }
 
   /**
-   * Changes whenever a key is created (how many keys exist and when the newest was created): cheap
-   * enough to read once a second, and what lets every process forget the keys it found unknown.
+   * Changes whenever a key is created, revoked or deleted (how many keys exist and are revoked, and
+   * when the newest was created and revoked): cheap enough to read twice a second, and what lets
+   * every process forget the keys it found unknown and the revoked keys it still remembers.
    */
   async keyGeneration(): Promise<string> {
     const rows = await this.db.sql.query<{ generation: string }>(
-      `SELECT count(*)::text || '/' || coalesce((extract(epoch FROM max(created_at)) * 1000)::bigint::text, '') AS generation FROM api_keys`,
+      `SELECT concat_ws('/', count(*), (extract(epoch FROM max(created_at)) * 1000)::bigint,
+                        count(revoked_at), (extract(epoch FROM max(revoked_at)) * 1000)::bigint) AS generation
+       FROM api_keys`,
     );
     return rows[0]?.generation ?? '';
   }

@@ -11,7 +11,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 /**
  * Every job terminates: a scrape, parse or interact job whose worker and caller both went away
  * (a crash with in-memory messages, a lost event) is closed as failed instead of staying
- * `queued`/`active` forever. Idempotent, so every process may run it.
+ * `queued`/`active` forever; the credits held for jobs that ended without giving them back are
+ * released. Idempotent, so every process may run it.
  */
 export class AbandonedJobSweeper {
   private timer?: NodeJS.Timeout;
@@ -38,6 +39,8 @@ export class AbandonedJobSweeper {
         message: `No worker finished the job within ${Math.round(olderThanMs / 60_000)} minutes (the process working on it stopped); it was closed`,
       });
       if (closed > 0) this.logger.warn({ closed }, 'abandoned jobs closed');
+      const released = await this.jobs.releaseEndedHolds();
+      if (released > 0) this.logger.warn({ released }, 'credit holds of ended jobs given back');
       return closed;
     } catch (error) {
       this.logger.debug({ err: error }, 'abandoned job sweep failed');

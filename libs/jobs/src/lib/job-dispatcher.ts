@@ -66,7 +66,8 @@ export class JobDispatcher {
    * not missed), publishes and waits up to `waitMs`. Undefined when the wait ended without an event.
    */
   async run<K extends TopicKey>(dispatch: JobDispatch<K>, waitMs: number): Promise<JobEvent | undefined> {
-    await this.deps.jobs.create(dispatch.job);
+    // Not durable on its own: the caller waits for the outcome, whose durable commit makes the row durable too.
+    await this.deps.jobs.create(dispatch.job, { durable: false });
     const stopWaiting = new AbortController();
     const completion = this.deps.waiter.wait(dispatch.job.id, waitMs, stopWaiting.signal);
     try {

@@ -1,4 +1,4 @@
-import { JOB_KINDS, type JobError, type JobKind, type JobStatus } from '@quarry/contracts';
+import { AppError, JOB_KINDS, type JobError, type JobKind, type JobStatus } from '@quarry/contracts';
 import { Database, date, num, type Raw } from '@quarry/platform/database';
 
 export interface JobRecord {
@@ -27,6 +27,11 @@ export interface NewJob {
   zeroDataRetention: boolean;
   idempotencyKey?: string;
   expiresAt?: Date;
+  /**
+   * Credits held for the job from its team's available balance, in the statement that records it
+   * (none available: 402 and no job); charged or given back when the job ends (JobOutcomeStore).
+   */
+  holdCredits?: number;
 }
 
 const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -98,24 +103,49 @@ export class JobRepository {
   /**
    * Records a queued job. It is the first write of every synchronous scrape, parse and interact call,
    * where the ORM's create cost 3–5 ms of the request (client-side query planning and its own
-   * round-trip handling): one raw INSERT through the same pool instead, the same row.
+   * round-trip handling): one raw INSERT through the same pool instead, the same row. With
+   * `holdCredits`, the same statement holds that many credits of the team's available balance
+   * (`credits - reserved_credits`, decided on the team row's latest version) and records the job
+   * only when they were available; otherwise nothing is written and the call fails with 402.
+   * `durable: false` (a synchronous caller waits for the outcome): the commit does not wait for the
+   * disk (`relaxedSql`); the job's outcome, which does, makes it durable.
    */
-  async create(job: NewJob): Promise<void> {
+  async create(job: NewJob, options: { durable?: boolean } = {}): Promise<void> {
+    const sql = options.durable === false ? this.db.relaxedSql : this.db.sql;
     const input = job.zeroDataRetention || job.input === undefined ? null : JSON.stringify(job.input);
-    await this.db.sql.query(
-      `INSERT INTO jobs (id, team_id, api_key_id, kind, status, input, zero_data_retention, idempotency_key, expires_at)
-       VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 'queued', $5::jsonb, $6, $7, $8::timestamptz)`,
-      [
-        job.id,
-        job.teamId,
-        job.apiKeyId ?? null,
-        job.kind,
-        input,
-        job.zeroDataRetention,
-        job.idempotencyKey ?? null,
-        job.expiresAt ?? null,
-      ],
+    const values = [
+      job.id,
+      job.teamId,
+      job.apiKeyId ?? null,
+      job.kind,
+      input,
+      job.zeroDataRetention,
+      job.idempotencyKey ?? null,
+      job.expiresAt ?? null,
+    ];
+    const hold = job.holdCredits ?? 0;
+    if (hold <= 0) {
+      await sql.query(
+        `INSERT INTO jobs (id, team_id, api_key_id, kind, status, input, zero_data_retention, idempotency_key, expires_at)
+         VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 'queued', $5::jsonb, $6, $7, $8::timestamptz)`,
+        values,
+      );
+      return;
+    }
+    const rows = await sql.query(
+      `WITH hold AS (
+         UPDATE teams SET reserved_credits = reserved_credits + $9::int
+         WHERE id = $2::uuid AND credits - reserved_credits >= $9::int
+         RETURNING id
+       ), held AS (
+         INSERT INTO credit_holds (job_id, team_id, amount) SELECT $1::uuid, id, $9::int FROM hold
+       )
+       INSERT INTO jobs (id, team_id, api_key_id, kind, status, input, zero_data_retention, idempotency_key, expires_at)
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4, 'queued', $5::jsonb, $6, $7, $8::timestamptz FROM hold
+       RETURNING 1`,
+      [...values, hold],
     );
+    if (rows.length === 0) throw new AppError('PAYMENT_REQUIRED');
   }
 
   async find(id: string): Promise<JobRecord | undefined> {
@@ -160,7 +190,8 @@ export class JobRepository {
    * WorkerJob. Fresh jobs are every first delivery, so the worker's usual path is one round trip.
    */
   async startFresh(id: string): Promise<JobRecord | undefined> {
-    const rows = await this.db.sql.query<Raw>(
+    // Relaxed commit (Database.relaxedSql): losing the claim in a database crash only gives the job its attempt back.
+    const rows = await this.db.relaxedSql.query<Raw>(
       `UPDATE jobs SET status = 'active', started_at = $2::timestamptz, attempts = 1
        WHERE id = $1::uuid AND status = 'queued' AND attempts = 0
        RETURNING ${JOB_COLUMNS}`,
@@ -219,6 +250,30 @@ export class JobRepository {
       data: { status: 'failed', finishedAt: new Date(), errorCode: error.code, error: error.message },
     });
     return result.count;
+  }
+
+  /**
+   * Gives back the credit holds of jobs that are no longer queued or active (or no longer exist): the
+   * paths that end a job release its hold in the same statement; this sweep covers any other way a
+   * job ended (a status set elsewhere, a deleted job), so a hold never keeps credits unavailable
+   * after its job. Returns the credits given back.
+   */
+  async releaseEndedHolds(): Promise<number> {
+    const rows = await this.db.sql.query<{ released: number | string | null }>(
+      `WITH ended AS (
+         DELETE FROM credit_holds h
+         WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = h.job_id AND j.status IN ('queued', 'active'))
+         RETURNING h.team_id, h.amount
+       ), per_team AS (
+         SELECT team_id, sum(amount)::int AS amount FROM ended GROUP BY team_id
+       ), given_back AS (
+         UPDATE teams SET reserved_credits = teams.reserved_credits - per_team.amount
+         FROM per_team WHERE teams.id = per_team.team_id
+         RETURNING per_team.amount
+       )
+       SELECT coalesce(sum(amount), 0)::int AS released FROM given_back`,
+    );
+    return Number(rows[0]?.released ?? 0);
   }
 
   async deleteExpired(now = new Date()): Promise<number> {

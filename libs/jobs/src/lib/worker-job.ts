@@ -35,7 +35,10 @@ export interface WorkerJobCompletion {
   result?: unknown;
   /** The key that made the call, for per-key usage. */
   apiKeyId?: string;
-  /** The document sent with the completion event (zero data retention: nothing is stored to read). */
+  /**
+   * The document sent with the completion event: always under zero data retention (nothing is stored
+   * to read), otherwise when it is small (the waiting request then needs no read of what was stored).
+   */
   inlineResult?: ScrapeDocument;
   /** The `engine` label of the duration metric. */
   engine: string;
@@ -109,7 +112,7 @@ export class WorkerJob {
   /** Stores the outcome with its documents and charge, counts it and announces the completion. */
   async complete(ref: WorkerJobRef, completion: WorkerJobCompletion): Promise<void> {
     const { outcomes, metrics } = this.deps;
-    const stored = await outcomes.complete({
+    const { stored, charged } = await outcomes.completeCharged({
       jobId: ref.jobId,
       teamId: ref.teamId,
       kind: this.kind,
@@ -118,14 +121,21 @@ export class WorkerJob {
       result: completion.result,
       documents: completion.documents,
     });
+    // What was charged (less than the price when the balance ran out), as the stored documents say.
+    if (
+      stored &&
+      completion.inlineResult &&
+      charged !== completion.credits &&
+      completion.countCredits !== false
+    )
+      completion.inlineResult.metadata.creditsUsed = charged;
     metrics.jobDuration.observe(
       { kind: this.kind, engine: completion.engine },
       (Date.now() - completion.startedAt) / 1000,
     );
     if (stored) {
       metrics.jobsFinished.inc({ kind: this.kind, outcome: 'completed' });
-      if (completion.countCredits !== false)
-        metrics.creditsConsumed.inc({ kind: this.kind }, completion.credits);
+      if (completion.countCredits !== false) metrics.creditsConsumed.inc({ kind: this.kind }, charged);
     }
     await publishJobEvent(this.deps.bus, {
       jobId: ref.jobId,

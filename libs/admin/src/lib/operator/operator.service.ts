@@ -122,7 +122,7 @@ export class OperatorService {
     if (!key) throw new AppError('NOT_FOUND', { message: 'Key not found' });
     if (key.revokedAt) throw new AppError('CONFLICT', { message: 'Key already revoked' });
     await this.keys.revoke(key.id);
-    this.auth.invalidate(); // other replicas drop it from their key cache within its TTL (15 s)
+    this.auth.invalidate(); // other replicas refuse it within a second (the key generation changed)
     const revoked = await this.identity.findKey(key.id);
     return { success: true as const, data: toAdminKey(revoked ?? key) };
   }

@@ -124,8 +124,10 @@ export class ScrapeService {
   }
 
   /**
-   * The checks every scrape passes before a worker is involved: zero-data-retention rules, the credit
-   * pre-check, and the cache (a hit is answered here, never reaching the bus).
+   * The checks every scrape passes before a worker is involved: zero-data-retention rules and the
+   * cache (a hit is answered here, never reaching the bus). Credits are not read here: a hit's
+   * charge is checked against the team's available credits when its job is recorded, and a scrape
+   * for the workers holds its price when its job is recorded (402 when either is short).
    */
   private async admit(
     auth: AuthContext,
@@ -148,20 +150,27 @@ export class ScrapeService {
         });
       }
     }
-    if (!isCacheReadable(request)) {
+    if (!isCacheReadable(request)) return { request };
+    // Cache and index (docs/scraping.md#cache-and-index): answered here, so a hit never reaches the bus or a worker.
+    const lookup = cacheLookupRequest(request);
+    const hit = await this.cache.lookup(auth.teamId, lookup);
+    if (hit) {
+      const cached = await this.answerFromCache(auth, request, hit);
+      if (cached) return { cached };
+      // The entry was deleted since it was read: the database decides again.
+      const fresh = await this.cache.lookup(auth.teamId, lookup, { fresh: true });
+      const again = fresh && (await this.answerFromCache(auth, request, fresh));
+      if (again) return { cached: again };
+    }
+    this.metrics.cacheLookups.inc({ result: 'miss' });
+    if (request.lockdown) {
+      await this.chargeLockdownMiss(auth);
+      throw new AppError('SCRAPE_LOCKDOWN_CACHE_MISS');
+    }
+    if (request.minAge !== undefined) {
+      // A team without credits is told so before being told there is nothing cached.
       await this.credits.ensureAvailable(auth.teamId, minimumCredits());
-    } else {
-      // Cache and index (docs/scraping.md#cache-and-index): answered here, so a hit never reaches the
-      // bus or a worker. The credit pre-check is read with the lookup (one round trip) and refuses first.
-      const { balance, hit } = await this.cache.admit(auth.teamId, cacheLookupRequest(request));
-      if (balance < minimumCredits()) throw new AppError('PAYMENT_REQUIRED');
-      this.metrics.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
-      if (hit) return { cached: await this.answerFromCache(auth, request, hit) };
-      if (request.lockdown) {
-        await this.chargeLockdownMiss(auth);
-        throw new AppError('SCRAPE_LOCKDOWN_CACHE_MISS');
-      }
-      if (request.minAge !== undefined) throw new AppError('SCRAPE_NO_CACHED_DATA');
+      throw new AppError('SCRAPE_NO_CACHED_DATA');
     }
     return { request };
   }
@@ -183,7 +192,8 @@ export class ScrapeService {
     if (saving) await this.profiles.acquireSaveLock(auth.teamId, saving, jobId, new Date(deadline + 30_000));
     const message: ScrapeJobMessage = { jobId, teamId: auth.teamId, request, deadline, enqueuedAt: now };
     const dispatch = {
-      job: this.newScrapeJob(auth, jobId, request),
+      // The price known before the fetch is held from the team's available credits with the job (402 when short).
+      job: { ...this.newScrapeJob(auth, jobId, request), holdCredits: scrapeCredits(chargeOptions(request)) },
       topic: 'scrapeJobs' as const,
       message,
       deadline,
@@ -226,20 +236,18 @@ export class ScrapeService {
 
   /**
    * A cache hit: billed like a scrape (lockdown: 5 credits) and recorded as a finished job that refers
-   * to the cached document (no second copy of the page), served from the stored document.
+   * to the cached document (no second copy of the page), served from the stored document. Undefined
+   * when the document was deleted meanwhile (nothing recorded or charged); 402 when the team's
+   * available credits do not cover the charge.
    */
   private async answerFromCache(
     auth: AuthContext,
     request: ScrapeRequest,
     hit: CacheHit,
-  ): Promise<ScrapeDocument> {
+  ): Promise<ScrapeDocument | undefined> {
     const jobId = randomUUID();
     const credits = scrapeCredits({
-      formats: request.formats,
-      zeroDataRetention: request.zeroDataRetention,
-      redactPII: request.redactPII,
-      lockdown: request.lockdown,
-      checkPromptInjection: request.checkPromptInjection,
+      ...chargeOptions(request),
       cacheHit: true,
       ...documentBilling(hit.document),
     });
@@ -268,10 +276,13 @@ export class ScrapeService {
         answer.overlay.warning = [hit.document.warning, tracked.warning].filter(Boolean).join(' ');
     }
     // Under zero data retention the row keeps no input and no reference (GET /v2/scrape/:id refuses such jobs).
-    await this.outcomes.recordFinished(this.newScrapeJob(auth, jobId, request), {
+    const recorded = await this.outcomes.recordFinished(this.newScrapeJob(auth, jobId, request), {
       credits,
       result: request.zeroDataRetention ? undefined : answer,
+      documentId: hit.documentId,
     });
+    if (recorded === 'gone') return undefined;
+    this.metrics.cacheLookups.inc({ result: 'hit' });
     this.metrics.creditsConsumed.inc({ kind: 'scrape' }, credits);
     return applyCachedAnswer(hit.document, answer.overlay);
   }
@@ -304,4 +315,15 @@ export class ScrapeService {
       expiresAt: new Date(Date.now() + this.config.jobs.retentionHours * 3_600_000),
     };
   }
+}
+
+/** The request's options that set a scrape's price. */
+function chargeOptions(request: ScrapeRequest) {
+  return {
+    formats: request.formats,
+    zeroDataRetention: request.zeroDataRetention,
+    redactPII: request.redactPII,
+    lockdown: request.lockdown,
+    checkPromptInjection: request.checkPromptInjection,
+  };
 }

@@ -25,6 +25,14 @@ export class Database {
     readonly sql: SqlExecutor,
     readonly kind: 'postgres' | 'pglite',
     private readonly closeDriver: () => Promise<void>,
+    /**
+     * For writes whose commit need not wait for the disk (`synchronous_commit = off` on PostgreSQL; on
+     * PGlite, whose fsync is off anyway, the same executor as `sql`): a database crash may lose their
+     * last fraction of a second, and a later commit of the same session or any other that waits for
+     * its flush makes them durable too (the WAL is one sequence). Only for records that are worthless
+     * without a later durable write: a queued job and its claim, whose outcome commits durably.
+     */
+    readonly relaxedSql: SqlExecutor = sql,
   ) {}
 
   static async open(options: DatabaseOptions): Promise<Database> {
@@ -37,11 +45,34 @@ export class Database {
         keepAlive: true,
       });
       pool.on('error', (error) => options.onBackgroundError?.(error));
+      // A few connections of their own, opened on first use, whose commits return before the WAL flush.
+      let relaxed: Pool | undefined;
+      const relaxedPool = () => {
+        if (!relaxed) {
+          relaxed = new Pool({
+            connectionString: options.url,
+            max: Math.max(1, Math.min(4, Math.ceil(options.poolSize / 4))),
+            connectionTimeoutMillis: 5_000,
+            idleTimeoutMillis: 30_000,
+            keepAlive: true,
+            options: '-c synchronous_commit=off',
+          });
+          relaxed.on('error', (error) => options.onBackgroundError?.(error));
+        }
+        return relaxed;
+      };
       const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-      return new Database(prisma, poolExecutor(pool), 'postgres', async () => {
-        await prisma.$disconnect();
-        await pool.end();
-      });
+      return new Database(
+        prisma,
+        poolExecutor(() => pool),
+        'postgres',
+        async () => {
+          await prisma.$disconnect();
+          await pool.end();
+          await relaxed?.end();
+        },
+        poolExecutor(relaxedPool),
+      );
     }
     mkdirSync(options.embeddedDir, { recursive: true });
     const pglite = await PGlite.create(options.embeddedDir);
@@ -81,17 +112,17 @@ function clientExecutor(client: Pick<PoolClient, 'query'>): SqlExecutor {
   return executor;
 }
 
-function poolExecutor(pool: Pool): SqlExecutor {
+function poolExecutor(poolOf: () => Pool): SqlExecutor {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await pool.query(sql, params as unknown[]);
+      const result = await poolOf().query(sql, params as unknown[]);
       return result.rows as Row[];
     },
     async exec(script: string) {
-      await pool.query(script);
+      await poolOf().query(script);
     },
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await poolOf().connect();
       try {
         await client.query('BEGIN');
         const result = await work(clientExecutor(client));

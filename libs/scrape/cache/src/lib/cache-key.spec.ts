@@ -1,6 +1,6 @@
 import { type ScrapeRequestInput, scrapeRequestSchema } from '@quarry/contracts';
 
-import { isCacheReadable, isCacheWritable, oldestAcceptable, scrapeCacheKey } from './cache-key';
+import { canonical, isCacheReadable, isCacheWritable, oldestAcceptable, scrapeCacheKey } from './cache-key';
 
 const parse = (input: Partial<ScrapeRequestInput> = {}) =>
   scrapeRequestSchema.parse({ url: 'https://Example.com/a/?b=2&a=1#frag', ...input });
@@ -18,6 +18,30 @@ describe('scrape cache key', () => {
         parse({ formats: ['markdown', 'links'], timeout: 30_000, proxy: 'basic', origin: 'js-sdk@4' }),
       ),
     ).toBe(base);
+  });
+
+  it('keeps the keys of stored entries (values computed before canonical() was rewritten)', () => {
+    expect(scrapeCacheKey(parse())).toBe('2cdb636834a8b72149e6bfc71b55b00420ba0c74dcef43ed56f58e8a8977a16f');
+    const detailed = scrapeRequestSchema.parse({
+      url: 'https://example.com/x',
+      formats: [
+        'markdown',
+        {
+          type: 'json',
+          prompt: 'p',
+          schema: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'number' } } },
+        },
+        { type: 'screenshot', fullPage: true },
+      ],
+      headers: { 'X-B': '2', 'x-a': 'é"\\' },
+      location: { country: 'DE', languages: ['de', 'en'] },
+      includeTags: ['article'],
+      actions: [{ type: 'wait', milliseconds: 5 }],
+    });
+    expect(scrapeCacheKey(detailed)).toBe('04800293551df831614c7acb8cec1841c2fe6a4ffd7abe61bbc398d84058e521');
+    expect(canonical({ b: [1, { d: undefined, c: 'x"y', a: null }], a: true, é: 1, Z: 2 })).toBe(
+      '{"Z":2,"a":true,"b":[1,{"a":null,"c":"x\\"y"}],"é":1}',
+    );
   });
 
   it('changes with every option that changes the content', () => {

@@ -100,9 +100,33 @@ describe('ScrapeJobHandler', () => {
     expect(stored?.document.markdown).toContain('The handler stores this paragraph.');
     expect(stored?.document.metadata).toMatchObject({ statusCode: 200, creditsUsed: 1 });
     expect(await credits.balance(teamId)).toBe(before - 1);
-    expect(await eventsOf(message.jobId)).toEqual([
-      expect.objectContaining({ status: 'completed', kind: 'scrape', teamId }),
-    ]);
+    // A small result travels in the event too, exactly as stored: the waiting request reads nothing back.
+    const [event] = await eventsOf(message.jobId);
+    expect(event).toMatchObject({ status: 'completed', kind: 'scrape', teamId });
+    expect(event.inlineResult).toEqual(stored?.document);
+  });
+
+  it('charges a job from its hold and gives the hold back', async () => {
+    const message = await queued('/article');
+    await db.sql.query('DELETE FROM jobs WHERE id = $1', [message.jobId]);
+    await jobs.create({
+      id: message.jobId,
+      teamId,
+      kind: 'scrape',
+      input: message.request,
+      zeroDataRetention: false,
+      holdCredits: 1,
+    });
+    const before = await credits.balance(teamId);
+    expect(await credits.available(teamId)).toBe(before - 1);
+    await sut.handle(message);
+    expect(await credits.balance(teamId)).toBe(before - 1);
+    expect(await credits.available(teamId)).toBe(before - 1);
+    const [row] = await db.sql.query<{ reserved_credits: number }>(
+      'SELECT reserved_credits FROM teams WHERE id = $1',
+      [teamId],
+    );
+    expect(Number(row.reserved_credits)).toBe(0);
   });
 
   it('a redelivered job only re-announces its outcome: no second fetch, no second charge', async () => {

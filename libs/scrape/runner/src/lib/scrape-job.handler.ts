@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 
 import { scrapeCredits } from '@quarry/billing';
-import { type ScrapeJobMessage, urlKey } from '@quarry/contracts';
+import { type ScrapeDocument, type ScrapeJobMessage, urlKey } from '@quarry/contracts';
 import {
   continuesAfterTimeout,
   type JobClaims,
@@ -11,6 +11,7 @@ import {
   WorkerJob,
 } from '@quarry/jobs';
 import type { MessageBus } from '@quarry/platform/bus';
+import { storableJson } from '@quarry/platform/database';
 import type { PlatformMetrics } from '@quarry/platform/observability';
 import { isCacheWritable, scrapeCacheKey } from '@quarry/scrape/cache';
 import type { ScrapePipeline } from '@quarry/scrape/engine';
@@ -101,7 +102,7 @@ export class ScrapeJobHandler {
                 document,
               },
             ],
-        inlineResult: request.zeroDataRetention ? document : undefined,
+        inlineResult: request.zeroDataRetention ? document : inlineCopy(document),
         engine: outcome.engine,
         startedAt,
       });
@@ -112,4 +113,20 @@ export class ScrapeJobHandler {
       metrics.jobsRunning.dec({ kind: 'scrape' });
     }
   }
+}
+
+/**
+ * Results up to this size (JSON) travel in the completion event as well as being stored, so the
+ * waiting request answers without reading back what was just written (the last database round trip
+ * of a synchronous scrape); larger ones are read from the database. Small enough for every bus.
+ */
+export const INLINE_RESULT_MAX_BYTES = 64 * 1024;
+
+/** The document as stored (storableJson), when it is small enough to travel in the event. */
+function inlineCopy(document: ScrapeDocument): ScrapeDocument | undefined {
+  const rough =
+    (document.markdown?.length ?? 0) + (document.html?.length ?? 0) + (document.rawHtml?.length ?? 0);
+  if (rough > INLINE_RESULT_MAX_BYTES) return undefined;
+  const stored = storableJson(document);
+  return JSON.stringify(stored).length <= INLINE_RESULT_MAX_BYTES ? stored : undefined;
 }

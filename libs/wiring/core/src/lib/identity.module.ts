@@ -44,6 +44,8 @@ import { PlatformMetrics } from '@quarry/platform/observability';
           enabled: config.auth.enabled,
           defaultTeam,
           onLookup: (source, result) => metrics.authKeyLookups.inc({ source, result }),
+          // A process that authenticates requests follows revocations within a second (docs/operations.md).
+          refreshInBackground: true,
         });
       },
       inject: [IdentityRepository, APP_CONFIG, PlatformMetrics],

@@ -269,7 +269,7 @@ export class FrontierRepository {
           );
           if (charged.length > 0) {
             const team = await tx.query(
-              `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits`,
+              `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits - reserved_credits >= $2 RETURNING credits`,
               [page.teamId, input.credits],
             );
             if (team.length === 0) throw new Rollback('no-credits');

@@ -234,7 +234,7 @@ export class PageOutcomeWriter {
         perTeam.set(String(row['team_id']), (perTeam.get(String(row['team_id'])) ?? 0) - num(row['amount']));
       for (const [teamId, amount] of [...perTeam.entries()].sort(([a], [b]) => a.localeCompare(b))) {
         const team = await tx.query(
-          `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING id`,
+          `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits - reserved_credits >= $2 RETURNING id`,
           [teamId, amount],
         );
         if (team.length === 0) throw new BatchAbort('credits');
