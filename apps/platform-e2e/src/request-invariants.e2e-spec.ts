@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import { Client } from 'pg';
-
 import { type FixtureServer, startBasicSite } from '@quarry/testing';
 
 import { call } from './support/api-client';
 import { type Platform, startCluster } from './support/platform';
-import { createTeamKey } from './support/teams';
+import { createTeamKey, sql as platformSql } from './support/teams';
 
 interface Scraped {
   success: boolean;
@@ -30,15 +28,7 @@ describe('request path invariants across two gateways', () => {
     await site?.close();
   });
 
-  const sql = async <T>(query: string, params: unknown[] = []): Promise<T[]> => {
-    const client = new Client({ connectionString: platform.database?.url });
-    await client.connect();
-    try {
-      return (await client.query(query, params)).rows as T[];
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = <T>(query: string, params: unknown[] = []) => platformSql<T>(platform, query, params);
   const scrapeOn = (gateway: number, apiKey: string, body: Record<string, unknown>) =>
     call<Scraped>(platform.gateways[gateway].url, 'POST', '/v2/scrape', { apiKey, body });
 

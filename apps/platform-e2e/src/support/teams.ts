@@ -22,7 +22,8 @@ async function admin(platform: Platform, argv: string[]): Promise<string[]> {
   return output.stdout;
 }
 
-async function sql<T>(platform: Platform, query: string, params: unknown[] = []): Promise<T[]> {
+/** One statement on the platform's PostgreSQL (cluster layouts), on a connection of its own. */
+export async function sql<T>(platform: Platform, query: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: platform.database?.url });
   await client.connect();
   try {
