@@ -105,6 +105,43 @@ async function backendCpuSeconds(database: string): Promise<number | null> {
   }
 }
 
+interface DatabaseWork {
+  transactions: number;
+  rowsInserted: number;
+  rowsUpdated: number;
+  rowsDeleted: number;
+}
+
+/**
+ * Committed transactions and rows written in our database so far (pg_stat_database, all backends).
+ * Backends report their counters when idle, at most once a second: read it after a pause.
+ */
+async function databaseWork(database: string): Promise<DatabaseWork> {
+  const client = new Client({ connectionString: DATABASE });
+  await client.connect();
+  try {
+    const rows = (
+      await client.query(
+        `SELECT xact_commit AS transactions, tup_inserted AS "rowsInserted", tup_updated AS "rowsUpdated",
+                tup_deleted AS "rowsDeleted"
+         FROM pg_stat_database WHERE datname = $1`,
+        [database],
+      )
+    ).rows as Record<keyof DatabaseWork, string>[];
+    const row = rows[0];
+    return {
+      transactions: Number(row?.transactions ?? 0),
+      rowsInserted: Number(row?.rowsInserted ?? 0),
+      rowsUpdated: Number(row?.rowsUpdated ?? 0),
+      rowsDeleted: Number(row?.rowsDeleted ?? 0),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+const STATS_FLUSH_MS = 1_500;
+
 /** Waits until every stored document has its search vector (at most five minutes). */
 async function waitForSearchIndex(database: string): Promise<void> {
   const client = new Client({ connectionString: database });
@@ -159,6 +196,8 @@ async function main(): Promise<void> {
         );
     const api = `http://127.0.0.1:${port}`;
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+    const workBefore = await databaseWork(name);
     const cpuBefore = processes.reduce((sum, child) => sum + treeCpuSeconds(child.pid as number), 0);
     const started = performance.now();
     const response = await fetch(`${api}/v2/crawl`, {
@@ -182,6 +221,18 @@ async function main(): Promise<void> {
     const cpuSeconds =
       processes.reduce((sum, child) => sum + treeCpuSeconds(child.pid as number), 0) - cpuBefore;
     const postgresCpuSeconds = await backendCpuSeconds(name);
+    // What the crawl asked of PostgreSQL per stored page (the search indexing after it not included):
+    // the write load that grows with the crawl rate whatever the number of workers.
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+    const workAfter = await databaseWork(name);
+    const perPage = (key: keyof DatabaseWork) =>
+      Math.round(((workAfter[key] - workBefore[key]) / Math.max(1, status.completed)) * 100) / 100;
+    const postgresPerPage = {
+      transactions: perPage('transactions'),
+      rowsInserted: perPage('rowsInserted'),
+      rowsUpdated: perPage('rowsUpdated'),
+      rowsDeleted: perPage('rowsDeleted'),
+    };
     let markdownPages = 0;
     for (let skip = 0; skip < status.completed; skip += 100) {
       const page = (await (
@@ -203,7 +254,7 @@ async function main(): Promise<void> {
         ? postgresAfterIndex - postgresCpuSeconds
         : 0);
     process.stdout.write(
-      `${JSON.stringify({ status: status.status, pages: status.completed, seconds, cpuSeconds, postgresCpuSeconds, markdownPages, indexSeconds, indexCpuSeconds })}\n`,
+      `${JSON.stringify({ status: status.status, pages: status.completed, seconds, cpuSeconds, postgresCpuSeconds, postgresPerPage, markdownPages, indexSeconds, indexCpuSeconds })}\n`,
     );
   } finally {
     await Promise.all(processes.map(stop));

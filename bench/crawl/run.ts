@@ -46,6 +46,8 @@ interface Result {
   /** After the crawl: time and CPU (ours + PostgreSQL) until every stored page had its search vector. */
   indexSeconds?: number;
   indexCpuSeconds?: number;
+  /** PostgreSQL transactions and rows written per stored page during the crawl (pg_stat_database). */
+  postgresPerPage?: { transactions: number; rowsInserted: number; rowsUpdated: number; rowsDeleted: number };
   markdownPages: number;
   load: [number, number];
 }
@@ -134,6 +136,10 @@ async function main(): Promise<void> {
         `${ours.variant} / crawlee-markdown: ${(rate(ours) / rate(baselineMarkdown)).toFixed(2)}× pages/s`,
       );
   }
+  for (const ours of results.filter((result) => result.postgresPerPage))
+    lines.push(
+      `${ours.variant}: PostgreSQL per stored page ${ours.postgresPerPage?.transactions} transactions, ${ours.postgresPerPage?.rowsInserted} rows inserted, ${ours.postgresPerPage?.rowsUpdated} updated, ${ours.postgresPerPage?.rowsDeleted} deleted`,
+    );
   const clusters = results.filter((result) => result.variant.startsWith('quarry-cluster'));
   if (clusters.length > 1)
     lines.push(
