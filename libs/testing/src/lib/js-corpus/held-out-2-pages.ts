@@ -5,6 +5,7 @@ import {
   fragment,
   GTAG,
   json,
+  markerFor,
   NEWS_FOOTER,
   NEWS_HEADER,
   prose,
@@ -14,7 +15,7 @@ import {
   split,
 } from './corpus-parts';
 
-const mark = (id: string) => `zq${id.replace(/[^a-z0-9]/g, '')}word`;
+const mark = markerFor('zq');
 
 /**
  * Second held-out set: written after the short-page rule of 2026-12-02 (a title and a sentence with

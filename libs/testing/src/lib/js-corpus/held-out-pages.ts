@@ -4,6 +4,7 @@ import {
   fragment,
   GTM,
   json,
+  markerFor,
   NEWS_FOOTER,
   NEWS_HEADER,
   prose,
@@ -13,7 +14,7 @@ import {
   split,
 } from './corpus-parts';
 
-const mark = (id: string) => `zh${id.replace(/[^a-z0-9]/g, '')}word`;
+const mark = markerFor('zh');
 
 /**
  * Held-out JavaScript pages: written after the detector's rules were frozen, measured once and

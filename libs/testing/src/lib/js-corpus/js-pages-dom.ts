@@ -4,6 +4,7 @@ import {
   doc,
   fragment,
   json,
+  markerFor,
   NEWS_FOOTER,
   NEWS_HEADER,
   script,
@@ -12,7 +13,7 @@ import {
   split,
 } from './corpus-parts';
 
-const mark = (id: string) => `zq${id.replace(/[^a-z0-9]/g, '')}word`;
+const mark = markerFor('zq');
 
 /**
  * JS_PAGES, second part: lazy sections, document.write, web components, noscript shells, client-side

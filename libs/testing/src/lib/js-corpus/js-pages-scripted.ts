@@ -2,6 +2,7 @@ import {
   type CorpusPage,
   doc,
   json,
+  markerFor,
   NEWS_FOOTER,
   NEWS_HEADER,
   script,
@@ -10,7 +11,7 @@ import {
   split,
 } from './corpus-parts';
 
-const mark = (id: string) => `zq${id.replace(/[^a-z0-9]/g, '')}word`;
+const mark = markerFor('zq');
 
 /** JS_PAGES, first part: timers, fetch/XHR renders and framework mounts (React, Next, Vue, Svelte, Angular). */
 export const JS_PAGES_SCRIPTED: CorpusPage[] = [

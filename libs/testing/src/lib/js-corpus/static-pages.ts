@@ -9,6 +9,7 @@ import {
   GTM_NOSCRIPT,
   HOTJAR,
   INTERCOM,
+  markerFor,
   MATOMO,
   NEWS_FOOTER,
   NEWS_HEADER,
@@ -20,7 +21,7 @@ import {
   SHOP_HEADER,
 } from './corpus-parts';
 
-const mark = (id: string) => `zs${id.replace(/[^a-z0-9]/g, '')}word`;
+const mark = markerFor('zs');
 
 /**
  * Server-rendered pages that carry scripts (analytics, widgets, consent, structured data, hydration
