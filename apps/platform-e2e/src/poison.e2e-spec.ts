@@ -126,7 +126,9 @@ describe('a poison crawl page in the cluster (Kafka)', () => {
 
   beforeAll(async () => {
     site = await poisonSite();
-    platform = await startCrawlCluster({ workers: 1 });
+    // The second death's redelivery finds the page out of starts; it is quarantined once the lease
+    // of that run has expired (the default 180 s would be the test's whole wait).
+    platform = await startCrawlCluster({ workers: 1, env: { CRAWL_PAGE_LEASE_MS: '10000' } });
   });
   afterAll(async () => {
     await platform?.stop();

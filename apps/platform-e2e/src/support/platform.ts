@@ -48,6 +48,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
     BLOB_SIGNING_SECRET: randomBytes(16).toString('hex'),
     BLOB_DIR: `/tmp/${uniqueName('quarry-blobs')}`,
     DATABASE_MIGRATE_ON_START: 'true',
+    // A killed worker's partitions move after 10 s instead of the default 30 s: the tests that kill
+    // workers wait for that hand-over (the brokers accept 6 s and up).
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
     ...options.env,
   };
   const gateways: ServiceProcess[] = [];

@@ -28,6 +28,7 @@ function createTransport(
         clientId: config.clientId,
         topicPrefix: config.topicPrefix,
         replicationFactor: config.replicationFactor,
+        sessionTimeoutMs: config.sessionTimeoutMs,
       },
       busLogger,
       metrics,

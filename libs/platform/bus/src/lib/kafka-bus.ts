@@ -35,6 +35,11 @@ export interface KafkaBusOptions extends KafkaConnectionOptions {
   replicationFactor: number;
   /** How long a publish may take before it fails with BusUnavailableError (default 10 s). */
   publishTimeoutMs?: number;
+  /**
+   * How long a silent member keeps its partitions (default 30 s): a killed worker's unfinished
+   * messages reach the others after this long.
+   */
+  sessionTimeoutMs?: number;
   /** Opens the broker connections (kafkajs' own by default; tests cut the network with it). */
   socketFactory?: ISocketFactory;
 }
@@ -50,6 +55,9 @@ interface ConsumerEntry {
   topic: string;
   groupId: string;
 }
+
+/** Default consumer session: a dead member's partitions move after this long. */
+const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
 const DEAD_LETTER_SUFFIX = '.dead-letter';
 
@@ -152,11 +160,13 @@ export class KafkaBus implements MessageTransport {
   ): Promise<void> {
     const name = this.topicName(topic);
     const groupId = `${this.options.topicPrefix}${options.group}`;
+    const sessionTimeout = this.options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
     const consumer = this.kafka.consumer({
       groupId,
-      sessionTimeout: 30_000,
+      sessionTimeout,
       rebalanceTimeout: 60_000,
-      heartbeatInterval: 3_000,
+      // a third of the session: two lost heartbeats do not cost the membership
+      heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
       maxWaitTimeInMs: 200,
       allowAutoTopicCreation: false,
       retry: { retries: 20, initialRetryTime: 300, maxRetryTime: 10_000, restartOnFailure: async () => true },

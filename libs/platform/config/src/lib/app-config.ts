@@ -33,6 +33,8 @@ export interface AppConfig {
     ssl: boolean;
     /** SASL authentication; absent: none. */
     sasl?: KafkaSasl;
+    /** How long a silent consumer (a dead worker) keeps its partitions before the group takes them back. */
+    sessionTimeoutMs: number;
   };
   auth: { enabled: boolean; bootstrapApiKey?: string; bootstrapCredits: number };
   /**
@@ -219,6 +221,7 @@ export function loadConfig(
       replicationFactor: env.KAFKA_REPLICATION_FACTOR || Math.min(3, Math.max(1, env.KAFKA_BROKERS.length)),
       ssl: env.KAFKA_SSL,
       ...(sasl ? { sasl } : {}),
+      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     },
     auth: {
       enabled: env.AUTH_ENABLED,

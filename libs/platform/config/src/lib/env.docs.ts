@@ -81,6 +81,11 @@ export const ENV_DOCS = {
     default: 'min(3, brokers)',
     description: 'Replication of topics created at start.',
   },
+  KAFKA_SESSION_TIMEOUT_MS: {
+    default: '`30000`',
+    description:
+      'Consumer session timeout: a worker silent this long (killed, frozen) loses its partitions and their unfinished messages go to the others. 6000–300000 (the brokers\' default bounds).',
+  },
   KAFKA_SSL: {
     default: '`false`',
     description: '`true`: TLS to the brokers (system CAs; certificate and host name verified).',

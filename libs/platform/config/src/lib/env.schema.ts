@@ -129,6 +129,8 @@ export const envSchema = z.object({
   BUS_TOPIC_PREFIX: z.string().default('quarry.'),
   KAFKA_REPLICATION_FACTOR: int(0, 0, 7),
   KAFKA_SSL: bool(false),
+  // Kafka brokers accept 6-300 s by default (group.min/max.session.timeout.ms).
+  KAFKA_SESSION_TIMEOUT_MS: int(30_000, 6_000, 300_000),
   KAFKA_SASL_MECHANISM: z
     .enum(['plain', 'scram-sha-256', 'scram-sha-512', ''])
     .optional()
