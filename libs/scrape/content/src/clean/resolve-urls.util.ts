@@ -1,5 +1,6 @@
 import type { DomDocument, DomElement, DomParent } from '../dom/dom.types';
-import { query, queryAll } from '../dom/query.util';
+import { type HeadElements, headElements } from '../dom/head-elements.util';
+import { queryAll } from '../dom/query.util';
 import { largestSrcsetUrl } from './srcset.util';
 
 const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url'];
@@ -14,8 +15,12 @@ export function absoluteUrl(href: string, base: string): string | undefined {
 }
 
 /** The document's base URL: `<base href>` resolved against the page URL, else the page URL. */
-export function documentBaseUrl(document: DomDocument, pageUrl: string): string {
-  const href = query(document, 'base[href]')?.getAttribute('href');
+export function documentBaseUrl(
+  document: DomDocument,
+  pageUrl: string,
+  elements: HeadElements = headElements(document),
+): string {
+  const href = elements.base?.getAttribute('href');
   return (href && absoluteUrl(href, pageUrl)) || pageUrl;
 }
 

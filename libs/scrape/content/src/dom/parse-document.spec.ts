@@ -16,6 +16,13 @@ describe('parseDocument', () => {
     expect(document.body?.innerHTML).toBe('<p>text</p>');
   });
 
+  it('keeps attributes in source order, numeric names included, and the first of a name in any case', () => {
+    const body = sut(
+      '<p 47 id="a" tabIndex="1" tabindex="0" ID="b" 2011>x</p><svg viewBox="0 0 1 1"></svg>',
+    ).body;
+    expect(body?.innerHTML).toBe('<p 47="" id="a" tabindex="1" 2011="">x</p><svg viewBox="0 0 1 1" />');
+  });
+
   it('moves content after </body> into the body', () => {
     expect(sut('<html><body><p>a</p></body></html><div>b</div>').body?.innerHTML).toBe(
       '<p>a</p><div>b</div>',

@@ -30,20 +30,22 @@ export function parseHtml(html: string): HtmlNode {
   const document = HtmlNode.document();
   let current = document;
   let foreignDepth = 0;
+  // Elements are created at their name and given their attributes one by one (`onattribute`):
+  // without an `onopentag` callback the parser builds no per-tag attribute object, which profiling
+  // showed as a good part of the parse.
   const parser = new Parser(
     {
-      onopentag(name: string, attribs: Record<string, string>) {
+      onopentagname(name: string) {
         const element = new HtmlNode(ELEMENT_NODE, name, '', document);
         if (FOREIGN.has(name)) foreignDepth++;
-        let attrs: string[] | null = null;
-        for (const key in attribs) {
-          const attr = foreignDepth === 0 && hasUpperCase(key) ? key.toLowerCase() : key;
-          if (!attrs) attrs = [attr, attribs[key]];
-          else if (attr === key || !hasName(attrs, attr)) attrs.push(attr, attribs[key]);
-        }
-        element.attrs = attrs;
         current.append(element);
         current = element;
+      },
+      onattribute(name: string, value: string) {
+        const attr = foreignDepth === 0 && hasUpperCase(name) ? name.toLowerCase() : name;
+        const attrs = current.attrs;
+        if (!attrs) current.attrs = [attr, value];
+        else if (!hasName(attrs, attr)) attrs.push(attr, value);
       },
       onclosetag(name: string) {
         if (FOREIGN.has(name) && foreignDepth > 0) foreignDepth--;

@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
-import { query, queryAll } from '../dom/query.util';
+import { queryAll } from '../dom/query.util';
 import { findBoilerplateSections } from './boilerplate-headings.util';
 import type { ChromeKind } from './boilerplate-signals';
 import { type ElementStats, isLinkDense, refreshGood, type StatsMap } from './content-stats.util';
@@ -50,12 +50,23 @@ function textOutsideLandmarks(root: DomElement, stats: StatsMap): number {
   return visit(root);
 }
 
-function holdsMainContent(element: DomElement, stats: StatsMap, total: number): boolean {
-  if (query(element, PROTECTING)) return true;
-  for (const article of Array.from(queryAll(element, 'article'))) {
-    if ((stats.get(article)?.text ?? 0) >= ARTICLE_SHARE * total) return true;
-  }
-  return false;
+/**
+ * The elements that hold the main content: the ancestors (below `root`) of a main landmark and of
+ * an `<article>` with a large share of the page's text. One pass over the page, instead of a
+ * subtree search from every flagged element.
+ */
+function mainContentHolders(root: DomElement, stats: StatsMap, total: number): Set<DomElement> {
+  const holders = new Set<DomElement>();
+  const markAncestors = (element: DomElement): void => {
+    for (let p = element.parentElement; p && !holders.has(p); p = p.parentElement) {
+      holders.add(p);
+      if (p === root) break;
+    }
+  };
+  for (const element of queryAll(root, PROTECTING)) markAncestors(element);
+  for (const article of queryAll(root, 'article'))
+    if ((stats.get(article)?.text ?? 0) >= ARTICLE_SHARE * total) markAncestors(article);
+  return holders;
 }
 
 /**
@@ -125,6 +136,7 @@ function isSidebar(element: DomElement, s: ElementStats, stats: StatsMap): boole
  */
 export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
   const total = textOutsideLandmarks(root, stats);
+  const holders = mainContentHolders(root, stats, total);
   let changed = false;
   for (const [element, s] of stats) {
     if (!s.kind || element === root) continue;
@@ -143,7 +155,7 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     const notCaption = kind === 'caption' && s.text - s.link >= MAX_CAPTION_CHARS;
     if (
       (weak && (wrapper || notCaption || (prose && proseCanSave))) ||
-      holdsMainContent(element, stats, total)
+      holders.has(element)
     ) {
       s.kind = undefined;
       changed = true;

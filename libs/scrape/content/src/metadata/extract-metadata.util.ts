@@ -1,6 +1,6 @@
 import { absoluteUrl } from '../clean/resolve-urls.util';
-import type { DomDocument } from '../dom/dom.types';
-import { query, queryAll } from '../dom/query.util';
+import type { DomDocument, DomElement } from '../dom/dom.types';
+import { type HeadElements, headElements } from '../dom/head-elements.util';
 
 export type DocumentMetadata = Record<string, string | string[]>;
 
@@ -38,8 +38,8 @@ function dublinCoreKey(name: string): string | undefined {
   return tail ? head + tail : undefined;
 }
 
-function faviconOf(document: DomDocument, baseUrl: string): string | undefined {
-  const icons = Array.from(queryAll(document, 'link[rel][href]')).filter((link) =>
+function faviconOf(links: readonly DomElement[], baseUrl: string): string | undefined {
+  const icons = links.filter((link) =>
     /(?:^|\s)icon(?:\s|$)|apple-touch-icon/i.test(link.getAttribute('rel') ?? ''),
   );
   const preferred =
@@ -53,10 +53,14 @@ function faviconOf(document: DomDocument, baseUrl: string): string | undefined {
  * keys, the favicon (absolute), and every `<meta name|property>` under its own name (repeated names
  * joined with ", ").
  */
-export function extractMetadata(document: DomDocument, baseUrl: string): DocumentMetadata {
+export function extractMetadata(
+  document: DomDocument,
+  baseUrl: string,
+  elements: HeadElements = headElements(document),
+): DocumentMetadata {
   const metadata: DocumentMetadata = {};
   const byName = new Map<string, string[]>();
-  for (const meta of Array.from(queryAll(document, 'meta'))) {
+  for (const meta of elements.metas) {
     const name = (meta.getAttribute('name') ?? meta.getAttribute('property') ?? '').trim();
     const content = meta.getAttribute('content');
     if (!name || content === null) continue;
@@ -73,7 +77,7 @@ export function extractMetadata(document: DomDocument, baseUrl: string): Documen
     return undefined;
   };
 
-  const title = query(document, 'title')?.textContent;
+  const title = elements.title?.textContent;
   const resolvedTitle = title && collapse(title) ? collapse(title) : first('og:title');
   if (resolvedTitle) metadata.title = resolvedTitle;
   for (const [key, metaName] of STANDARD_KEYS) {
@@ -82,13 +86,16 @@ export function extractMetadata(document: DomDocument, baseUrl: string): Documen
   }
   const language =
     document.documentElement.getAttribute('lang')?.trim() ||
-    query(document, 'meta[http-equiv="content-language" i]')?.getAttribute('content')?.trim();
+    elements.metas
+      .find((meta) => meta.getAttribute('http-equiv')?.toLowerCase() === 'content-language')
+      ?.getAttribute('content')
+      ?.trim();
   if (language) metadata.language = language;
   const alternates = byName.get('og:locale:alternate');
   if (alternates) metadata.ogLocaleAlternate = [...alternates];
   const tags = byName.get('article:tag');
   if (tags) metadata.articleTag = tags.join(', ');
-  const favicon = faviconOf(document, baseUrl);
+  const favicon = faviconOf(elements.links, baseUrl);
   if (favicon) metadata.favicon = favicon;
 
   for (const [name, values] of byName) {

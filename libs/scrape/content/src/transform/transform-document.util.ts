@@ -3,6 +3,7 @@ import { expandTagSelectors, selectAll } from '../clean/selectors.util';
 import { stripNonContent } from '../clean/strip-non-content.util';
 import { repairMojibake } from '../decode/repair-mojibake.util';
 import type { DomDocument, DomElement } from '../dom/dom.types';
+import { headElements } from '../dom/head-elements.util';
 import { parseDocument } from '../dom/parse-document.util';
 import { collectImages, collectLinks } from '../links/collect-links.util';
 import { extractMainContent } from '../main-content/extract-main-content.util';
@@ -55,8 +56,9 @@ export function transformDocument(
   if (kind !== 'html') return transformNonHtml(input.body, kind, wanted);
 
   const document = parseDocument(repairMojibake(input.body));
-  const baseUrl = documentBaseUrl(document, input.url);
-  const metadata = extractMetadata(document, baseUrl);
+  const elements = headElements(document);
+  const baseUrl = documentBaseUrl(document, input.url, elements);
+  const metadata = extractMetadata(document, baseUrl, elements);
   const body = document.body ?? document.documentElement;
   const included = options.includeTags?.some((t) => t.trim()) ?? false;
   let root = included ? includedContent(document, body, options.includeTags ?? []) : body;
