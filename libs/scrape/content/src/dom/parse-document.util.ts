@@ -83,9 +83,14 @@ export function normalizeDocumentShell(html: string): string {
   return `<!DOCTYPE html><html${attributesOf(htmlTag?.[0])}><head>${head}</head><body${attributesOf(bodyTag?.[0])}>${body}</body></html>`;
 }
 
-/** Parses an HTML string into a document that always has a head and a body. */
-export function parseDocument(html: string): DomDocument {
-  const document = parseHtml(normalizeDocumentShell(stripRawText(html)));
+/**
+ * Parses an HTML string into a document that always has a head and a body. `repair` runs on the
+ * markup once script and style bodies are gone (a text repair such as `repairMojibake` then scans
+ * about half of the bytes).
+ */
+export function parseDocument(html: string, repair?: (markup: string) => string): DomDocument {
+  const markup = stripRawText(html);
+  const document = parseHtml(normalizeDocumentShell(repair ? repair(markup) : markup));
   if (document.body) limitDepth(document.body);
   return document;
 }

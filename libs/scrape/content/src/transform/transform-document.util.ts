@@ -55,7 +55,7 @@ export function transformDocument(
   const kind = bodyKind(input.body, input.contentType);
   if (kind !== 'html') return transformNonHtml(input.body, kind, wanted);
 
-  const document = parseDocument(repairMojibake(input.body));
+  const document = parseDocument(input.body, repairMojibake);
   const elements = headElements(document);
   const baseUrl = documentBaseUrl(document, input.url, elements);
   const metadata = extractMetadata(document, baseUrl, elements);
