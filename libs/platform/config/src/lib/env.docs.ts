@@ -84,7 +84,7 @@ export const ENV_DOCS = {
   KAFKA_SESSION_TIMEOUT_MS: {
     default: '`30000`',
     description:
-      'Consumer session timeout: a worker silent this long (killed, frozen) loses its partitions and their unfinished messages go to the others. 6000–300000 (the brokers\' default bounds).',
+      "Consumer session timeout: a worker silent this long (killed, frozen) loses its partitions and their unfinished messages go to the others. 6000–300000 (the brokers' default bounds).",
   },
   KAFKA_SSL: {
     default: '`false`',

@@ -153,10 +153,7 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     const wrapper = s.text >= WRAPPER_SHARE * total && !NOT_WRAPPERS.has(kind) && !sidebar;
     // A caption is a line or two; a "caption" block with paragraphs of text is a slide's text.
     const notCaption = kind === 'caption' && s.text - s.link >= MAX_CAPTION_CHARS;
-    if (
-      (weak && (wrapper || notCaption || (prose && proseCanSave))) ||
-      holders.has(element)
-    ) {
+    if ((weak && (wrapper || notCaption || (prose && proseCanSave))) || holders.has(element)) {
       s.kind = undefined;
       changed = true;
     }
