@@ -23,6 +23,23 @@ describe('parseDocument', () => {
     expect(body?.innerHTML).toBe('<p 47="" id="a" tabindex="1" 2011="">x</p><svg viewBox="0 0 1 1" />');
   });
 
+  it('decodes character references in text, attributes, title and textarea, as the HTML parser does', () => {
+    const document = sut(
+      '<title>A &amp; B</title><p title="x &lt; y" data-u="?a=1&copy=2">&copy 2026 &amp; &#x263A; &bogus;</p>' +
+        '<textarea>&lt;div&gt; &amp;</textarea><xmp>&amp;</xmp>',
+    );
+    expect(document.head?.querySelector('title')?.textContent).toBe('A & B');
+    const p = document.body?.querySelector('p');
+    expect(p?.textContent).toBe('© 2026 & ☺ &bogus;');
+    expect(p?.getAttribute('title')).toBe('x < y');
+    // in an attribute, a legacy reference followed by `=` stays as written
+    expect(p?.getAttribute('data-u')).toBe('?a=1&copy=2');
+    expect(document.body?.querySelector('textarea')?.textContent).toBe('<div> &');
+    expect(document.body?.querySelector('xmp')?.textContent).toBe('&amp;');
+    // escapable raw text is escaped again when serialized; raw text is not
+    expect(document.body?.innerHTML).toContain('<textarea>&lt;div&gt; &amp;</textarea><xmp>&amp;</xmp>');
+  });
+
   it('moves content after </body> into the body', () => {
     expect(sut('<html><body><p>a</p></body></html><div>b</div>').body?.innerHTML).toBe(
       '<p>a</p><div>b</div>',

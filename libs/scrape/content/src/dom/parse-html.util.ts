@@ -1,3 +1,4 @@
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 
 import { COMMENT_NODE, ELEMENT_NODE, TEXT_NODE } from './dom.types';
@@ -5,6 +6,8 @@ import { HtmlNode } from './html-node';
 
 /** SVG and MathML keep the case of their attribute names (`viewBox`); HTML's are case-insensitive. */
 const FOREIGN = new Set(['svg', 'math']);
+/** Elements whose text is not decoded (the tokenizer's raw text; `<title>` and `<textarea>` are). */
+const RAW_TEXT = new Set(['script', 'style', 'xmp']);
 
 function hasUpperCase(name: string): boolean {
   for (let i = 0; i < name.length; i++) {
@@ -41,8 +44,9 @@ export function parseHtml(html: string): HtmlNode {
         current.append(element);
         current = element;
       },
-      onattribute(name: string, value: string) {
+      onattribute(name: string, raw: string) {
         const attr = foreignDepth === 0 && hasUpperCase(name) ? name.toLowerCase() : name;
+        const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
         const attrs = current.attrs;
         if (!attrs) current.attrs = [attr, value];
         else if (!hasName(attrs, attr)) attrs.push(attr, value);
@@ -51,7 +55,8 @@ export function parseHtml(html: string): HtmlNode {
         if (FOREIGN.has(name) && foreignDepth > 0) foreignDepth--;
         current = current.parentNode ?? document;
       },
-      ontext(text: string) {
+      ontext(raw: string) {
+        const text = raw.includes('&') && !RAW_TEXT.has(current.localName) ? decodeHTML(raw) : raw;
         const last = current.lastChild;
         if (last && last.nodeType === TEXT_NODE) last.data += text;
         else current.append(new HtmlNode(TEXT_NODE, '#text', text, document));
@@ -60,7 +65,7 @@ export function parseHtml(html: string): HtmlNode {
         current.append(new HtmlNode(COMMENT_NODE, '#comment', data, document));
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: false },
+    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: false },
   );
   parser.write(html);
   parser.end();

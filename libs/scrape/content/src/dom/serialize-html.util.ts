@@ -19,18 +19,11 @@ const VOID = new Set([
   'track',
   'wbr',
 ]);
-/** Elements whose text is written as is (raw text and escapable raw text elements). */
-const RAW_TEXT = new Set([
-  'script',
-  'style',
-  'textarea',
-  'title',
-  'xmp',
-  'iframe',
-  'noembed',
-  'noframes',
-  'plaintext',
-]);
+/**
+ * Elements whose text is written as is (the HTML serialization algorithm's list). The text of
+ * `<title>` and `<textarea>` is escaped: the parser decodes their character references.
+ */
+const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 /** Boolean-like attributes written as a bare name when empty (`id`, `class`, `style` are left out). */
 const BARE_WHEN_EMPTY = new Set([
   'allowfullscreen',
