@@ -21,7 +21,6 @@ export interface CorpusPage {
   routes?: Record<string, CorpusRoute>;
 }
 
-/** A marker as a JavaScript expression that does not contain it literally. */
 /**
  * Marker words of a corpus file: `prefix`, the page id's letters and digits, `word` — a token no
  * other page or chrome contains, so finding it in the output proves the page's own text is there.
@@ -31,6 +30,7 @@ export const markerFor =
   (id: string): string =>
     `${prefix}${id.replace(/[^a-z0-9]/g, '')}word`;
 
+/** A marker as a JavaScript expression that does not contain it literally. */
 export const split = (marker: string): string => `'${marker.slice(0, 4)}' + '${marker.slice(4)}'`;
 
 export const json = (value: unknown): CorpusRoute => ({
