@@ -7,8 +7,11 @@
  *
  * BENCH_QUICK=1: 20 requests. The table adds the CPU (user + system) of the measured server processes
  * per request (gateway and worker in the cluster, the one process), steadier than latency on a shared machine.
+ * BENCH_PROFILE_DIR=<dir>: V8 profiles of the gateway (cluster) and the one process, the measured
+ * requests in <pid>-2.cpuprofile (bench/support/profile-summary.ts).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { scrapeRequestSchema } from '@quarry/contracts';
@@ -53,8 +56,12 @@ const cpuPerRequest = new Map<Platform, number>();
 async function viaHttp(platform: Platform, url: string): Promise<number[]> {
   const samples: number[] = [];
   let cpuStart = 0;
+  const profiled = process.env['BENCH_PROFILE_DIR'] ? platform.gateways[0].process : undefined;
   for (let i = 0; i < requests + 10; i += 1) {
-    if (i === 10) cpuStart = platformCpuMs(platform);
+    if (i === 10) {
+      cpuStart = platformCpuMs(platform);
+      profiled?.kill('SIGWINCH'); // profile 1: start-up and warm-up; profile 2: the measured requests
+    }
     const started = performance.now();
     const response = await fetch(`${platform.url()}/v2/scrape`, {
       method: 'POST',
@@ -67,6 +74,7 @@ async function viaHttp(platform: Platform, url: string): Promise<number[]> {
     if (i >= 10) samples.push(performance.now() - started);
   }
   cpuPerRequest.set(platform, (platformCpuMs(platform) - cpuStart) / requests);
+  profiled?.kill('SIGWINCH');
   return samples;
 }
 
@@ -94,12 +102,23 @@ async function inProcess(url: string): Promise<number[]> {
   return samples;
 }
 
+/** BENCH_PROFILE_DIR=<dir>: V8 profiles of the measured gateway / one-process server (see bench/support). */
+function profileEnv(): Record<string, string> {
+  const profileDir = process.env['BENCH_PROFILE_DIR'];
+  return profileDir
+    ? {
+        NODE_OPTIONS: `--require ${join(__dirname, '../support/cpu-profile.preload.cjs')}`,
+        BENCH_PROFILE_DIR: profileDir,
+      }
+    : {};
+}
+
 async function main() {
   const site = await startBasicSite();
   const url = `${site.url}/article`;
   const rows: [string, ReturnType<typeof summary> & { cpuMsPerRequest?: number }][] = [];
   rows.push(['in-process pipeline (baseline)', summary(await inProcess(url))]);
-  const cluster = await startCluster({ gateways: 1, workers: 1, readyTimeoutMs: 300_000 });
+  const cluster = await startCluster({ gateways: 1, workers: 1, env: profileEnv(), readyTimeoutMs: 300_000 });
   try {
     const samples = await viaHttp(cluster, url);
     rows.push([
@@ -109,7 +128,7 @@ async function main() {
   } finally {
     await cluster.stop();
   }
-  const standalone = await startStandalone({}, { readyTimeoutMs: 300_000 }); // a loaded machine starts PGlite slowly
+  const standalone = await startStandalone(profileEnv(), { readyTimeoutMs: 300_000 }); // a loaded machine starts PGlite slowly
   try {
     const samples = await viaHttp(standalone, url);
     rows.push([

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 import { LIMITS } from '@quarry/contracts';
 
@@ -9,9 +9,12 @@ export function generateApiKey(): string {
   return `${KEY_PREFIX}${randomBytes(24).toString('hex')}`;
 }
 
-/** SHA-256 is enough for keys of this entropy (no dictionary to guard against); it keeps lookups O(1). */
+/**
+ * SHA-256 is enough for keys of this entropy (no dictionary to guard against); it keeps lookups O(1).
+ * One-shot `hash` (no Hash object per call): it runs on every authenticated request.
+ */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** The displayable start of a key, e.g. `fc-1a2b3c4d`. */

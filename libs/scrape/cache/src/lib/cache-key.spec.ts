@@ -20,6 +20,17 @@ describe('scrape cache key', () => {
     ).toBe(base);
   });
 
+  it('gives the same key for a URL seen lately, evicted from the memo of URL keys, or too long to keep', () => {
+    const keyOf = (url: string) => scrapeCacheKey(parse({ url }));
+    const urls = Array.from({ length: 1_100 }, (_, i) => `https://example.com/p/${i}/?z=1&a=2`);
+    const first = urls.map(keyOf);
+    expect(new Set(first).size).toBe(urls.length);
+    expect(urls.map(keyOf)).toEqual(first); // the first hundred were evicted meanwhile
+    expect(keyOf('https://EXAMPLE.com/p/7?a=2&z=1')).toBe(first[7]);
+    const long = `https://example.com/${'x'.repeat(3_000)}/?b=1&a=2`;
+    expect(keyOf(long)).toBe(keyOf(`https://example.com/${'x'.repeat(3_000)}?a=2&b=1`));
+  });
+
   it('keeps the keys of stored entries (values computed before canonical() was rewritten)', () => {
     expect(scrapeCacheKey(parse())).toBe('2cdb636834a8b72149e6bfc71b55b00420ba0c74dcef43ed56f58e8a8977a16f');
     const detailed = scrapeRequestSchema.parse({

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import { findFormat, hasFormat, LIMITS, type ScrapeRequest, urlKey } from '@quarry/contracts';
 
@@ -14,7 +14,7 @@ const KEY_VERSION = 2;
 export function scrapeCacheKey(request: ScrapeRequest): string {
   const material = {
     v: KEY_VERSION,
-    url: urlKey(request.url),
+    url: cachedUrlKey(request.url),
     formats: [...request.formats].map(canonical).sort(),
     onlyMainContent: request.onlyMainContent,
     onlyCleanContent: request.onlyCleanContent,
@@ -33,7 +33,23 @@ export function scrapeCacheKey(request: ScrapeRequest): string {
     actions: request.actions ?? null,
     profile: request.profile?.name ?? null,
   };
-  return createHash('sha256').update(canonical(material)).digest('hex');
+  return hash('sha256', canonical(material), 'hex');
+}
+
+/** URLs looked up lately and their keys: a cache hit repeats its URL, and `urlKey` parses it (a `URL` and its query). */
+const URL_KEYS = new Map<string, string>();
+const URL_KEYS_MAX = 1_024;
+const URL_KEYS_MAX_URL = 2_048;
+
+function cachedUrlKey(url: string): string {
+  if (url.length > URL_KEYS_MAX_URL) return urlKey(url);
+  let key = URL_KEYS.get(url);
+  if (key === undefined) {
+    key = urlKey(url);
+    if (URL_KEYS.size >= URL_KEYS_MAX) URL_KEYS.delete(URL_KEYS.keys().next().value as string);
+    URL_KEYS.set(url, key);
+  }
+  return key;
 }
 
 /** Whether a fresh result of this request may be written to the cache. */
