@@ -7,8 +7,8 @@
  *
  * BENCH_QUICK=1: 20 requests. The table adds the CPU (user + system) of the measured server processes
  * per request (gateway and worker in the cluster, the one process), steadier than latency on a shared machine.
- * BENCH_PROFILE_DIR=<dir>: V8 profiles of the gateway (cluster) and the one process, the measured
- * requests in <pid>-2.cpuprofile (bench/support/profile-summary.ts).
+ * BENCH_PROFILE_DIR=<dir>: V8 profiles of the gateway and worker (cluster) and the one process, the
+ * measured requests in <pid>-2.cpuprofile (bench/support/profile-summary.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,11 +56,13 @@ const cpuPerRequest = new Map<Platform, number>();
 async function viaHttp(platform: Platform, url: string): Promise<number[]> {
   const samples: number[] = [];
   let cpuStart = 0;
-  const profiled = process.env['BENCH_PROFILE_DIR'] ? platform.gateways[0].process : undefined;
+  const profiled = process.env['BENCH_PROFILE_DIR']
+    ? [...platform.gateways, ...platform.workers].map((service) => service.process)
+    : [];
   for (let i = 0; i < requests + 10; i += 1) {
     if (i === 10) {
       cpuStart = platformCpuMs(platform);
-      profiled?.kill('SIGWINCH'); // profile 1: start-up and warm-up; profile 2: the measured requests
+      for (const service of profiled) service.kill('SIGWINCH'); // profile 1: start-up and warm-up; 2: the measured requests
     }
     const started = performance.now();
     const response = await fetch(`${platform.url()}/v2/scrape`, {
@@ -74,7 +76,7 @@ async function viaHttp(platform: Platform, url: string): Promise<number[]> {
     if (i >= 10) samples.push(performance.now() - started);
   }
   cpuPerRequest.set(platform, (platformCpuMs(platform) - cpuStart) / requests);
-  profiled?.kill('SIGWINCH');
+  for (const service of profiled) service.kill('SIGWINCH');
   return samples;
 }
 
