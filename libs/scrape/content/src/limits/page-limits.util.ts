@@ -39,19 +39,37 @@ function endsTagName(code: number): boolean {
 /**
  * Counts start tags and link tags in one pass over the page, without parsing: a cheap upper bound of
  * the DOM the page would produce (tags inside scripts and comments count too). Works on decoded text
- * and on the raw bytes of any ASCII-compatible encoding.
+ * and on the raw bytes of any ASCII-compatible encoding. It runs on every fetched page (twice: before
+ * the transform and in the content worker), so it jumps from `<` to `<` with the native `indexOf`
+ * instead of reading every character through a callback (~0.7 ms of a 50 KB page in the crawl profile).
  */
 export function countPage(page: string | Uint8Array): PageCounts {
+  return typeof page === 'string' ? countText(page) : countBytes(page);
+}
+
+function countText(page: string): PageCounts {
   let elements = 0;
   let links = 0;
-  const length = page.length;
-  const at = typeof page === 'string' ? (i: number) => page.charCodeAt(i) : (i: number) => page[i];
-  for (let i = 0; i < length - 1; i += 1) {
-    if (at(i) !== LT) continue;
-    const next = at(i + 1);
+  const last = page.length - 1;
+  for (let i = page.indexOf('<'); i >= 0 && i < last; i = page.indexOf('<', i + 1)) {
+    const next = page.charCodeAt(i + 1);
     if (!isLetter(next)) continue;
     elements += 1;
-    if ((next === A_LOWER || next === A_UPPER) && (i + 2 >= length || endsTagName(at(i + 2)))) links += 1;
+    if ((next === A_LOWER || next === A_UPPER) && (i + 2 > last || endsTagName(page.charCodeAt(i + 2))))
+      links += 1;
+  }
+  return { elements, links };
+}
+
+function countBytes(page: Uint8Array): PageCounts {
+  let elements = 0;
+  let links = 0;
+  const last = page.length - 1;
+  for (let i = page.indexOf(LT); i >= 0 && i < last; i = page.indexOf(LT, i + 1)) {
+    const next = page[i + 1];
+    if (!isLetter(next)) continue;
+    elements += 1;
+    if ((next === A_LOWER || next === A_UPPER) && (i + 2 > last || endsTagName(page[i + 2]))) links += 1;
   }
   return { elements, links };
 }
