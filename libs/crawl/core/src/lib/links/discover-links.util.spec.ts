@@ -18,6 +18,15 @@ describe('discoverLinks', () => {
     ]);
   });
 
+  it('drops empty fragments and keeps encoded number signs', () => {
+    expect(
+      discoverLinks(
+        '<a href="/x#">x</a><a href="/x">again</a><a href="?a=%23b#c">q</a><a href="/p%23q">p</a>',
+        'https://example.com/dir/page#section',
+      ),
+    ).toEqual(['https://example.com/x', 'https://example.com/dir/page?a=%23b', 'https://example.com/p%23q']);
+  });
+
   it('resolves against <base href>', () => {
     expect(
       discoverLinks(

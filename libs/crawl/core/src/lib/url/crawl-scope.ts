@@ -28,6 +28,8 @@ export interface ParentPage {
   url: URL;
   depth: number;
   trapRun: number;
+  /** `urlShape(url)`, set by the first `link` call: a page's links share their parent. */
+  shape?: string;
 }
 
 export type ScopeOptions = Pick<
@@ -104,7 +106,8 @@ export class CrawlScope {
     const depth = parent.depth + 1;
     if (this.options.maxDiscoveryDepth !== undefined && depth > this.options.maxDiscoveryDepth)
       return { accepted: false, reason: 'too deep' };
-    const trapRun = urlShape(url) === urlShape(parent.url) ? parent.trapRun + 1 : 0;
+    parent.shape ??= urlShape(parent.url);
+    const trapRun = urlShape(url) === parent.shape ? parent.trapRun + 1 : 0;
     if (trapRun > this.maxTrapRun) return { accepted: false, reason: 'link trap (repeating URL shape)' };
     return this.judge(url, depth, trapRun);
   }
@@ -133,7 +136,9 @@ export class CrawlScope {
   }
 
   private candidate(url: URL, depth: number, trapRun: number): FrontierCandidate {
-    const target = parseHttpUrl(crawlTarget(url, this.options)) as URL;
+    const href = crawlTarget(url, this.options);
+    // Parsed again only when the target differs (a query dropped): `url` is only read below.
+    const target = href === url.href ? url : (parseHttpUrl(href) as URL);
     return { url: target.href, urlKey: this.keyOf(target), origin: originOf(target), depth, trapRun };
   }
 

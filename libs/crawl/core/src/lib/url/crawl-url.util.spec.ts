@@ -37,6 +37,9 @@ describe('crawl URL keys', () => {
     expect(parseHttpUrl('ftp://example.com/file')).toBeUndefined();
     expect(parseHttpUrl('/relative', 'https://example.com/dir/')?.href).toBe('https://example.com/relative');
     expect(parseHttpUrl('https://example.com/a#frag')?.href).toBe('https://example.com/a');
+    expect(parseHttpUrl('https://example.com/a?q=1#')?.href).toBe('https://example.com/a?q=1');
+    expect(parseHttpUrl('', 'https://example.com/a#base')?.href).toBe('https://example.com/a');
+    expect(parseHttpUrl('https://example.com/a%23b?c=%23d')?.href).toBe('https://example.com/a%23b?c=%23d');
   });
 });
 

@@ -20,7 +20,8 @@ export function parseHttpUrl(raw: string, base?: string): URL | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (!url.hostname) return undefined;
-  url.hash = '';
+  // Set only when there is one (an empty one too): setting it re-serialises the URL.
+  if (url.href.includes('#')) url.hash = '';
   return url;
 }
 

@@ -43,6 +43,6 @@ export function trapReason(url: URL): string | undefined {
  */
 export function urlShape(url: URL): string {
   const path = url.pathname.replace(/\d+/g, '#');
-  const keys = [...new Set(url.searchParams.keys())].sort().join('&');
+  const keys = url.search.length > 1 ? [...new Set(url.searchParams.keys())].sort().join('&') : '';
   return `${url.hostname.toLowerCase()}${path}${keys ? `?${keys}` : ''}`;
 }
