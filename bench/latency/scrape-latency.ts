@@ -104,7 +104,7 @@ async function inProcess(url: string): Promise<number[]> {
   return samples;
 }
 
-/** BENCH_PROFILE_DIR=<dir>: V8 profiles of the measured gateway / one-process server (see bench/support). */
+/** BENCH_PROFILE_DIR=<dir>: every service process of the platform loads the profiler (bench/support/cpu-profile.preload.cjs). */
 function profileEnv(): Record<string, string> {
   const profileDir = process.env['BENCH_PROFILE_DIR'];
   return profileDir
