@@ -11,7 +11,6 @@
  * measured requests in <pid>-2.cpuprofile (bench/support/profile-summary.ts).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { scrapeRequestSchema } from '@quarry/contracts';
@@ -20,6 +19,7 @@ import { HttpEngine, PipelineExtensions, ScrapePipeline } from '@quarry/scrape/e
 import { BASIC_SITE, startBasicSite } from '@quarry/testing';
 
 import { type Platform, startCluster, startStandalone } from '../../apps/platform-e2e/src/support/platform';
+import { profilerEnv } from '../support/cpu-profile.util';
 import { emitResult, QUICK, row } from '../support/result.util';
 
 const requests = Number(process.argv[2] ?? (QUICK ? 20 : 200));
@@ -104,23 +104,17 @@ async function inProcess(url: string): Promise<number[]> {
   return samples;
 }
 
-/** BENCH_PROFILE_DIR=<dir>: every service process of the platform loads the profiler (bench/support/cpu-profile.preload.cjs). */
-function profileEnv(): Record<string, string> {
-  const profileDir = process.env['BENCH_PROFILE_DIR'];
-  return profileDir
-    ? {
-        NODE_OPTIONS: `--require ${join(__dirname, '../support/cpu-profile.preload.cjs')}`,
-        BENCH_PROFILE_DIR: profileDir,
-      }
-    : {};
-}
-
 async function main() {
   const site = await startBasicSite();
   const url = `${site.url}/article`;
   const rows: [string, ReturnType<typeof summary> & { cpuMsPerRequest?: number }][] = [];
   rows.push(['in-process pipeline (baseline)', summary(await inProcess(url))]);
-  const cluster = await startCluster({ gateways: 1, workers: 1, env: profileEnv(), readyTimeoutMs: 300_000 });
+  const cluster = await startCluster({
+    gateways: 1,
+    workers: 1,
+    env: profilerEnv(),
+    readyTimeoutMs: 300_000,
+  });
   try {
     const samples = await viaHttp(cluster, url);
     rows.push([
@@ -130,7 +124,7 @@ async function main() {
   } finally {
     await cluster.stop();
   }
-  const standalone = await startStandalone(profileEnv(), { readyTimeoutMs: 300_000 }); // a loaded machine starts PGlite slowly
+  const standalone = await startStandalone(profilerEnv(), { readyTimeoutMs: 300_000 }); // a loaded machine starts PGlite slowly
   try {
     const samples = await viaHttp(standalone, url);
     rows.push([

@@ -31,6 +31,7 @@ import { Client } from 'pg';
 import { startBasicSite } from '@quarry/testing';
 
 import { type Platform, startCluster, startStandalone } from '../../apps/platform-e2e/src/support/platform';
+import { profilerEnv } from '../support/cpu-profile.util';
 import { emitResult, QUICK, row } from '../support/result.util';
 import { counter } from './prometheus.util';
 
@@ -250,17 +251,7 @@ async function databaseActivity(url: string, name: string): Promise<DatabaseActi
 async function main(): Promise<void> {
   const site = await startBasicSite();
   const request = JSON.stringify({ url: `${site.url}/article`, formats: ['markdown'], maxAge: 3_600_000 });
-  const profileDir = process.env['BENCH_PROFILE_DIR'];
-  const env: Record<string, string> = {
-    RATE_LIMIT_PER_MINUTE: '0',
-    // Node refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector session profiles instead.
-    ...(profileDir
-      ? {
-          NODE_OPTIONS: `--require ${join(__dirname, '../support/cpu-profile.preload.cjs')}`,
-          BENCH_PROFILE_DIR: profileDir,
-        }
-      : {}),
-  };
+  const env: Record<string, string> = { RATE_LIMIT_PER_MINUTE: '0', ...profilerEnv() };
   const ours: Measure[] = [];
   const verified: Record<string, Record<string, number>> = {};
   let answer = '';
