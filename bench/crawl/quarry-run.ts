@@ -13,6 +13,8 @@ import { join } from 'node:path';
 
 import { Client } from 'pg';
 
+import { dropDatabase } from '@quarry/testing';
+
 import { treeCpuSeconds } from '../support/result.util';
 
 const ROOT = join(__dirname, '../..');
@@ -259,12 +261,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(processes.map(stop));
     if (process.env['BENCH_KEEP_DB']) process.stderr.write(`kept database ${name}\n`);
-    else {
-      const cleanup = new Client({ connectionString: DATABASE });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    }
+    else await dropDatabase(DATABASE, name);
   }
 }
 

@@ -45,16 +45,48 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: url.toString(),
     name,
     open: () => Database.open({ url: url.toString(), poolSize: 5, embeddedDir: '' }),
-    drop: async () => {
-      const client = new Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
+    drop: () => dropDatabase(TEST_DATABASE_URL, name),
+  };
+}
+
+const INSUFFICIENT_PRIVILEGE = '42501';
+const OBJECT_IN_USE = '55006';
+
+/**
+ * Drops a database the test role created, whoever is still connected. `WITH (FORCE)` terminates
+ * the other sessions, but PostgreSQL 15 refuses it to a role that is not a superuser while an
+ * autovacuum worker is on the database (the worker belongs to no role, 42501); a plain
+ * `DROP DATABASE` cancels autovacuum itself, so that case falls back to it after ending this
+ * role's own sessions, and tries again while the database is still in use.
+ */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
       try {
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
+        return;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code !== INSUFFICIENT_PRIVILEGE && code !== OBJECT_IN_USE) || attempt >= 10) throw error;
       }
-    },
-  };
+      await client.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = $1 AND pid <> pg_backend_pid() AND usename = current_user`,
+        [name],
+      );
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== OBJECT_IN_USE || attempt >= 10) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** A migrated database on either engine the platform runs on, and how to get rid of it. */
