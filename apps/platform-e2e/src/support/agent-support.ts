@@ -29,14 +29,15 @@ export async function newTeamKey(
   team: string,
   options: { credits?: number; zeroDataRetention?: boolean } = {},
 ): Promise<string> {
-  await cli(databaseUrl, [
-    'teams',
+  // One CLI process when it can be: `keys create` creates the team and grants its credits too.
+  if (options.zeroDataRetention) await cli(databaseUrl, ['teams', 'create', team, '--zero-data-retention']);
+  const lines = await cli(databaseUrl, [
+    'keys',
     'create',
+    '--team',
     team,
-    ...(options.zeroDataRetention ? ['--zero-data-retention'] : []),
+    ...(options.credits ? ['--credits', String(options.credits)] : []),
   ]);
-  if (options.credits) await cli(databaseUrl, ['credits', 'grant', '--team', team, String(options.credits)]);
-  const lines = await cli(databaseUrl, ['keys', 'create', '--team', team]);
   return lines[lines.length - 1];
 }
 

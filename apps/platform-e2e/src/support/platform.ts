@@ -91,16 +91,38 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
     },
   };
   try {
-    // The first gateway migrates; the rest start in parallel.
+    // The first gateway migrates the database and creates the topics; the other services then start
+    // side by side (kept in their labels' order, so workers[0] is worker-1).
     gateways.push(
       await startService('gateway', env, { label: 'gateway-1', readyTimeoutMs: options.readyTimeoutMs }),
     );
-    const more = Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) =>
-      startService('gateway', env, { label: `gateway-${index + 2}`, readyTimeoutMs: options.readyTimeoutMs }),
-    );
-    gateways.push(...(await Promise.all(more)));
-    for (let index = 0; index < (options.workers ?? 2); index += 1) await platform.startWorker();
-    for (let index = 0; index < (options.docParsers ?? 0); index += 1) await platform.startDocParser();
+    const workerCount = options.workers ?? 2;
+    const [moreGateways, newWorkers, newParsers] = await Promise.all([
+      Promise.all(
+        Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) =>
+          startService('gateway', env, {
+            label: `gateway-${index + 2}`,
+            readyTimeoutMs: options.readyTimeoutMs,
+          }),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: workerCount }, (_, index) =>
+          startService('scrape-worker', env, {
+            label: `worker-${index + 1}`,
+            readyTimeoutMs: options.readyTimeoutMs,
+          }),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: options.docParsers ?? 0 }, (_, index) =>
+          startService('doc-parser', env, { label: `doc-parser-${index + 1}` }),
+        ),
+      ),
+    ]);
+    gateways.push(...moreGateways);
+    workers.push(...newWorkers);
+    docParsers.push(...newParsers);
   } catch (error) {
     await platform.stop();
     throw error;
