@@ -15,8 +15,8 @@ import { MemoryBus } from './memory-bus';
 describe('MemoryBus tracing and metrics', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: TracingHandle;
-  beforeAll(() => {
-    tracing = startTracing({
+  beforeAll(async () => {
+    tracing = await startTracing({
       serviceName: 'bus-test',
       sampleRatio: 1,
       spanProcessors: [new SimpleSpanProcessor(exporter)],

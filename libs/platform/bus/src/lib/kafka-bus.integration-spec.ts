@@ -285,8 +285,8 @@ describe('KafkaBus against a real broker', () => {
 describe('KafkaBus tracing and metrics against a real broker', () => {
   const exporter = new InMemorySpanExporter();
   let tracing: TracingHandle;
-  beforeAll(() => {
-    tracing = startTracing({
+  beforeAll(async () => {
+    tracing = await startTracing({
       serviceName: 'bus-test',
       sampleRatio: 1,
       spanProcessors: [new SimpleSpanProcessor(exporter)],

@@ -39,7 +39,7 @@ export interface RuntimeOptions {
 }
 
 export async function startRuntime(config: AppConfig, options: RuntimeOptions): Promise<PlatformRuntime> {
-  const tracing = startTracing({ serviceName: config.service.name, ...config.tracing });
+  const tracing = await startTracing({ serviceName: config.service.name, ...config.tracing });
   const logger = createLogger({ service: config.service.name, level: config.service.logLevel });
   const metrics = new PlatformMetrics({ service: config.service.name });
   const health = new HealthRegistry();

@@ -18,7 +18,7 @@ describe('ScrapePipeline tracing', () => {
   let sut: ScrapePipeline;
 
   beforeAll(async () => {
-    tracing = startTracing({
+    tracing = await startTracing({
       serviceName: 'pipeline-test',
       sampleRatio: 1,
       spanProcessors: [new SimpleSpanProcessor(exporter)],
