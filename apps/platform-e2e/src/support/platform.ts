@@ -96,38 +96,45 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Platfo
     gateways.push(
       await startService('gateway', env, { label: 'gateway-1', readyTimeoutMs: options.readyTimeoutMs }),
     );
-    const workerCount = options.workers ?? 2;
-    const [moreGateways, newWorkers, newParsers] = await Promise.all([
-      Promise.all(
+    const started = (app: string, label: string) =>
+      startService(app, env, { label, readyTimeoutMs: options.readyTimeoutMs });
+    const failures = await Promise.all([
+      allStarted(
         Array.from({ length: (options.gateways ?? 2) - 1 }, (_, index) =>
-          startService('gateway', env, {
-            label: `gateway-${index + 2}`,
-            readyTimeoutMs: options.readyTimeoutMs,
-          }),
+          started('gateway', `gateway-${index + 2}`),
         ),
+        gateways,
       ),
-      Promise.all(
-        Array.from({ length: workerCount }, (_, index) =>
-          startService('scrape-worker', env, {
-            label: `worker-${index + 1}`,
-            readyTimeoutMs: options.readyTimeoutMs,
-          }),
+      allStarted(
+        Array.from({ length: options.workers ?? 2 }, (_, index) =>
+          started('scrape-worker', `worker-${index + 1}`),
         ),
+        workers,
       ),
-      Promise.all(
+      allStarted(
         Array.from({ length: options.docParsers ?? 0 }, (_, index) =>
-          startService('doc-parser', env, { label: `doc-parser-${index + 1}` }),
+          started('doc-parser', `doc-parser-${index + 1}`),
         ),
+        docParsers,
       ),
     ]);
-    gateways.push(...moreGateways);
-    workers.push(...newWorkers);
-    docParsers.push(...newParsers);
+    const failure = failures.find((reason) => reason !== undefined);
+    if (failure) throw failure;
   } catch (error) {
     await platform.stop();
     throw error;
   }
   return platform;
+}
+
+/**
+ * Waits for services started side by side and adds those that started to `into`, in their order, so
+ * the platform's stop() reaches them; the first start failure is returned (undefined when none).
+ */
+async function allStarted(starts: Promise<ServiceProcess>[], into: ServiceProcess[]): Promise<unknown> {
+  const results = await Promise.allSettled(starts);
+  for (const result of results) if (result.status === 'fulfilled') into.push(result.value);
+  return results.find((result) => result.status === 'rejected')?.reason;
 }
 
 /** The one-process mode on embedded PGlite and the in-memory bus, as `make start` runs it. */
