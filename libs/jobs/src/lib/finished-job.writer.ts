@@ -122,6 +122,8 @@ async function insertFinished(sql: SqlExecutor, rows: FinishedJobRow[]): Promise
   const answers = await sql.query<{ n: number | string; recorded: boolean; present: boolean }>(
     INSERT_FINISHED,
     [JSON.stringify(batch)],
+    // Prepared once per connection: parsing and planning this statement was a quarter of its time.
+    { prepareAs: 'finished_jobs_insert' },
   );
   const statuses: FinishedJobStatus[] = rows.map(() => 'short');
   for (const answer of answers)

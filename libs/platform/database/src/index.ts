@@ -5,6 +5,6 @@ export * from './lib/grouped-statement';
 export * from './lib/migrator';
 export * from './lib/migrations-dir';
 export * from './lib/raw-row.util';
-export type { SqlExecutor } from './lib/sql-executor';
+export type { QueryOptions, SqlExecutor } from './lib/sql-executor';
 export { Prisma, PrismaClient } from './generated/prisma/client';
 export type * from './generated/prisma/client';

@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool, type PoolClient } from 'pg';
+import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 import { PrismaClient } from '../generated/prisma/client';
 import { applyMigrations, type MigrationResult, readMigrations } from './migrator';
-import type { SqlExecutor } from './sql-executor';
+import type { QueryOptions, SqlExecutor } from './sql-executor';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent an embedded PGlite database in `embeddedDir` is used. */
@@ -96,10 +96,17 @@ export class Database {
   }
 }
 
+/** The driver's statement: named (prepared once per connection) when the caller asks for it. */
+function statement(sql: string, params: readonly unknown[], options?: QueryOptions): QueryConfig {
+  return options?.prepareAs
+    ? { name: options.prepareAs, text: sql, values: params as unknown[] }
+    : { text: sql, values: params as unknown[] };
+}
+
 function clientExecutor(client: Pick<PoolClient, 'query'>): SqlExecutor {
   const executor: SqlExecutor = {
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await client.query(sql, params as unknown[]);
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      const result = await client.query(statement(sql, params, options));
       return result.rows as Row[];
     },
     async exec(script: string) {
@@ -114,8 +121,8 @@ function clientExecutor(client: Pick<PoolClient, 'query'>): SqlExecutor {
 
 function poolExecutor(poolOf: () => Pool): SqlExecutor {
   return {
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await poolOf().query(sql, params as unknown[]);
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      const result = await poolOf().query(statement(sql, params, options));
       return result.rows as Row[];
     },
     async exec(script: string) {

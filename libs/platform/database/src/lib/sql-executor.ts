@@ -1,9 +1,22 @@
 /** Minimal raw SQL access used where Prisma cannot help: migrations and a few hot-path statements. */
 export interface SqlExecutor {
   /** Runs one parameterised statement and returns its rows. */
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<Row[]>;
   /** Runs a script of several statements without parameters. */
   exec(script: string): Promise<void>;
   /** Runs `work` on one connection inside a transaction. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
+export interface QueryOptions {
+  /**
+   * A statement run very often on a hot path: PostgreSQL parses and plans it once per connection,
+   * as a prepared statement of this name, instead of on every run. One name per SQL text. Ignored by
+   * the embedded engine (PGlite), whose driver has no named statements.
+   */
+  prepareAs?: string;
 }
