@@ -32,7 +32,9 @@ export class DispatchQueueRepository {
 
   /** Serialises dispatching of one collection across every process (transaction-scoped). */
   async lockCollectionIn(tx: SqlExecutor, id: string): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('crawl:' || $1::text, 0))`, [id]);
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('crawl:' || $1::text, 0))`, [id], {
+      prepareAs: 'crawl_dispatch_lock',
+    });
   }
 
   /** Counters of one collection, read in a single statement (one snapshot). */
@@ -45,6 +47,7 @@ export class DispatchQueueRepository {
          (SELECT t.concurrency_limit FROM teams t WHERE t.id = c.team_id) AS team_concurrency
        FROM crawls c JOIN jobs j ON j.id = c.job_id WHERE c.job_id = $1`,
       [id],
+      { prepareAs: 'crawl_dispatch_state' },
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -73,6 +76,7 @@ export class DispatchQueueRepository {
        WHERE id IN (SELECT id FROM crawl_pages WHERE crawl_id = $1 AND status = 'queued' ORDER BY depth, rank, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING id, crawl_id, team_id`,
       [id, count],
+      { prepareAs: 'crawl_dispatch_take' },
     );
     return rows.map((row) => ({
       id: String(row['id']),

@@ -59,6 +59,7 @@ export class FrontierRepository {
     const rows = await executor.query<Raw>(
       `SELECT ${COLLECTION_COLUMNS} FROM crawls c JOIN jobs j ON j.id = c.job_id WHERE c.job_id = $1`,
       [id],
+      { prepareAs: 'crawl_load_collection' },
     );
     return rows[0] ? toCollection(rows[0]) : undefined;
   }
@@ -67,6 +68,7 @@ export class FrontierRepository {
     const rows = await this.db.sql.query<Raw>(
       `SELECT ${PAGE_COLUMNS} FROM crawl_pages p JOIN jobs j ON j.id = p.crawl_id JOIN crawls c ON c.job_id = p.crawl_id WHERE p.id = $1`,
       [id],
+      { prepareAs: 'crawl_load_page' },
     );
     return rows[0] ? toPage(rows[0]) : undefined;
   }
@@ -91,6 +93,7 @@ export class FrontierRepository {
        SELECT (SELECT count(*) FROM target)::int AS dispatched, (SELECT count(*) FROM started)::int AS started,
               (SELECT count(*) FROM target WHERE started_at > now() - ($3::text || ' milliseconds')::interval)::int AS running`,
       [id, maxStarts, String(leaseMs)],
+      { prepareAs: 'crawl_start_page' },
     );
     const row = rows[0] ?? {};
     if (num(row['started']) > 0) return 'started';
@@ -141,6 +144,7 @@ export class FrontierRepository {
         pages.map((page) => page.rank),
         pages.map((page) => page.status),
       ],
+      { prepareAs: 'crawl_insert_pages' },
     );
     return rows.length;
   }

@@ -145,6 +145,7 @@ export class PageOutcomeWriter {
        FROM unnest($1::uuid[], $2::int[]) AS v(id, credits)
        WHERE crawl_pages.id = v.id AND crawl_pages.status = 'dispatched' RETURNING crawl_pages.id`,
       [outcomes.map((outcome) => outcome.page.id), outcomes.map((outcome) => outcome.credits)],
+      { prepareAs: 'crawl_outcomes_claim' },
     );
     const claimed = new Set(claimedRows.map((row) => String(row['id'])));
     // a page delivered twice at once (lease expiry while still running) is stored by its first outcome only
@@ -173,6 +174,7 @@ export class PageOutcomeWriter {
           metadata.map((meta) => firstString(meta.description)),
           stored.map((outcome) => JSON.stringify(outcome.document)),
         ],
+        { prepareAs: 'crawl_outcomes_documents' },
       );
     }
 
@@ -207,6 +209,7 @@ export class PageOutcomeWriter {
           rows.map((row) => row.page.rank),
           rows.map((row) => row.page.status),
         ],
+        { prepareAs: 'crawl_outcomes_links' },
       );
       for (const row of inserted)
         added.set(String(row['crawl_id']), (added.get(String(row['crawl_id'])) ?? 0) + 1);
@@ -228,6 +231,7 @@ export class PageOutcomeWriter {
           charged.map((outcome) => outcome.collection.apiKeyId),
           charged.map((outcome) => outcome.collection.kind),
         ],
+        { prepareAs: 'crawl_outcomes_charges' },
       );
       const perTeam = new Map<string, number>();
       for (const row of rows)
@@ -236,6 +240,7 @@ export class PageOutcomeWriter {
         const team = await tx.query(
           `UPDATE teams SET credits = credits - $2 WHERE id = $1 AND credits - reserved_credits >= $2 RETURNING id`,
           [teamId, amount],
+          { prepareAs: 'crawl_outcomes_balance' },
         );
         if (team.length === 0) throw new BatchAbort('credits');
       }
@@ -257,6 +262,7 @@ export class PageOutcomeWriter {
          FROM unnest($1::uuid[], $2::int[]) AS v(id, credits)
          WHERE jobs.id = v.id AND jobs.status IN ('queued', 'active') RETURNING jobs.id`,
         [crawlIds, crawlIds.map((id) => (perCrawl.get(id) as { credits: number }).credits)],
+        { prepareAs: 'crawl_outcomes_jobs' },
       );
       if (jobs.length !== crawlIds.length) throw new BatchAbort('inactive');
 
@@ -270,6 +276,7 @@ export class PageOutcomeWriter {
           crawlIds.map((id) => (perCrawl.get(id) as { pages: PageOutcome[] }).pages.length),
           crawlIds.map((id) => added.get(id) ?? 0),
         ],
+        { prepareAs: 'crawl_outcomes_counters' },
       );
       const ids: string[] = [];
       const seqs: number[] = [];
@@ -292,6 +299,7 @@ export class PageOutcomeWriter {
       await tx.query(
         `UPDATE crawl_pages SET completed_seq = v.seq, document_id = v.document_id FROM unnest($1::uuid[], $2::int[], $3::uuid[]) AS v(id, seq, document_id) WHERE crawl_pages.id = v.id`,
         [ids, seqs, documents],
+        { prepareAs: 'crawl_outcomes_sequence' },
       );
 
       // 7. webhook page events, naming their documents
@@ -312,6 +320,7 @@ export class PageOutcomeWriter {
               );
             }),
           ],
+          { prepareAs: 'crawl_outcomes_webhooks' },
         );
       }
     }
