@@ -23,6 +23,29 @@ describe('GroupedStatement', () => {
     ]);
   });
 
+  it('starts the next statement as soon as the running one ends, without waiting for another turn', async () => {
+    const batches: number[][] = [];
+    let finish: () => void = () => undefined;
+    const sut = new GroupedStatement<number, number>(async (inputs) => {
+      batches.push(inputs);
+      if (batches.length === 1) await new Promise<void>((resolve) => (finish = resolve));
+      return inputs;
+    });
+    const first = sut.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    const waiting = [sut.submit(2), sut.submit(3)];
+    let immediateRan = false;
+    setImmediate(() => (immediateRan = true));
+    finish();
+    await first;
+    for (let tick = 0; tick < 5; tick += 1) await Promise.resolve(); // the batch's own promise chain
+    // Still within the same turn (no setImmediate callback yet), the waiting inputs are running.
+    expect(immediateRan).toBe(false);
+    expect(batches).toEqual([[1], [2, 3]]);
+    expect(await Promise.all(waiting)).toEqual([2, 3]);
+  });
+
   it('runs a failed batch again input by input, so only the bad input fails', async () => {
     const sut = new GroupedStatement<number, number>(async (inputs) => {
       if (inputs.includes(13)) throw new Error('bad input');

@@ -9,7 +9,8 @@ interface Pending<In, Out> {
  * running go together in the next (`run` gets them all and returns one output per input, in order).
  * One statement in flight at a time by default (two measured no better on the cache-hit load, with
  * smaller batches): an idle process runs at once (one event-loop turn of delay, so the requests read
- * in the same turn join), a busy one runs one statement per round trip instead of one per request.
+ * in the same turn join), a busy one runs one statement per round trip instead of one per request,
+ * the next starting as soon as the previous one ends.
  * `run` must be atomic (one statement): when a batch of several fails, each input is run again
  * alone, so one bad input fails only its own caller.
  */
@@ -36,14 +37,20 @@ export class GroupedStatement<In, Out> {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      while (this.running < this.maxInFlight && this.queue.length > 0) {
-        this.running += 1;
-        void this.runBatch(this.queue.splice(0, this.maxBatch)).finally(() => {
-          this.running -= 1;
-          this.schedule();
-        });
-      }
+      this.start();
     });
+  }
+
+  private start(): void {
+    while (this.running < this.maxInFlight && this.queue.length > 0) {
+      this.running += 1;
+      void this.runBatch(this.queue.splice(0, this.maxBatch)).finally(() => {
+        this.running -= 1;
+        // Inputs that arrived while the statement ran go at once: waiting for the next event-loop
+        // turn would leave the database idle while this process handles a turn's worth of requests.
+        if (this.queue.length > 0 && !this.scheduled) this.start();
+      });
+    }
   }
 
   private async runBatch(batch: Pending<In, Out>[]): Promise<void> {
