@@ -146,6 +146,7 @@ export class RateLimiter {
         list.map((group) => group.entry.windowStart),
         list.map((group) => group.permits),
       ],
+      { prepareAs: 'rate_limit_take' },
     );
     for (const row of rows) list[Number(row.n) - 1].final = Number(row.count);
     // The counter after the batch holds this key's permits last, the takes in batch order.

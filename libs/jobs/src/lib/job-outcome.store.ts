@@ -126,6 +126,7 @@ export class JobOutcomeStore {
         outcome.kind,
         ...documentColumns(outcome.documents ?? []),
       ],
+      { prepareAs: 'jobs_complete' },
     );
     const stored = Number(row?.updated ?? 0) > 0;
     return { stored, charged: stored ? Number(row?.charged ?? 0) : 0 };

@@ -129,6 +129,7 @@ export class JobRepository {
         `INSERT INTO jobs (id, team_id, api_key_id, kind, status, input, zero_data_retention, idempotency_key, expires_at)
          VALUES ($1::uuid, $2::uuid, $3::uuid, $4, 'queued', $5::jsonb, $6, $7, $8::timestamptz)`,
         values,
+        { prepareAs: 'jobs_create' },
       );
       return;
     }
@@ -144,6 +145,7 @@ export class JobRepository {
        SELECT $1::uuid, $2::uuid, $3::uuid, $4, 'queued', $5::jsonb, $6, $7, $8::timestamptz FROM hold
        RETURNING 1`,
       [...values, hold],
+      { prepareAs: 'jobs_create_held' },
     );
     if (rows.length === 0) throw new AppError('PAYMENT_REQUIRED');
   }
@@ -196,6 +198,7 @@ export class JobRepository {
        WHERE id = $1::uuid AND status = 'queued' AND attempts = 0
        RETURNING ${JOB_COLUMNS}`,
       [id, new Date()],
+      { prepareAs: 'jobs_start_fresh' },
     );
     if (rows.length === 0) return undefined;
     return { ...rawRecord(rows[0]), status: 'queued', attempts: 0, startedAt: null };

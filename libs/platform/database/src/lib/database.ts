@@ -6,6 +6,7 @@ import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 import { PrismaClient } from '../generated/prisma/client';
+import { PglitePreparedStatements } from './pglite-prepared';
 import { applyMigrations, type MigrationResult, readMigrations } from './migrator';
 import type { QueryOptions, SqlExecutor } from './sql-executor';
 
@@ -147,8 +148,19 @@ function poolExecutor(poolOf: () => Pool): SqlExecutor {
 
 function pgliteExecutor(db: PGlite): SqlExecutor {
   type Queryable = Pick<PGlite, 'query' | 'exec'>;
-  const wrap = (target: Queryable, transaction: SqlExecutor['transaction']): SqlExecutor => ({
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
+  const prepared = new PglitePreparedStatements(db);
+  const wrap = (
+    target: Queryable,
+    transaction: SqlExecutor['transaction'],
+    inTransaction: boolean,
+  ): SqlExecutor => ({
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      if (options?.prepareAs) {
+        const name = options.prepareAs;
+        // PGlite's protocol calls take none of its locks: outside a transaction, one of its own holds them.
+        if (inTransaction) return prepared.run<Row>(name, sql, params);
+        return db.transaction(() => prepared.run<Row>(name, sql, params));
+      }
       const result = await target.query<Row>(sql, params as unknown[]);
       return result.rows;
     },
@@ -157,11 +169,14 @@ function pgliteExecutor(db: PGlite): SqlExecutor {
     },
     transaction,
   });
-  const root: SqlExecutor = wrap(db, (work) =>
-    db.transaction(async (tx) => {
-      const inner: SqlExecutor = wrap(tx, (nested) => nested(inner));
-      return work(inner);
-    }),
+  const root: SqlExecutor = wrap(
+    db,
+    (work) =>
+      db.transaction(async (tx) => {
+        const inner: SqlExecutor = wrap(tx, (nested) => nested(inner), true);
+        return work(inner);
+      }),
+    false,
   );
   return root;
 }

@@ -9,9 +9,27 @@ const POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgresql://quarry:qu
 
 const SUM = 'SELECT $1::int + $2::int AS total';
 
-describe('prepared hot-path statements (prepareAs)', () => {
-  it('PostgreSQL prepares a named statement once per connection and runs it with new values', async () => {
+type Engine = 'PostgreSQL' | 'PGlite';
+
+async function open(engine: Engine): Promise<{ db: Database; cleanup: () => Promise<void> }> {
+  if (engine === 'PostgreSQL') {
     const db = await Database.open({ url: POSTGRES_URL, poolSize: 1, embeddedDir: '' });
+    return { db, cleanup: () => db.close() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-pglite-'));
+  const db = await Database.open({ poolSize: 1, embeddedDir: dir });
+  return {
+    db,
+    cleanup: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each<Engine>(['PostgreSQL', 'PGlite'])('prepared hot-path statements (prepareAs) on %s', (engine) => {
+  it('prepares a named statement once per session and runs it with new values', async () => {
+    const { db, cleanup } = await open(engine);
     try {
       const prepared = await db.sql.transaction(async (tx) => {
         const first = await tx.query<{ total: number }>(SUM, [1, 2], { prepareAs: 'executor_spec_sum' });
@@ -25,27 +43,45 @@ describe('prepared hot-path statements (prepareAs)', () => {
       expect(prepared.totals).toEqual([3, 42]);
       // One statement of that name on the session, with the SQL text; the plain query prepared nothing.
       expect(prepared.statements).toEqual([{ name: 'executor_spec_sum', statement: SUM }]);
-      // Through the pool (the same single connection), the prepared statement is reused.
+      // Outside a transaction (the same single session), the prepared statement is reused.
       expect(await db.sql.query(SUM, [5, 6], { prepareAs: 'executor_spec_sum' })).toEqual([{ total: 11 }]);
       // A failing run of a prepared statement fails only that call.
       await expect(db.sql.query(SUM, ['x', 1], { prepareAs: 'executor_spec_sum' })).rejects.toThrow(
         /integer/,
       );
       expect(await db.sql.query(SUM, [1, 1], { prepareAs: 'executor_spec_sum' })).toEqual([{ total: 2 }]);
+      expect(await db.sql.query<{ plain: number }>('SELECT 2 AS plain')).toEqual([{ plain: 2 }]);
     } finally {
-      await db.close();
+      await cleanup();
     }
   }, 60_000);
 
-  it('the embedded engine runs the same statement unprepared', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'quarry-pglite-'));
-    const db = await Database.open({ poolSize: 1, embeddedDir: dir });
+  it('a named statement never runs inside another caller’s open transaction', async () => {
+    const { db, cleanup } = await open(engine);
+    const table = `executor_spec_${engine.toLowerCase()}_${process.pid}`;
+    const count = `SELECT count(*)::int AS n FROM ${table}`;
     try {
-      expect(await db.sql.query(SUM, [1, 2], { prepareAs: 'executor_spec_sum' })).toEqual([{ total: 3 }]);
-      expect(await db.sql.query(SUM, [40, 2], { prepareAs: 'executor_spec_sum' })).toEqual([{ total: 42 }]);
+      await db.sql.exec(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (id int)`);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inserted!: () => void;
+      const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
+      const writer = db.sql.transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${table} VALUES (1)`);
+        inserted();
+        await held;
+        throw new Error('rolled back');
+      });
+      await insertedYet;
+      // PGlite has one session: run in the writer's transaction, this would count its uncommitted row.
+      const reader = db.sql.query<{ n: number }>(count, [], { prepareAs: `${table}_count` });
+      setTimeout(release, 50);
+      await expect(writer).rejects.toThrow('rolled back');
+      expect(await reader).toEqual([{ n: 0 }]);
+      expect(await db.sql.query<{ n: number }>(count, [], { prepareAs: `${table}_count` })).toEqual([{ n: 0 }]);
     } finally {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
+      await db.sql.exec(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await cleanup();
     }
   }, 60_000);
 });

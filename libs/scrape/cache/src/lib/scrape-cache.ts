@@ -115,6 +115,7 @@ export class ScrapeCache {
     const rows = await this.db.sql.query<{ content: unknown }>(
       'SELECT content FROM documents WHERE id = $1::uuid',
       [documentId],
+      { prepareAs: 'scrape_cache_content' },
     );
     if (rows.length === 0) return undefined;
     const raw = rows[0].content;
@@ -169,6 +170,7 @@ async function readEntries(db: Database, inputs: LookupInput[]): Promise<(Lookup
       inputs.map((input) => input.lower),
       inputs.map((input) => input.upper),
     ],
+    { prepareAs: 'scrape_cache_entries' },
   );
   const byIndex = new Map(rows.map((row) => [Number(row.n), row]));
   return inputs.map((_, index) => byIndex.get(index + 1));

@@ -1,0 +1,69 @@
+import { parse, type PGlite, protocol } from '@electric-sql/pglite';
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+
+/** What one named statement needs on every run: its parameters' types and its result's columns. */
+interface PreparedShape {
+  text: string;
+  paramTypes: number[];
+  /** The statement's RowDescription (Describe of the statement); absent for a statement without rows. */
+  rowDescription?: BackendMessage;
+}
+
+/**
+ * Named prepared statements on PGlite, through its public protocol API (`execProtocolStream`,
+ * `protocol.serialize`, `parse.parseResults`). PGlite's own `query` parses, describes and plans every
+ * statement on every run — planning alone was about 40 % of the job completion statement there
+ * (EXPLAIN: 1.0 ms planning, 1.2 ms execution). Here a statement is parsed and described once per
+ * session (PGlite has one) and each run only binds, executes and syncs; PostgreSQL switches it to a
+ * generic plan after five runs, as it does for the same statement on a server connection.
+ *
+ * Values are serialized and rows parsed exactly as PGlite's `query` does (its serializers and parsers by
+ * type), so a statement returns the same row values prepared or not. The caller must hold PGlite's
+ * transaction lock (be inside `PGlite.transaction`): protocol calls take none of PGlite's locks, and on
+ * its single session another caller's statement would otherwise run in the middle of a transaction.
+ */
+export class PglitePreparedStatements {
+  private readonly shapes = new Map<string, PreparedShape>();
+
+  constructor(private readonly db: PGlite) {}
+
+  async run<Row>(name: string, text: string, params: readonly unknown[]): Promise<Row[]> {
+    const known = this.shapes.get(name);
+    if (known && known.text !== text) throw new Error(`prepared statement "${name}" names two SQL texts`);
+    let messages: BackendMessage[] = [];
+    try {
+      const shape = known ?? (await this.prepare(name, text));
+      const values = params.map((param, i) => {
+        if (param === null || param === undefined) return null;
+        const serialize = this.db.serializers[shape.paramTypes[i]];
+        return serialize ? serialize(param) : String(param);
+      });
+      await this.call(protocol.serialize.bind({ statement: name, values }));
+      messages = await this.call(protocol.serialize.execute({}));
+      if (shape.rowDescription) messages = [shape.rowDescription, ...messages];
+    } finally {
+      // Ends the extended-protocol cycle, error or not (the session leaves its error state).
+      await this.call(protocol.serialize.sync(), false);
+    }
+    return (parse.parseResults(messages, this.db.parsers)[0]?.rows ?? []) as Row[];
+  }
+
+  private async prepare(name: string, text: string): Promise<PreparedShape> {
+    // A statement of this name left by a run that failed between its Parse and its Describe is replaced.
+    await this.call(protocol.serialize.close({ type: 'S', name }));
+    await this.call(protocol.serialize.parse({ name, text }));
+    const described = await this.call(protocol.serialize.describe({ type: 'S', name }));
+    const shape: PreparedShape = {
+      text,
+      paramTypes: parse.parseDescribeStatementResults(described),
+      rowDescription: described.find((message) => message.name === 'rowDescription'),
+    };
+    this.shapes.set(name, shape);
+    return shape;
+  }
+
+  private call(message: Uint8Array, throwOnError = true): Promise<BackendMessage[]> {
+    return this.db.execProtocolStream(message, { syncToFs: false, throwOnError });
+  }
+}
