@@ -6,8 +6,8 @@ import { Pool, type PoolClient, type QueryConfig } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 import { PrismaClient } from '../generated/prisma/client';
-import { PglitePreparedStatements } from './pglite-prepared';
 import { applyMigrations, type MigrationResult, readMigrations } from './migrator';
+import { PglitePreparedStatements } from './pglite-prepared';
 import type { QueryOptions, SqlExecutor } from './sql-executor';
 
 export interface DatabaseOptions {
@@ -157,9 +157,8 @@ function pgliteExecutor(db: PGlite): SqlExecutor {
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       if (options?.prepareAs) {
         const name = options.prepareAs;
-        // PGlite's protocol calls take none of its locks: outside a transaction, one of its own holds them.
         if (inTransaction) return prepared.run<Row>(name, sql, params);
-        return db.transaction(() => prepared.run<Row>(name, sql, params));
+        return prepared.runAlone<Row>(name, sql, params);
       }
       const result = await target.query<Row>(sql, params as unknown[]);
       return result.rows;
