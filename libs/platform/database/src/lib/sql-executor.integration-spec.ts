@@ -56,6 +56,44 @@ describe.each<Engine>(['PostgreSQL', 'PGlite'])('prepared hot-path statements (p
     }
   }, 60_000);
 
+  it('returns the same values prepared as unprepared, for every type the hot statements use', async () => {
+    const { db, cleanup } = await open(engine);
+    const typed = `SELECT $1::uuid AS id, $2::text AS label, $3::int AS n, $4::bigint AS big, $5::boolean AS flag,
+        $6::timestamptz AS at, $7::jsonb AS doc, $8::uuid[] AS ids, $9::text[] AS labels, $10::int[] AS counts,
+        $11::timestamptz[] AS times, $12::text AS missing, (SELECT count(*) FROM json_to_recordset($13::json)
+        AS r(a int)) AS rows`;
+    const params = [
+      'b7e4f1a2-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+      'quote " comma , brace { backslash \\ unicode é',
+      42,
+      '9007199254740993',
+      true,
+      new Date('2026-12-03T08:00:00.123Z'),
+      JSON.stringify({ nested: { list: [1, 'two', null] } }),
+      ['b7e4f1a2-3c4d-4e5f-8a9b-0c1d2e3f4a5b', '00000000-0000-4000-8000-000000000000'],
+      ['a', 'b "quoted"', null, ''],
+      [1, 2, 3],
+      [new Date('2026-01-01T00:00:00Z'), null],
+      null,
+      JSON.stringify([{ a: 1 }, { a: 2 }]),
+    ];
+    try {
+      const plain = await db.sql.query(typed, params);
+      const prepared = await db.sql.query(typed, params, { prepareAs: 'executor_spec_typed' });
+      const again = await db.sql.query(typed, params, { prepareAs: 'executor_spec_typed' });
+      expect(prepared).toEqual(plain);
+      expect(again).toEqual(plain);
+      const [row] = prepared as Record<string, unknown>[];
+      expect(row['label']).toBe(params[1]);
+      expect(row['labels']).toEqual(['a', 'b "quoted"', null, '']);
+      expect(row['doc']).toEqual({ nested: { list: [1, 'two', null] } });
+      expect(new Date(row['at'] as Date).toISOString()).toBe('2026-12-03T08:00:00.123Z');
+      expect(row['missing']).toBeNull();
+    } finally {
+      await cleanup();
+    }
+  }, 60_000);
+
   it('a named statement never runs inside another caller’s open transaction', async () => {
     const { db, cleanup } = await open(engine);
     const table = `executor_spec_${engine.toLowerCase()}_${process.pid}`;
