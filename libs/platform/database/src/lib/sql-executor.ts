@@ -16,9 +16,8 @@ export interface QueryOptions {
   /**
    * A statement run very often on a hot path: PostgreSQL parses and plans it once per connection,
    * as a prepared statement of this name, instead of on every run. One name per SQL text. On the
-   * embedded engine (PGlite) too: there the statement runs through node-postgres on PGlite's protocol
-   * connection, inside a transaction of its own when the caller is not in one (PGlite's protocol
-   * calls do not take its locks); planning was up to half of a statement's cost there.
+   * embedded engine (PGlite) too, through PGlite's protocol API while holding PGlite's transaction
+   * lock (`PglitePreparedStatements`); planning was up to half of a statement's cost there.
    */
   prepareAs?: string;
 }
