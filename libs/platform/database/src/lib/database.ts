@@ -149,17 +149,14 @@ function poolExecutor(poolOf: () => Pool): SqlExecutor {
 function pgliteExecutor(db: PGlite): SqlExecutor {
   type Queryable = Pick<PGlite, 'query' | 'exec'>;
   const prepared = new PglitePreparedStatements(db);
+  // `named` runs a prepared statement: `runAlone` outside a transaction, `run` inside one (the lock is held).
   const wrap = (
     target: Queryable,
     transaction: SqlExecutor['transaction'],
-    inTransaction: boolean,
+    named: PglitePreparedStatements['run'],
   ): SqlExecutor => ({
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      if (options?.prepareAs) {
-        const name = options.prepareAs;
-        if (inTransaction) return prepared.run<Row>(name, sql, params);
-        return prepared.runAlone<Row>(name, sql, params);
-      }
+      if (options?.prepareAs) return named<Row>(options.prepareAs, sql, params);
       const result = await target.query<Row>(sql, params as unknown[]);
       return result.rows;
     },
@@ -172,10 +169,10 @@ function pgliteExecutor(db: PGlite): SqlExecutor {
     db,
     (work) =>
       db.transaction(async (tx) => {
-        const inner: SqlExecutor = wrap(tx, (nested) => nested(inner), true);
+        const inner: SqlExecutor = wrap(tx, (nested) => nested(inner), prepared.run);
         return work(inner);
       }),
-    false,
+    prepared.runAlone,
   );
   return root;
 }
