@@ -373,3 +373,28 @@ describe('extractMainContent: the story, not the column around it', () => {
     expect(markdown).toContain('The typist needs');
   });
 });
+
+describe('extractMainContent: repeated sections', () => {
+  const feature = (name: string) => `<div><h3>${name}</h3><p>Plan the ${name} with your team.</p></div>`;
+  const features = ['Canvas', 'Docs', 'Tables', 'Slides', 'Diagrams', 'Blueprints', 'Integrations'];
+  const section = `<section><h2>What you get</h2>${features.map(feature).join('')}</section>`;
+  const count = (text: string, part: string) => text.split(part).length - 1;
+
+  it('keeps one copy of a section a site builder repeats per screen size, however short its lines', () => {
+    const page = `<main><h1>Plan together</h1><p>${sentence('plan')}</p>
+      <div class="desktop">${section}</div><div class="tablet">${section}</div><div class="phone">${section}</div></main>`;
+    const markdown = main(page);
+    expect(count(markdown, 'Plan the Blueprints with your team.')).toBe(1);
+    expect(markdown).toContain('Plan together');
+  });
+
+  it('keeps an example shown twice in documentation, and the same entry in two lists', () => {
+    const example = `<div class="example"><p>Run it:</p><pre><code>${'quarry scrape https://example.com --format markdown\n'.repeat(5)}</code></pre></div>`;
+    const entry = `<li>Supplies – $636<ul><li>${sentence('estimate', 2)}</li></ul></li>`;
+    const page = `<main><h1>Usage</h1><p>${sentence('usage')}</p>${example}<p>${sentence('again')}</p>${example}
+      <h2>Full time</h2><ul><li>Tuition – $300</li>${entry}</ul><h2>Part time</h2><ul><li>Tuition – $150</li>${entry}</ul></main>`;
+    const markdown = main(page);
+    expect(count(markdown, 'Run it:')).toBe(2);
+    expect(count(markdown, 'Supplies – $636')).toBe(2);
+  });
+});

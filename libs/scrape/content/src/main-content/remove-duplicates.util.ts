@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
-import { isElement, tagOf } from '../dom/dom.types';
+import { isElement, isText, tagOf } from '../dom/dom.types';
+import { query } from '../dom/query.util';
 
 const TEXT_BLOCKS = new Set([
   'p',
@@ -60,6 +61,7 @@ function hasBlockChild(element: DomElement): boolean {
  * what definition descriptions hold.
  */
 export function removeDuplicateBlocks(root: DomElement): void {
+  removeRepeatedSections(root);
   const seen = new Map<string, DomElement[]>();
   const walk = (element: DomElement): void => {
     for (let child = element.firstChild; child; child = child.nextSibling) {
@@ -85,4 +87,77 @@ export function removeDuplicateBlocks(root: DomElement): void {
   for (const [key, copies] of seen) {
     if (copies.length === 2 || key.length >= LONG_CHARS) for (const copy of copies.slice(1)) copy.remove();
   }
+}
+
+/** A section of blocks with this many visible characters that appears again whole is a copy. */
+const SECTION_CHARS = 160;
+/** Never copies: code, tables and quotes repeat on purpose, and so do the entries of two lists. */
+const NOT_SECTIONS = new Set(['pre', 'table', 'blockquote', 'li', 'dd', 'dt']);
+
+/**
+ * Removes later copies of whole sections: the desktop, tablet and mobile variants of a part of the
+ * page that site builders put in the document side by side (only one is shown), and cloned slides of
+ * a marquee. Their lines are short and recur three times or more, so the line pass alone keeps them.
+ * A copy is a block holding other blocks, and no code or table, whose text equals an earlier block's.
+ *
+ * Linear in the page: the non-space characters of every element are counted in one pass (copies have
+ * equal counts), and only sections whose count another section shares have their text compared. A
+ * wrapper whose parent has the same count is the same section and is not a candidate of its own.
+ */
+function removeRepeatedSections(root: DomElement): void {
+  const counts = new Map<DomElement, number>();
+  const sections: DomElement[] = [];
+  const visit = (element: DomElement): number => {
+    let count = 0;
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (isElement(child)) count += visit(child);
+      else if (isText(child)) count += nonSpaceChars(child.textContent ?? '');
+    }
+    counts.set(element, count);
+    return count;
+  };
+  const collect = (element: DomElement): void => {
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      const count = counts.get(child) ?? 0;
+      if (count < SECTION_CHARS) continue;
+      if (!NOT_SECTIONS.has(tagOf(child)) && hasBlockChild(child) && counts.get(element) !== count)
+        sections.push(child);
+      collect(child);
+    }
+  };
+  visit(root);
+  collect(root);
+  const byCount = new Map<number, DomElement[]>();
+  for (const section of sections) {
+    const count = counts.get(section) ?? 0;
+    const peers = byCount.get(count);
+    if (peers) peers.push(section);
+    else byCount.set(count, [section]);
+  }
+  for (const peers of byCount.values()) {
+    if (peers.length < 2) continue;
+    const first = new Set<string>();
+    for (const section of peers) {
+      // Documentation shows the same example twice on purpose.
+      if (!attached(section, root) || query(section, 'pre, code, table') !== null) continue;
+      const key = (section.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+      if (first.has(key)) section.remove();
+      else first.add(key);
+    }
+  }
+}
+
+function nonSpaceChars(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code > 32 && code !== 160) count += 1;
+  }
+  return count;
+}
+
+/** Still in the tree under `root` (not inside a copy removed before it). */
+function attached(element: DomElement, root: DomElement): boolean {
+  for (let p = element.parentElement; p; p = p.parentElement) if (p === root) return true;
+  return false;
 }
