@@ -1,6 +1,7 @@
 export * from './lib/common/limits';
 export * from './lib/common/url.schema';
 export * from './lib/common/url-key';
+export * from './lib/common/bounded-map.util';
 export * from './lib/common/api-meta.schema';
 export * from './lib/errors/error-catalog';
 export * from './lib/errors/app-error';

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 
-import { findFormat, hasFormat, LIMITS, type ScrapeRequest, urlKey } from '@quarry/contracts';
+import { BoundedMap, findFormat, hasFormat, LIMITS, type ScrapeRequest, urlKey } from '@quarry/contracts';
 
 /** Bumped when the meaning of cached documents changes (older entries then stop matching). */
 const KEY_VERSION = 2;
@@ -37,8 +37,7 @@ export function scrapeCacheKey(request: ScrapeRequest): string {
 }
 
 /** URLs looked up lately and their keys: a cache hit repeats its URL, and `urlKey` parses it (a `URL` and its query). */
-const URL_KEYS = new Map<string, string>();
-const URL_KEYS_MAX = 1_024;
+const URL_KEYS = new BoundedMap<string, string>(1_024);
 const URL_KEYS_MAX_URL = 2_048;
 
 function cachedUrlKey(url: string): string {
@@ -46,7 +45,6 @@ function cachedUrlKey(url: string): string {
   let key = URL_KEYS.get(url);
   if (key === undefined) {
     key = urlKey(url);
-    if (URL_KEYS.size >= URL_KEYS_MAX) URL_KEYS.delete(URL_KEYS.keys().next().value as string);
     URL_KEYS.set(url, key);
   }
   return key;

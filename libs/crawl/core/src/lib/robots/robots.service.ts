@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 
+import { BoundedMap } from '@quarry/contracts';
+
 import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { RobotsFetcher } from './robots-fetcher';
 import { RobotsRules } from './robots-rules';
@@ -12,7 +14,7 @@ const MEMORY_ENTRIES = 5_000;
  * and fetches; the others wait for the stored copy. Parsed rules are kept in memory.
  */
 export class RobotsService {
-  private readonly memory = new Map<string, RobotsRules>();
+  private readonly memory = new BoundedMap<string, RobotsRules>(MEMORY_ENTRIES);
 
   constructor(
     private readonly frontier: FrontierRepository,
@@ -35,7 +37,6 @@ export class RobotsService {
     const known = this.memory.get(key);
     if (known) return known;
     const rules = await this.load(crawlId, origin, userAgent, signal);
-    if (this.memory.size >= MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value as string);
     this.memory.set(key, rules);
     return rules;
   }

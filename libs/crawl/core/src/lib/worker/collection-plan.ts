@@ -1,4 +1,4 @@
-import type { ScrapeRequest } from '@quarry/contracts';
+import { BoundedMap, type ScrapeRequest } from '@quarry/contracts';
 
 import type { FrontierRepository } from '../frontier/frontier.repository';
 import type { CollectionRow } from '../frontier/frontier.types';
@@ -58,7 +58,7 @@ const MAX_PLANS = 1_000;
 
 /** Plans by collection id (the settings of a collection never change once it is created). */
 export class CollectionPlans {
-  private readonly plans = new Map<string, CollectionPlan>();
+  private readonly plans = new BoundedMap<string, CollectionPlan>(MAX_PLANS);
 
   constructor(
     private readonly frontier: FrontierRepository,
@@ -71,7 +71,6 @@ export class CollectionPlans {
     const collection = await this.frontier.loadCollection(id);
     if (!collection) return undefined;
     const plan = new CollectionPlan(collection, this.settings);
-    if (this.plans.size >= MAX_PLANS) this.plans.delete(this.plans.keys().next().value as string);
     this.plans.set(id, plan);
     return plan;
   }

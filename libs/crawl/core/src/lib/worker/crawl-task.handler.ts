@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { scrapeCredits } from '@quarry/billing';
 import {
   AppError,
+  BoundedMap,
   type CrawlTaskMessage,
   type JobError,
   pageKindOf,
@@ -56,7 +57,7 @@ export interface CrawlTaskHandlerDeps {
  */
 export class CrawlTaskHandler {
   /** Frontier keys this process knows are stored, per crawl (bounded). */
-  private readonly knownLinks = new Map<string, Set<string>>();
+  private readonly knownLinks = new BoundedMap<string, Set<string>>(64);
 
   constructor(private readonly deps: CrawlTaskHandlerDeps) {}
 
@@ -272,7 +273,6 @@ export class CrawlTaskHandler {
     if (pages.length === 0) return;
     let known = this.knownLinks.get(crawlId);
     if (!known) {
-      if (this.knownLinks.size >= 64) this.knownLinks.delete(this.knownLinks.keys().next().value as string);
       known = new Set<string>();
       this.knownLinks.set(crawlId, known);
     }
