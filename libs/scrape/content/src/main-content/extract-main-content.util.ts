@@ -8,19 +8,18 @@ import {
 } from './chrome-flags.util';
 import { computeStats, type StatsMap } from './content-stats.util';
 import { removeBoilerplateLines } from './remove-boilerplate-lines.util';
-import { removeDuplicateBlocks } from './remove-duplicates.util';
+import { collapsedText, removeDuplicateBlocks } from './remove-duplicates.util';
 import { removeHidden } from './remove-hidden.util';
 import { removeSignupBlocks } from './remove-signups.util';
 import { removeWidgets } from './remove-widgets.util';
 import { prunableElements, selectContainer } from './select-container.util';
 
 const HEADINGS = 'h1, h2, h3, h4, h5, h6';
-const collapse = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** Whether the container already has a heading saying what the title says. */
 function holdsHeading(container: DomElement, title: DomElement): boolean {
-  const text = collapse(title.textContent);
-  return queryAll(container, HEADINGS).some((h) => collapse(h.textContent) === text);
+  const text = collapsedText(title.textContent);
+  return queryAll(container, HEADINGS).some((h) => collapsedText(h.textContent) === text);
 }
 
 /** Less than this is no main content: the caller falls back to the whole cleaned page. */

@@ -1,6 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, isText, tagOf } from '../dom/dom.types';
 import { query } from '../dom/query.util';
+import { nonSpaceLength } from '../dom/visible-length.util';
 
 const TEXT_BLOCKS = new Set([
   'p',
@@ -71,7 +72,7 @@ export function removeDuplicateBlocks(root: DomElement): void {
       // API entries (definition lists) repeat their notes by design: "Changed in version 3.6: …".
       if (tag === 'dd') continue;
       if (TEXT_BLOCKS.has(tag) && !hasBlockChild(child)) {
-        const key = (child.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+        const key = collapsedText(child.textContent);
         if (key.length < MIN_CHARS) continue;
         const copies = seen.get(key);
         if (copies) copies.push(child);
@@ -111,7 +112,7 @@ function removeRepeatedSections(root: DomElement): void {
     let count = 0;
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (isElement(child)) count += visit(child);
-      else if (isText(child)) count += nonSpaceChars(child.textContent ?? '');
+      else if (isText(child)) count += nonSpaceLength(child.textContent ?? '');
     }
     counts.set(element, count);
     return count;
@@ -140,20 +141,16 @@ function removeRepeatedSections(root: DomElement): void {
     for (const section of peers) {
       // Documentation shows the same example twice on purpose.
       if (!attached(section, root) || query(section, 'pre, code, table') !== null) continue;
-      const key = (section.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+      const key = collapsedText(section.textContent);
       if (first.has(key)) section.remove();
       else first.add(key);
     }
   }
 }
 
-function nonSpaceChars(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code > 32 && code !== 160) count += 1;
-  }
-  return count;
+/** Text as blocks are compared: whitespace runs collapsed, trimmed, lower case. */
+export function collapsedText(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /** Still in the tree under `root` (not inside a copy removed before it). */
