@@ -124,3 +124,9 @@ export function query(root: DomParent, selector: string): DomElement | null {
 export function matchesSelector(element: DomElement, selector: string): boolean {
   return testFor(selector)(element);
 }
+
+/** Whether `node` lies under `ancestor` (not `ancestor` itself). */
+export function contains(ancestor: DomElement, node: DomElement): boolean {
+  for (let p = node.parentElement; p; p = p.parentElement) if (p === ancestor) return true;
+  return false;
+}

@@ -1,5 +1,5 @@
 import type { DomElement } from '../dom/dom.types';
-import { query, queryAll } from '../dom/query.util';
+import { contains, query, queryAll } from '../dom/query.util';
 import type { StatsMap } from './content-stats.util';
 
 /**
@@ -106,10 +106,5 @@ function isLinkTitle(heading: DomElement): boolean {
 
 function insideLink(element: DomElement): boolean {
   for (let p = element.parentElement; p; p = p.parentElement) if (p.localName === 'a') return true;
-  return false;
-}
-
-function contains(ancestor: DomElement, node: DomElement): boolean {
-  for (let p = node.parentElement; p; p = p.parentElement) if (p === ancestor) return true;
   return false;
 }

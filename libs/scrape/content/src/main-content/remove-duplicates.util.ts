@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, isText, tagOf } from '../dom/dom.types';
-import { query } from '../dom/query.util';
+import { contains, query } from '../dom/query.util';
 import { nonSpaceLength } from '../dom/visible-length.util';
 
 const TEXT_BLOCKS = new Set([
@@ -140,7 +140,8 @@ function removeRepeatedSections(root: DomElement): void {
     const first = new Set<string>();
     for (const section of peers) {
       // Documentation shows the same example twice on purpose.
-      if (!attached(section, root) || query(section, 'pre, code, table') !== null) continue;
+      // A section inside a copy removed before it is no longer under `root`.
+      if (!contains(root, section) || query(section, 'pre, code, table') !== null) continue;
       const key = collapsedText(section.textContent);
       if (first.has(key)) section.remove();
       else first.add(key);
@@ -151,10 +152,4 @@ function removeRepeatedSections(root: DomElement): void {
 /** Text as blocks are compared: whitespace runs collapsed, trimmed, lower case. */
 export function collapsedText(text: string | null): string {
   return (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-}
-
-/** Still in the tree under `root` (not inside a copy removed before it). */
-function attached(element: DomElement, root: DomElement): boolean {
-  for (let p = element.parentElement; p; p = p.parentElement) if (p === root) return true;
-  return false;
 }
