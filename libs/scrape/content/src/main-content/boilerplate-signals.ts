@@ -109,6 +109,8 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
     /(?:^|[-_])(?:related|related-posts|relatedposts|recommended|recommendations|more-stories|more-articles|you-may-also-like|popular-posts|most-popular|most-read)(?:$|[-_])/,
     'related',
   ],
+  // WordPress's card of another post embedded by its link (oEmbed): a teaser, not the text.
+  [/^wp-embedded-content$/, 'related'],
 ];
 
 /**

@@ -229,9 +229,23 @@ export function flagSecondaryTeasers(root: DomElement, stats: StatsMap): void {
   refreshGood(root, stats);
 }
 
-/** The label of a promo line set in the text: "Also read:", "READ MORE:", "Related reading:"… */
-const PROMO_LABEL =
-  /^(?:also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular)\s*:/i;
+/**
+ * The label of a promo line set in the text: "Also read:", "READ MORE:", "Related reading:", and the
+ * same labels in the other languages of the pages measured ("Auch lesen:", "Lire aussi :", "Veja também:").
+ */
+const PROMO_LABEL = new RegExp(
+  String.raw`^(?:` +
+    [
+      String.raw`also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular`,
+      String.raw`auch lesen|mehr lesen|lesen sie (?:auch|mehr|hier)|lies auch|mehr zum thema|mehr dazu|siehe auch|(?:zum )?weiterlesen|passend dazu|empfohlen(?:er artikel)?`,
+      String.raw`(?:à |a )?lire aussi|voir aussi|à voir aussi|lire la suite`,
+      String.raw`(?:lee|lea|leer) (?:también|más)|ver también|(?:también )?(?:te|le) puede interesar`,
+      String.raw`veja também|leia (?:também|mais)|saiba mais`,
+      String.raw`leggi anche|vedi anche|lees ook|zie ook`,
+    ].join('|') +
+    String.raw`)\s*:`,
+  'i',
+);
 /** A promo line is short and carries one or two links. */
 const PROMO_MAX_CHARS = 250;
 

@@ -139,6 +139,21 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).not.toContain('Feeding the deer');
     expect(markdown).toContain('pays for itself');
   });
+
+  it('drops promo lines labelled in other languages and WordPress cards of other posts', () => {
+    const page = `<main><article><h1>Zehn Tage in Kyoto</h1><p>${sentence('temple', 3)}</p>
+      <p><em><strong>Auch lesen: </strong></em><a href="/osaka">Zwei Tage in Osaka</a></p>
+      <p>${sentence('garden', 3)}</p>
+      <p>Veja também: <a href="/nara">Os cervos de Nara</a></p>
+      <p><strong>Schon gelesen?</strong></p>
+      <blockquote class="wp-embedded-content"><p><a href="/tokio">Eine Nacht in Tokio</a></p></blockquote>
+      <p>${sentence('market', 3)}</p></article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The market needs');
+    expect(markdown).not.toContain('Zwei Tage in Osaka');
+    expect(markdown).not.toContain('Os cervos de Nara');
+    expect(markdown).not.toContain('Eine Nacht in Tokio');
+  });
 });
 
 describe('extractMainContent: asides', () => {

@@ -66,4 +66,15 @@ describe('removeBoilerplateLines', () => {
       expect(text).not.toContain(gone);
     expect(text).toContain('Photos of the river were taken');
   });
+
+  it('drops feedback and rating prompts and recipe tools, keeping sentences that ask alike', () => {
+    const text = sut(
+      `${paragraph('river')}<p>War der Artikel nützlich?</p><p>Was this article helpful?</p>` +
+        `<span>(Noch keine Bewertungen)</span><p>Rezept drucken</p><p>Pinnen</p>${paragraph('lake')}` +
+        '<p>Was this article helpful to the committee, which had asked for it in May?</p>',
+    );
+    for (const gone of ['nützlich', 'Was this article helpful?', 'Bewertungen', 'drucken', 'Pinnen'])
+      expect(text).not.toContain(gone);
+    expect(text).toContain('helpful to the committee');
+  });
 });
