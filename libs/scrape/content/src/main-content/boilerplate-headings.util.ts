@@ -29,7 +29,8 @@ const SECTION_HEADING = new RegExp(
     String.raw`^(?:reader|user|public) (?:comments|discussion)\b`,
     String.raw`^about the (?:author|writer)\b`,
     String.raw`^(?:tags|categories|archives)$`,
-    String.raw`^(?:ähnliche|das könnte (?:sie|dich) auch|mehr zum thema|mehr (?:aus|zu|von) (?:dem|der|diesem)|weitere (?:artikel|beiträge|themen|news|nachrichten)|(?:lesen sie|auch) (?:auch|lesen)|zum weiterlesen|neueste (?:artikel|beiträge)|verwandte (?:themen|artikel|beiträge))`,
+    String.raw`^(?:über (?:den autor|die autorin)|zur person\b|à propos de l'auteur|sobre (?:el autor|la autora|o autor|a autora))`,
+    String.raw`^(?:schon gelesen|ähnliche|das könnte (?:sie|dich) auch|mehr zum thema|mehr (?:aus|zu|von) (?:dem|der|diesem)|weitere (?:artikel|beiträge|themen|news|nachrichten)|(?:lesen sie|auch) (?:auch|lesen)|zum weiterlesen|neueste (?:artikel|beiträge)|verwandte (?:themen|artikel|beiträge))`,
     String.raw`^(?:explore further|veja também|le puede interesar|más sobre|leia (?:também|mais))`,
     String.raw`^(?:articles? similaires|vous (?:aimerez|pourriez) aussi|à lire aussi)`,
     String.raw`^(?:artículos relacionados|también te puede)`,
@@ -55,14 +56,20 @@ const CONTENT_BEFORE = 200;
  */
 export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomElement[] {
   const headings = Array.from(queryAll(root, HEADING_SELECTOR));
+  const labels = new Set(
+    findLabelHeadings(root, stats).filter(
+      (label) => !headings.some((h) => h === label || contains(h, label)),
+    ),
+  );
   const rank = (h: DomElement) =>
-    Number(/^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2');
+    labels.has(h) ? 6 : Number(/^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2');
   const sections: DomElement[] = [];
-  for (const heading of headings) {
+  for (const heading of [...headings, ...labels]) {
     const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
     if (!text || text.length > MAX_HEADING_CHARS) continue;
     const section = SECTION_HEADING.test(text);
     if (!section && !WIDGET_HEADING.test(text)) continue;
+    const label = labels.has(heading);
     // A heading that is (or sits in) a link is a teaser's title: "Sign up for …" can be a headline.
     if (isLinkTitle(heading)) continue;
     const headingChars = stats.get(heading)?.text ?? text.length;
@@ -83,19 +90,61 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
     let before = 0;
     for (let e = branch.previousElementSibling; e; e = e.previousElementSibling)
       before += stats.get(e)?.text ?? 0;
-    if (before < CONTENT_BEFORE && block !== root && !holdsPeer(block)) {
+    // A label ("<p><strong>Related</strong></p>") is furniture only with the links it introduces:
+    // set as the title of a sub-section's text ("Recommended configuration"), it is the text's own.
+    const furnitureBlock = !label || linkList(block, stats, headingChars);
+    if (before < CONTENT_BEFORE && block !== root && !holdsPeer(block) && furnitureBlock) {
       sections.push(block);
       continue;
     }
     if (branch === heading && !section) continue;
-    sections.push(branch);
-    if (!section) continue;
-    for (let e = branch.nextElementSibling; e; e = e.nextElementSibling) {
-      if ((HEADING_TAG.test(e.localName) && isPeer(e)) || holdsPeer(e)) break;
-      sections.push(e);
-    }
+    const following: DomElement[] = [];
+    if (section)
+      for (let e = branch.nextElementSibling; e; e = e.nextElementSibling) {
+        if ((HEADING_TAG.test(e.localName) && isPeer(e)) || holdsPeer(e)) break;
+        if (label && !linkList(e, stats)) break;
+        following.push(e);
+      }
+    if (label && !following.some((e) => (stats.get(e)?.links ?? 0) > 0)) continue;
+    sections.push(branch, ...following);
   }
   return sections;
+}
+
+/** Class names of an element styled as a heading: "headline", "box-title", "section-head". */
+const HEADING_CLASS = /(?:^|[-_\s])(?:headline|heading|title|head|hdr)(?:$|[-_\s])/i;
+
+/**
+ * Labels that stand for a heading: a short paragraph or span set in bold, or named as a heading by
+ * its class, that names furniture ("<p><strong>Mehr zum Thema</strong></p>",
+ * "<span class="headline">Related articles</span>"). Only those matching a section heading count.
+ */
+function findLabelHeadings(root: DomElement, stats: StatsMap): DomElement[] {
+  const labels: DomElement[] = [];
+  for (const element of Array.from(queryAll(root, 'p, div, span, dt'))) {
+    // Visible text counted already: the long blocks are skipped before their text is read.
+    if ((stats.get(element)?.text ?? 0) > MAX_HEADING_CHARS) continue;
+    if (query(element, 'a[href], p, div, li, h1, h2, h3, h4, h5, h6')) continue;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (!text || text.length > MAX_HEADING_CHARS || !SECTION_HEADING.test(text)) continue;
+    const bold = queryAll(element, 'strong, b')
+      .map((b) => (b.textContent ?? '').replace(/\s+/g, ' ').trim())
+      .join(' ');
+    const styled =
+      bold === text ||
+      HEADING_CLASS.test(element.getAttribute('class') ?? '') ||
+      /\bbold\b/i.test(element.getAttribute('class') ?? '');
+    if (styled && !insideLink(element)) labels.push(element);
+  }
+  return labels;
+}
+
+/** Mostly links (a list of teasers) besides `labelChars` of label, or nothing but whitespace. */
+function linkList(element: DomElement, stats: StatsMap, labelChars = 0): boolean {
+  const s = stats.get(element);
+  const text = (s?.text ?? 0) - labelChars;
+  if (!s || text <= 0) return true;
+  return s.link >= 0.6 * text;
 }
 
 const HEADING_TAG = /^h[1-6]$/;

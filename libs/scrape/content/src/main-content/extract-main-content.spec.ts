@@ -154,6 +154,24 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).not.toContain('Os cervos de Nara');
     expect(markdown).not.toContain('Eine Nacht in Tokio');
   });
+
+  it('drops the links a bold or heading-styled label introduces, keeps a label that titles text', () => {
+    const links = (prefix: string) =>
+      `<ul>${[1, 2, 3].map((i) => `<li><a href="/${prefix}${i}">${prefix} story number ${i}</a></li>`).join('')}</ul>`;
+    const page = `<main><article><h1>Compost at home</h1><p>${sentence('heap', 3)}</p>
+      <p><strong>Recommended configuration</strong></p><p>${sentence('bin', 2)}</p>
+      <p>${sentence('worm', 3)}</p>
+      <p><strong>Mehr zum Thema</strong></p>${links('Garten')}
+      <section class="box"><span class="headline">Related articles</span>${links('Soil')}</section>
+      </article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('Recommended configuration');
+    expect(markdown).toContain('The bin needs');
+    expect(markdown).toContain('The worm needs');
+    expect(markdown).not.toContain('Mehr zum Thema');
+    expect(markdown).not.toContain('Garten story');
+    expect(markdown).not.toContain('Soil story');
+  });
 });
 
 describe('extractMainContent: asides', () => {
