@@ -77,4 +77,15 @@ describe('removeBoilerplateLines', () => {
       expect(text).not.toContain(gone);
     expect(text).toContain('helpful to the committee');
   });
+
+  it('drops newsletter pitches in the text, keeping sentences that report on a newsletter', () => {
+    const text = sut(
+      `${paragraph('river')}<p><em>Want more? Sign up for our weekly newsletter and get the best stories.</em></p>` +
+        `<p>Lust auf mehr? Melde dich hier für unseren Newsletter an.</p>${paragraph('lake')}` +
+        '<p>The council said residents could subscribe to its newsletter for flood warnings.</p>',
+    );
+    expect(text).not.toContain('weekly newsletter');
+    expect(text).not.toContain('Lust auf mehr');
+    expect(text).toContain('subscribe to its newsletter');
+  });
 });

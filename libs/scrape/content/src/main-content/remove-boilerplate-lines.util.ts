@@ -32,6 +32,8 @@ const FURNITURE_LINE = new RegExp(
     // Credit lines of pictures and sources, in the languages of the pages measured.
     String.raw`^\(?(?:fotos?|photos?|bild(?:er)?|images?|credits?|crédits?(?: photos?)?|crédito|titelbild|photograph(?:ed)? by|picture|quelle|quellen|fuente)\s*:.{0,80}\)?$`,
     String.raw`^(?:beitrag|artikel|seite|post|article|rezept) (?:teilen|empfehlen|drucken)|^jetzt (?:teilen|kommentieren)!?$|^(?:teilen|drucken|merken|pinnen)$|^print (?:this )?recipe$`,
+    // Newsletter pitches set in the text: "Sign up for our newsletter…", "Melde dich hier für unseren Newsletter an".
+    String.raw`^(?=.*\b(?:our|unseren?|unsere[mn]?|notre|nos|nuestro|nuestros|nossa|nosso)\s+(?:\S+\s+){0,3}newsletter)(?=.*(?:sign up|sign-up|subscribe|abonnier|anmelden|melde dich|registrier|inscri|suscr|assine|iscriv)).{0,250}$`,
     // Feedback and rating prompts under a text.
     String.raw`^(?:was this (?:article|page|post|story) (?:helpful|useful)|(?:war|ist) (?:der|dieser) (?:artikel|beitrag|text) (?:hilfreich|nützlich)|möchten sie (?:den|diesen) (?:artikel|beitrag) teilen|¿?te (?:ha )?(?:sido|resultó) útil(?: este artículo)?|cet article vous a-t-il été utile)\s*\??$`,
     String.raw`^\(?(?:noch )?keine bewertungen?(?: vorhanden)?\)?$|^\(?no (?:ratings|reviews|votes) yet\)?$`,
