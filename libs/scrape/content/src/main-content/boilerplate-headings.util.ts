@@ -56,10 +56,22 @@ const CONTENT_BEFORE = 200;
  */
 export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomElement[] {
   const headings = Array.from(queryAll(root, HEADING_SELECTOR));
+  // Every real heading, and each element holding one that is not a teaser's title: a label ranks
+  // below all headings, so these are its peers' holders (one lookup instead of a scan per label).
+  const headingSet = new Set(headings);
+  const holdsHeading = new Set<DomElement>();
+  for (const h of headings) {
+    if (isLinkTitle(h)) continue;
+    for (let p = h.parentElement; p && !holdsHeading.has(p); p = p.parentElement) holdsHeading.add(p);
+  }
+  const inHeading = (element: DomElement) => {
+    for (let p: DomElement | null = element; p; p = p.parentElement) if (headingSet.has(p)) return true;
+    return false;
+  };
   const labels = new Set(
-    findLabelHeadings(root, stats).filter(
-      (label) => !headings.some((h) => h === label || contains(h, label)),
-    ),
+    findLabelHeadings(root, stats)
+      .filter((label) => !inHeading(label))
+      .slice(0, MAX_LABELS),
   );
   const rank = (h: DomElement) =>
     labels.has(h) ? 6 : Number(/^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2');
@@ -78,7 +90,9 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
     // peer heading: that is the enclosing page section, not the furniture block.
     // Teaser titles (headings that are links) inside the section are its items, not peers.
     const isPeer = (h: DomElement) => h !== heading && rank(h) <= level && !isLinkTitle(h);
-    const holdsPeer = (el: DomElement) => headings.some((h) => isPeer(h) && contains(el, h));
+    const holdsPeer = label
+      ? (el: DomElement) => holdsHeading.has(el)
+      : (el: DomElement) => headings.some((h) => isPeer(h) && contains(el, h));
     let branch: DomElement = heading;
     let block: DomElement | null = heading.parentElement;
     while (block && block !== root && (stats.get(block)?.text ?? 0) <= headingChars + 10) {
@@ -110,6 +124,9 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
   }
   return sections;
 }
+
+/** Labels looked at on one page: more is a listing of labelled items, or a hostile page. */
+const MAX_LABELS = 100;
 
 /** Class names of an element styled as a heading: "headline", "box-title", "section-head". */
 const HEADING_CLASS = /(?:^|[-_\s])(?:headline|heading|title|head|hdr)(?:$|[-_\s])/i;

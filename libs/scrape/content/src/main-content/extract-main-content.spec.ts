@@ -172,6 +172,27 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).not.toContain('Garten story');
     expect(markdown).not.toContain('Soil story');
   });
+
+  it('stays linear on a page of thousands of labelled sections (each label is not checked against every heading)', () => {
+    const page = (n: number) =>
+      `<main><article><h1>Index</h1>${Array.from(
+        { length: n },
+        (_, i) =>
+          `<div><p><strong>Related</strong></p><ul><li><a href="/x${i}">x ${i}</a></li></ul><h3>Part ${i}</h3><p>${sentence(`part ${i}`, 1)}</p></div>`,
+      ).join('')}</article></main>`;
+    const time = (n: number) => {
+      const html = page(n);
+      const started = performance.now();
+      main(html);
+      return performance.now() - started;
+    };
+    time(400); // warm-up
+    const small = Math.min(time(400), time(400));
+    const large = Math.min(time(1600), time(1600));
+    // Four times the page: about four times the work (measured 2.4-3.3); the label-by-heading scan
+    // this replaced measured 7.1-11.
+    expect(large / small).toBeLessThan(6);
+  });
 });
 
 describe('extractMainContent: asides', () => {
