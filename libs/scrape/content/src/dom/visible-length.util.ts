@@ -25,6 +25,11 @@ export function nonSpaceLength(text: string): number {
   return n;
 }
 
+/** Text as it reads: whitespace runs collapsed to one space, trimmed. */
+export function collapsedSpace(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /**
  * Non-whitespace characters of a node's text (`textContent` without whitespace), counted without
  * building the text. `limit` stops counting once it is exceeded (callers comparing to a bound).

@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { contains, query, queryAll } from '../dom/query.util';
+import { collapsedSpace } from '../dom/visible-length.util';
 import type { StatsMap } from './content-stats.util';
 
 /**
@@ -77,7 +78,7 @@ export function findBoilerplateSections(root: DomElement, stats: StatsMap): DomE
     labels.has(h) ? 6 : Number(/^h([1-6])$/i.exec(h.localName)?.[1] ?? h.getAttribute('aria-level') ?? '2');
   const sections: DomElement[] = [];
   for (const heading of [...headings, ...labels]) {
-    const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = collapsedSpace(heading.textContent);
     if (!text || text.length > MAX_HEADING_CHARS) continue;
     const section = SECTION_HEADING.test(text);
     if (!section && !WIDGET_HEADING.test(text)) continue;
@@ -142,10 +143,10 @@ function findLabelHeadings(root: DomElement, stats: StatsMap): DomElement[] {
     // Visible text counted already: the long blocks are skipped before their text is read.
     if ((stats.get(element)?.text ?? 0) > MAX_HEADING_CHARS) continue;
     if (query(element, 'a[href], p, div, li, h1, h2, h3, h4, h5, h6')) continue;
-    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = collapsedSpace(element.textContent);
     if (!text || text.length > MAX_HEADING_CHARS || !SECTION_HEADING.test(text)) continue;
     const bold = queryAll(element, 'strong, b')
-      .map((b) => (b.textContent ?? '').replace(/\s+/g, ' ').trim())
+      .map((b) => collapsedSpace(b.textContent))
       .join(' ');
     const styled =
       bold === text ||

@@ -1,6 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
 import { queryAll } from '../dom/query.util';
+import { collapsedSpace } from '../dom/visible-length.util';
 import { findBoilerplateSections } from './boilerplate-headings.util';
 import type { ChromeKind } from './boilerplate-signals';
 import { type ElementStats, isLinkDense, refreshGood, type StatsMap } from './content-stats.util';
@@ -258,7 +259,7 @@ export function flagInlinePromos(root: DomElement, stats: StatsMap): void {
   for (const element of Array.from(queryAll(root, 'p, li, div'))) {
     const s = stats.get(element);
     if (!s || s.kind || s.text > PROMO_MAX_CHARS || s.links < 1 || s.links > 2) continue;
-    const label = PROMO_LABEL.exec((element.textContent ?? '').replace(/\s+/g, ' ').trim());
+    const label = PROMO_LABEL.exec(collapsedSpace(element.textContent));
     if (!label || s.link < 0.5 * (s.text - label[0].replace(/\s/g, '').length)) continue;
     s.kind = { kind: 'related', semantic: false };
     changed = true;

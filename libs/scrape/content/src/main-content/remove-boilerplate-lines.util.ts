@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, tagOf } from '../dom/dom.types';
-import { visibleLength } from '../dom/visible-length.util';
+import { collapsedSpace, visibleLength } from '../dom/visible-length.util';
 
 /**
  * Lines that are page furniture wherever they sit, by what they say: ad labels, share buttons,
@@ -123,7 +123,7 @@ export function removeBoilerplateLines(root: DomElement): void {
       const length = visibleLength(child, MAX_LINE_CHARS);
       if (length > MAX_LINE_CHARS) lines.push({ element: child, long: true });
       else {
-        const text = (child.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const text = collapsedSpace(child.textContent);
         if (text) lines.push({ element: child, text, long: length >= PARAGRAPH_CHARS });
       }
     }

@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
 import { isElement, isText, tagOf } from '../dom/dom.types';
 import { contains, query } from '../dom/query.util';
-import { nonSpaceLength } from '../dom/visible-length.util';
+import { collapsedSpace, nonSpaceLength } from '../dom/visible-length.util';
 
 const TEXT_BLOCKS = new Set([
   'p',
@@ -151,5 +151,5 @@ function removeRepeatedSections(root: DomElement): void {
 
 /** Text as blocks are compared: whitespace runs collapsed, trimmed, lower case. */
 export function collapsedText(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+  return collapsedSpace(text).toLowerCase();
 }
