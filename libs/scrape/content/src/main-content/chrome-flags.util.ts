@@ -151,7 +151,13 @@ export function unflagContentHolders(root: DomElement, stats: StatsMap): void {
     // are hidden, or short.
     const proseChars = kind === 'overlay' ? LONG_PROSE_CHARS : PROSE_CHARS;
     const prose = s.text - s.link >= proseChars && s.link <= PROSE_LINK_DENSITY * s.text;
-    const wrapper = s.text >= WRAPPER_SHARE * total && !NOT_WRAPPERS.has(kind) && !sidebar;
+    // A related-items block after a text is not its wrapper, however short the text is (a paywalled
+    // article's teaser paragraphs, then "More articles").
+    const wrapper =
+      s.text >= WRAPPER_SHARE * total &&
+      !NOT_WRAPPERS.has(kind) &&
+      !sidebar &&
+      !(kind === 'related' && proseBefore(element, root, stats) >= FURNITURE_AFTER_PROSE);
     // A caption is a line or two; a "caption" block with paragraphs of text is a slide's text.
     const notCaption = kind === 'caption' && s.text - s.link >= MAX_CAPTION_CHARS;
     if ((weak && (wrapper || notCaption || (prose && proseCanSave))) || holders.has(element)) {
@@ -182,18 +188,34 @@ function keepCaptionsOfGalleries(root: DomElement, stats: StatsMap): void {
   refreshGood(root, stats);
 }
 
-/** Sections under a "Related posts"-style heading, unless they are half of the page. */
+/**
+ * Sections under a "Related posts"-style heading, unless they are half of the page and follow no text
+ * (a page of related posts is that list).
+ */
 export function flagBoilerplateSections(root: DomElement, stats: StatsMap): void {
   const total = stats.get(root)?.text ?? 0;
   let changed = false;
   for (const section of findBoilerplateSections(root, stats)) {
     const s = stats.get(section);
-    if (s && !s.kind && s.text < WRAPPER_SHARE * total) {
+    if (!s || s.kind) continue;
+    if (s.text < WRAPPER_SHARE * total || proseBefore(section, root, stats) >= FURNITURE_AFTER_PROSE) {
       s.kind = { kind: 'related', semantic: false };
       changed = true;
     }
   }
   if (changed) refreshGood(root, stats);
+}
+
+/** Prose before a related-items block that shows it follows a text rather than holding it. */
+const FURNITURE_AFTER_PROSE = 400;
+
+/** Prose of the blocks before `element` in document order, up to `root` (flagged or not). */
+function proseBefore(element: DomElement, root: DomElement, stats: StatsMap): number {
+  let prose = 0;
+  for (let e: DomElement | null = element; e && e !== root; e = e.parentElement)
+    for (let sibling = e.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
+      prose += stats.get(sibling)?.prose ?? 0;
+  return prose;
 }
 
 function siblingProse(element: DomElement, stats: StatsMap): number {
@@ -234,8 +256,8 @@ export function flagSecondaryTeasers(root: DomElement, stats: StatsMap): void {
  * The label of a promo line set in the text: "Also read:", "READ MORE:", "Related reading:", and the
  * same labels in the other languages of the pages measured ("Auch lesen:", "Lire aussi :", "Veja também:").
  */
-const PROMO_LABEL = new RegExp(
-  String.raw`^(?:` +
+const PROMO_LABEL_WORDS =
+  String.raw`(?:` +
     [
       String.raw`also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular`,
       String.raw`auch lesen|mehr lesen|lesen sie (?:auch|mehr|hier)|lies auch|mehr zum thema|mehr dazu|siehe auch|(?:zum )?weiterlesen|passend dazu|empfohlen(?:er artikel)?`,
@@ -244,9 +266,10 @@ const PROMO_LABEL = new RegExp(
       String.raw`veja também|leia (?:também|mais)|saiba mais`,
       String.raw`leggi anche|vedi anche|lees ook|zie ook`,
     ].join('|') +
-    String.raw`)\s*:`,
-  'i',
-);
+    String.raw`)`;
+const PROMO_LABEL = new RegExp(String.raw`^${PROMO_LABEL_WORDS}\s*:`, 'i');
+/** The same label as an element of its own, in a card linking to another post ("Mehr zum Thema"). */
+const CARD_LABEL = new RegExp(String.raw`^${PROMO_LABEL_WORDS}\s*:?$`, 'i');
 /** A promo line is short and carries one or two links. */
 const PROMO_MAX_CHARS = 250;
 
@@ -264,5 +287,25 @@ export function flagInlinePromos(root: DomElement, stats: StatsMap): void {
     s.kind = { kind: 'related', semantic: false };
     changed = true;
   }
+  for (const link of Array.from(queryAll(root, 'a[href]'))) {
+    const s = stats.get(link);
+    if (!s || s.kind || s.text > PROMO_MAX_CHARS || !isPromoCard(link)) continue;
+    s.kind = { kind: 'related', semantic: false };
+    changed = true;
+  }
   if (changed) refreshGood(root, stats);
+}
+
+/** A card's label is a line of its own. */
+const MAX_CARD_LABEL = 40;
+
+/** A link set as a card whose first line is a promo label of its own: "Mehr zum Thema" + headline. */
+function isPromoCard(link: DomElement): boolean {
+  for (const label of Array.from(queryAll(link, 'div, span, p, strong, b'))) {
+    const text = collapsedSpace(label.textContent);
+    if (!text || text.length > MAX_CARD_LABEL) continue;
+    // The first short element with text: is it the label alone, with more text after it in the card?
+    return CARD_LABEL.test(text) && collapsedSpace(link.textContent).length > text.length + 10;
+  }
+  return false;
 }

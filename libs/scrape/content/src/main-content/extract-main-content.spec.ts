@@ -155,6 +155,36 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).not.toContain('Eine Nacht in Tokio');
   });
 
+  it('drops a card linking to another post that opens with a label of its own, keeps a plain link card', () => {
+    const page = `<main><article><h1>Heizen mit Holz</h1><p>${sentence('stove', 3)}</p>
+      <div><a class="internal-link" href="/pellets"><figure><img src="/p.jpg" alt=""></figure>
+        <div><div class="internal-link-title">Mehr zum Thema</div><h2>So heizen Sie effizient mit Pellets</h2></div></a></div>
+      <p>${sentence('chimney', 3)}</p>
+      <div><a href="/guide"><div>Der ganze Leitfaden</div><h2>Holz richtig lagern, Schritt für Schritt</h2></a></div>
+      </article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The chimney needs');
+    expect(markdown).not.toContain('Mehr zum Thema');
+    expect(markdown).not.toContain('effizient mit Pellets');
+    expect(markdown).toContain('Holz richtig lagern');
+  });
+
+  it('drops a "More articles" section after a short text even when the teasers outweigh the text', () => {
+    const teasers = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<li><a href="/story-${i}"><p>Ressort</p><p><strong>Story ${i}</strong></p><span>${sentence(`teaser ${i}`, 1)}</span></a></li>`,
+    ).join('');
+    const page = `<header><a href="/">Home</a></header><main>
+      <article><h1>Studierende suchen Zimmer</h1><p>${sentence('room', 3)}</p><p>${sentence('rent', 2)}</p></article>
+      <section class="row"><div class="column"><div class="box"><h2>Weitere Artikel</h2></div></div>
+        <div class="column"><ul>${teasers}</ul></div></section></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The rent needs');
+    expect(markdown).not.toContain('Weitere Artikel');
+    expect(markdown).not.toContain('Story 3');
+  });
+
   it('drops the links a bold or heading-styled label introduces, keeps a label that titles text', () => {
     const links = (prefix: string) =>
       `<ul>${[1, 2, 3].map((i) => `<li><a href="/${prefix}${i}">${prefix} story number ${i}</a></li>`).join('')}</ul>`;
