@@ -88,4 +88,19 @@ describe('removeBoilerplateLines', () => {
     expect(text).not.toContain('Lust auf mehr');
     expect(text).toContain('subscribe to its newsletter');
   });
+
+  it('drops credit lines without a colon, captions ending in an agency credit, letter prompts and support appeals', () => {
+    const text = sut(
+      `${paragraph('river')}<p>Advertisement:</p><p>Photograph by Ed Marshall, Redonda Restoration Programme</p>` +
+        '<p>Marco Odermatt, Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO</p>' +
+        `${paragraph('lake')}<p>We want to hear what you think about this article. Submit a letter to the editor.</p>` +
+        '<p>If you enjoyed reading this post – would you consider supporting our work? Just click here. Thanks!</p>' +
+        '<p>Photographs by the survey team are in the appendix, with the dates they were taken.</p>' +
+        '<p>If you enjoyed reading this post, the second part follows next week.</p>',
+    );
+    for (const gone of ['Advertisement', 'Ed Marshall', 'BERTORELLO', 'Submit a letter', 'supporting our work'])
+      expect(text).not.toContain(gone);
+    expect(text).toContain('Photographs by the survey team');
+    expect(text).toContain('the second part follows');
+  });
 });

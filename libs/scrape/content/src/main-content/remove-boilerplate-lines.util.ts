@@ -10,7 +10,7 @@ import { collapsedSpace, visibleLength } from '../dom/visible-length.util';
  */
 const FURNITURE_LINE = new RegExp(
   [
-    String.raw`^(?:advertisement|advertisements|advert|anzeige|werbung|publicité|publicidad|pubblicità|sponsored(?: content)?|paid content|ad)$`,
+    String.raw`^(?:advertisement|advertisements|advert|anzeige|werbung|publicité|publicidad|pubblicità|sponsored(?: content)?|paid content|ad)\s*:?$`,
     String.raw`^(?:(?:share|share this(?: article| story| post| page)?|share on \w+|tweet|pin it|pin|email|e-mail|mail|print|print this(?: article| page)?|whatsapp|facebook|twitter|linkedin|reddit|pinterest|copy link|like|comment|save)\s*[:|·•,/-]?\s*)+$`,
     String.raw`^(?:copyright|©|\(c\))\s*(?:\d{4}|[^.]{0,80}all rights reserved|.{0,120}$)`,
     String.raw`^.{0,80}all rights reserved\.?$`,
@@ -31,12 +31,18 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^in (?:association|partnership) with$`,
     // Credit lines of pictures and sources, in the languages of the pages measured.
     String.raw`^\(?(?:fotos?|photos?|bild(?:er)?|images?|credits?|crédits?(?: photos?)?|crédito|titelbild|photograph(?:ed)? by|picture|quelle|quellen|fuente)\s*:.{0,80}\)?$`,
+    String.raw`^(?:photo(?:graph)?|picture|image|illustration|video)s? (?:by|courtesy(?: of)?)\s+[^.!?]{2,80}$`,
+    // A caption line that ends in its agency credit: "Marco Odermatt in Peking. © AFP / MARCO BERTORELLO".
+    String.raw`^.{0,140}[.!?)]\s+(?:©|\(c\))\s*[a-zà-ÿ][^.!?]{1,60}$`,
     String.raw`^(?:beitrag|artikel|seite|post|article|rezept) (?:teilen|empfehlen|drucken)|^jetzt (?:teilen|kommentieren)!?$|^(?:teilen|drucken|merken|pinnen)$|^print (?:this )?recipe$`,
     // Newsletter pitches set in the text: "Sign up for our newsletter…", "Melde dich hier für unseren Newsletter an".
     String.raw`^(?=.*\b(?:our|unseren?|unsere[mn]?|notre|nos|nuestro|nuestros|nossa|nosso)\s+(?:\S+\s+){0,3}newsletter)(?=.*(?:sign up|sign-up|subscribe|abonnier|anmelden|melde dich|registrier|inscri|suscr|assine|iscriv)).{0,250}$`,
     // Feedback and rating prompts under a text.
     String.raw`^(?:was this (?:article|page|post|story) (?:helpful|useful)|(?:war|ist) (?:der|dieser) (?:artikel|beitrag|text) (?:hilfreich|nützlich)|möchten sie (?:den|diesen) (?:artikel|beitrag) teilen|¿?te (?:ha )?(?:sido|resultó) útil(?: este artículo)?|cet article vous a-t-il été utile)\s*\??$`,
     String.raw`^\(?(?:noch )?keine bewertungen?(?: vorhanden)?\)?$|^\(?no (?:ratings|reviews|votes) yet\)?$`,
+    String.raw`^(?:we(?:'d| would)? (?:want|like|love) to hear what you think|tell us what you think|what do you think\?).{0,150}(?:letter|comment|e-?mail|write to|submit)`,
+    // Support appeals under a text: "If you enjoyed reading this post, would you consider supporting our work?"
+    String.raw`^(?:if you (?:enjoyed|liked|value|appreciate)(?: reading)? (?:this|our) .{0,60}\b(?:support|donat|contribut)|(?:please )?(?:support|help) (?:us|our (?:work|journalism))\b.{0,60}\b(?:donat|subscri|contribut)|jede (?:kleine )?spende\b|unterstützen sie (?:uns|unsere arbeit|unabhängigen journalismus)).{0,200}$`,
   ].join('|'),
   'i',
 );
