@@ -103,4 +103,17 @@ describe('removeBoilerplateLines', () => {
     expect(text).toContain('Photographs by the survey team');
     expect(text).toContain('the second part follows');
   });
+
+  it('drops sign-up calls, follow-us lines and licence notes, keeping sentences that mention the networks', () => {
+    const text = sut(
+      `${paragraph('river')}<p><em>Do you want to be informed of our actions? Sign up here</em></p>` +
+        '<p>Puede escribirnos a redaccion@example.org o seguir a Materia en Facebook, Twitter, Instagram</p>' +
+        `${paragraph('lake')}<p>Sofern nicht anders ausgewiesen, stehen Inhalte dieser Website unter CC-BY</p>` +
+        '<p>Now if you follow me on Twitter or Facebook then you know who I like.</p>' +
+        '<p>Will the council act? Sign up here was the slogan of the volunteers who filled the sandbags in the rain.</p>',
+    );
+    for (const gone of ['informed of our actions', 'Materia en Facebook', 'CC-BY']) expect(text).not.toContain(gone);
+    expect(text).toContain('follow me on Twitter');
+    expect(text).toContain('the slogan of the volunteers');
+  });
 });

@@ -41,6 +41,13 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^(?:was this (?:article|page|post|story) (?:helpful|useful)|(?:war|ist) (?:der|dieser) (?:artikel|beitrag|text) (?:hilfreich|nützlich)|möchten sie (?:den|diesen) (?:artikel|beitrag) teilen|¿?te (?:ha )?(?:sido|resultó) útil(?: este artículo)?|cet article vous a-t-il été utile)\s*\??$`,
     String.raw`^\(?(?:noch )?keine bewertungen?(?: vorhanden)?\)?$|^\(?no (?:ratings|reviews|votes) yet\)?$`,
     String.raw`^(?:we(?:'d| would)? (?:want|like|love) to hear what you think|tell us what you think|what do you think\?).{0,150}(?:letter|comment|e-?mail|write to|submit)`,
+    // A sign-up call after a question: "Do you want to be informed of our actions? Sign up here".
+    String.raw`^.{0,150}\?\s*(?:sign up|subscribe|register|join us|jetzt anmelden|hier anmelden|inscr[ií]bete|abonnez-vous)(?: here| now| today| for free)?[.!]?$`,
+    // Follow-us lines naming two networks: "Puede … seguir a Materia en Facebook, Twitter, Instagram".
+    String.raw`^(?=.{0,250}$)(?=.*(?:\bfollow us\b|^follow\b|síguenos|seguirnos|\bseguir a \S+ en\b|folgen sie uns|folge uns|suivez-nous|seguici|siga-nos))(?=.*\b(?:facebook|twitter|instagram|linkedin|youtube|tiktok|mastodon|threads|bluesky)\b.*\b(?:facebook|twitter|instagram|linkedin|youtube|tiktok|mastodon|threads|bluesky|x)\b)`,
+    // Licence notes of a site: "Unless otherwise noted, content on this site is licensed under CC-BY".
+    String.raw`^(?:unless otherwise (?:noted|stated|indicated|specified)|sofern nicht anders (?:angegeben|ausgewiesen|vermerkt|gekennzeichnet)|except where otherwise noted)\b.{0,160}(?:licen[cs]|lizenz|cc[- ]by|creative commons)`,
+    String.raw`^(?:this (?:work|article|post|content|text|blog) is licensed under|licensed under (?:a |the )?creative commons)\b.{0,160}$`,
     // Support appeals under a text: "If you enjoyed reading this post, would you consider supporting our work?"
     String.raw`^(?:if you (?:enjoyed|liked|value|appreciate)(?: reading)? (?:this|our) .{0,60}\b(?:support|donat|contribut)|(?:please )?(?:support|help) (?:us|our (?:work|journalism))\b.{0,60}\b(?:donat|subscri|contribut)|jede (?:kleine )?spende\b|unterstützen sie (?:uns|unsere arbeit|unabhängigen journalismus)).{0,200}$`,
   ].join('|'),
