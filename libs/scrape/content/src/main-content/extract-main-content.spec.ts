@@ -169,6 +169,21 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).toContain('Holz richtig lagern');
   });
 
+  it('drops sections under "Comments:", "Got something to say?" and "Weitere …tipps" headings', () => {
+    const links = (prefix: string) =>
+      `<ul>${[1, 2, 3].map((i) => `<li><a href="/${prefix}${i}">${prefix} tour number ${i}</a></li>`).join('')}</ul>`;
+    const page = `<main><article><h1>Stockholm im Herbst</h1><p>${sentence('harbour', 3)}</p>
+      <p>${sentence('island', 3)}</p>
+      <h3>Weitere Tourentipps in Schweden</h3>${links('Schweden')}
+      <h3>Comments:</h3><div><p>Great post, thanks a lot!</p><p>Posted by Anna at 10:02</p></div>
+      <h3>Got something to say?</h3><form><textarea></textarea><p>Your name</p></form>
+      </article></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('The island needs');
+    for (const gone of ['Tourentipps', 'Schweden tour', 'Comments:', 'Great post', 'Got something to say'])
+      expect(markdown).not.toContain(gone);
+  });
+
   it('drops a "More articles" section after a short text even when the teasers outweigh the text', () => {
     const teasers = Array.from(
       { length: 6 },
