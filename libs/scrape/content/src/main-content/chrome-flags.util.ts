@@ -258,15 +258,15 @@ export function flagSecondaryTeasers(root: DomElement, stats: StatsMap): void {
  */
 const PROMO_LABEL_WORDS =
   String.raw`(?:` +
-    [
-      String.raw`also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular`,
-      String.raw`auch lesen|mehr lesen|lesen sie (?:auch|mehr|hier)|lies auch|mehr zum thema|mehr dazu|siehe auch|(?:zum )?weiterlesen|passend dazu|empfohlen(?:er artikel)?`,
-      String.raw`(?:à |a )?lire aussi|voir aussi|à voir aussi|lire la suite`,
-      String.raw`(?:lee|lea|leer) (?:también|más)|ver también|(?:también )?(?:te|le) puede interesar`,
-      String.raw`veja também|leia (?:também|mais)|saiba mais`,
-      String.raw`leggi anche|vedi anche|lees ook|zie ook`,
-    ].join('|') +
-    String.raw`)`;
+  [
+    String.raw`also read|read also|read more|must read|related|related reading|related article|related post|related story|recommended|recommended reading|see also|more on this|further reading|don'?t miss|keep reading|up next|read next|trending|popular`,
+    String.raw`auch lesen|mehr lesen|lesen sie (?:auch|mehr|hier)|lies auch|mehr zum thema|mehr dazu|siehe auch|(?:zum )?weiterlesen|passend dazu|empfohlen(?:er artikel)?`,
+    String.raw`(?:à |a )?lire aussi|voir aussi|à voir aussi|lire la suite`,
+    String.raw`(?:lee|lea|leer) (?:también|más)|ver también|(?:también )?(?:te|le) puede interesar`,
+    String.raw`veja também|leia (?:também|mais)|saiba mais`,
+    String.raw`leggi anche|vedi anche|lees ook|zie ook`,
+  ].join('|') +
+  String.raw`)`;
 const PROMO_LABEL = new RegExp(String.raw`^${PROMO_LABEL_WORDS}\s*:`, 'i');
 /** The same label as an element of its own, in a card linking to another post ("Mehr zum Thema"). */
 const CARD_LABEL = new RegExp(String.raw`^${PROMO_LABEL_WORDS}\s*:?$`, 'i');

@@ -98,7 +98,13 @@ describe('removeBoilerplateLines', () => {
         '<p>Photographs by the survey team are in the appendix, with the dates they were taken.</p>' +
         '<p>If you enjoyed reading this post, the second part follows next week.</p>',
     );
-    for (const gone of ['Advertisement', 'Ed Marshall', 'BERTORELLO', 'Submit a letter', 'supporting our work'])
+    for (const gone of [
+      'Advertisement',
+      'Ed Marshall',
+      'BERTORELLO',
+      'Submit a letter',
+      'supporting our work',
+    ])
       expect(text).not.toContain(gone);
     expect(text).toContain('Photographs by the survey team');
     expect(text).toContain('the second part follows');
@@ -112,7 +118,8 @@ describe('removeBoilerplateLines', () => {
         '<p>Now if you follow me on Twitter or Facebook then you know who I like.</p>' +
         '<p>Will the council act? Sign up here was the slogan of the volunteers who filled the sandbags in the rain.</p>',
     );
-    for (const gone of ['informed of our actions', 'Materia en Facebook', 'CC-BY']) expect(text).not.toContain(gone);
+    for (const gone of ['informed of our actions', 'Materia en Facebook', 'CC-BY'])
+      expect(text).not.toContain(gone);
     expect(text).toContain('follow me on Twitter');
     expect(text).toContain('the slogan of the volunteers');
   });
