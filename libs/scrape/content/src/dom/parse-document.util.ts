@@ -2,6 +2,7 @@ import type { DomDocument } from './dom.types';
 import { limitDepth } from './limit-depth.util';
 import { parseHtml } from './parse-html.util';
 import { stripRawText } from './raw-text.util';
+import { completeStreamedSegments } from './streamed-segments.util';
 
 const HEAD_ONLY_TAG = /^<(?:!doctype|!--|\/?html|\/?head|title|meta|link|base|style|script)\b/i;
 const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
@@ -84,13 +85,16 @@ export function normalizeDocumentShell(html: string): string {
 }
 
 /**
- * Parses an HTML string into a document that always has a head and a body. `repair` runs on the
- * markup once script and style bodies are gone (a text repair such as `repairMojibake` then scans
- * about half of the bytes).
+ * Parses an HTML string into a document that always has a head and a body, with the segments of a
+ * streamed render moved where its scripts would put them. `repair` runs on the markup once script
+ * and style bodies are gone (a text repair such as `repairMojibake` then scans about half of the
+ * bytes).
  */
 export function parseDocument(html: string, repair?: (markup: string) => string): DomDocument {
   const markup = stripRawText(html);
   const document = parseHtml(normalizeDocumentShell(repair ? repair(markup) : markup));
   if (document.body) limitDepth(document.body);
+  // The scripts that put streamed segments in place are read from the markup they were stripped from.
+  completeStreamedSegments(document, html);
   return document;
 }
