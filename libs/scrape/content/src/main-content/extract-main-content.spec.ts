@@ -87,6 +87,32 @@ describe('extractMainContent: title and lead', () => {
     expect(markdown).toContain('Question body:');
     expect(markdown).toContain('Answer 5:');
   });
+
+  it("keeps a story's deck with its title when the text column missed both, but not a blog's tagline", () => {
+    const story = (head: string, og: string) =>
+      `<!doctype html><html><head><title>Flood defences hold in Lowmarsh | The Courier</title>${og}</head><body>
+      <div class="hero">${head}</div><nav><a href="/a">A</a> <a href="/b">B</a></nav>
+      <div class="entry-content"><p>${sentence('levee', 3)}</p><p>${sentence('pump', 3)}</p><p>${sentence('gate', 3)}</p></div></body></html>`;
+    const run = (html: string) => {
+      const body = parseDocument(html).body;
+      if (!body) throw new Error('no body');
+      return htmlToMarkdown(extractMainContent(body) ?? body, { removeBase64Images: true });
+    };
+    const deck =
+      'The new barrier kept the river out for three days, and the engineers say it can take a higher flood.';
+    const markdown = run(
+      story(
+        `<h1>Flood defences hold in Lowmarsh</h1><h2 class="subhead">${deck}</h2>`,
+        '<meta property="og:type" content="article">',
+      ),
+    );
+    expect(markdown).toContain('# Flood defences hold in Lowmarsh');
+    expect(markdown).toContain(deck);
+    const tagline =
+      'Notes on levees, pumps and gates from an engineer who has spent thirty years on the river.';
+    const blog = run(story(`<h1>Flood defences hold in Lowmarsh</h1><h2>${tagline}</h2>`, ''));
+    expect(blog).not.toContain(tagline);
+  });
 });
 
 describe('extractMainContent: data tables', () => {

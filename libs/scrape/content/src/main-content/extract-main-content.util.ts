@@ -46,7 +46,7 @@ export function analyzeContent(root: DomElement): StatsMap {
  */
 export function extractMainContent(root: DomElement): DomElement | undefined {
   const stats = analyzeContent(root);
-  const { container, lead, title } = selectContainer(root, stats);
+  const { container, lead, title, deck } = selectContainer(root, stats);
   const text = stats.get(container)?.text ?? 0;
   const prunable = prunableElements(container, stats);
   const kept = text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
@@ -57,7 +57,10 @@ export function extractMainContent(root: DomElement): DomElement | undefined {
   if ((lead.length > 0 || title) && root.ownerDocument) {
     main = root.ownerDocument.createElement('div');
     // The page's own title, once, when the text it heads was found without it.
-    if (title && !holdsHeading(container, title)) main.appendChild(title);
+    if (title && !holdsHeading(container, title)) {
+      main.appendChild(title);
+      if (deck) main.appendChild(deck);
+    }
     for (const block of lead) main.appendChild(block);
     main.appendChild(container);
   }

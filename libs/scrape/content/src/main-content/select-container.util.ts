@@ -117,6 +117,8 @@ export interface MainRegion {
   lead: DomElement[];
   /** The page's title heading, when it precedes the container and neither holds it. */
   title?: DomElement;
+  /** The standfirst right under that title (a story's deck), when the container missed it too. */
+  deck?: DomElement;
 }
 
 function withTitle(region: MainRegion, root: DomElement, stats: StatsMap): MainRegion {
@@ -125,8 +127,47 @@ function withTitle(region: MainRegion, root: DomElement, stats: StatsMap): MainR
   const first = region.lead[0] ?? region.container;
   const inside = (block: DomElement) => block === title || commonAncestor(block, title) === block;
   if (inside(region.container) || region.lead.some(inside) || !precedes(title, first)) return region;
-  return { ...region, title };
+  // Only a story has a deck: under a blog's or a shop's name the next line is its tagline.
+  const deck = isArticlePage(title) ? deckAfter(title, first, root, stats) : undefined;
+  return { ...region, title, ...(deck ? { deck } : {}) };
 }
+
+/** A deck is a sentence or two: longer is text the container should have held, shorter a label. */
+const DECK_MIN_CHARS = 50;
+const DECK_MAX_CHARS = 400;
+/** Levels climbed from the title to find what follows it (the title sits in an hgroup, a header). */
+const DECK_CLIMB = 3;
+
+/**
+ * The first block with text after the title, when it reads as a standfirst: a paragraph or a
+ * subheading of prose (few links, not chrome), before the container. A byline or a date line is
+ * shorter than a deck; a list, a caption or a link is not one.
+ */
+function deckAfter(
+  title: DomElement,
+  first: DomElement,
+  root: DomElement,
+  stats: StatsMap,
+): DomElement | undefined {
+  let from: DomElement = title;
+  for (let level = 0; level <= DECK_CLIMB && from !== root; level += 1) {
+    for (let next = from.nextElementSibling; next; next = next.nextElementSibling) {
+      const s = stats.get(next);
+      if (!s || s.text === 0) continue;
+      if (next === first || commonAncestor(next, first) === next || !precedes(next, first)) return undefined;
+      const deck = DECK_TAGS.has(tagOf(next)) && s.leaf && !isFlagged(next, root, stats);
+      const prose = s.text - s.link;
+      return deck && prose >= DECK_MIN_CHARS && s.text <= DECK_MAX_CHARS && s.link <= 0.2 * s.text
+        ? next
+        : undefined;
+    }
+    if (!from.parentElement) return undefined;
+    from = from.parentElement;
+  }
+  return undefined;
+}
+
+const DECK_TAGS = new Set(['p', 'h2', 'h3', 'div']);
 
 /**
  * The main content: the coverage container, plus the blocks between the page's title heading and
