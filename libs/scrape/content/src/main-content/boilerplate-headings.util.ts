@@ -19,6 +19,7 @@ const SECTION_HEADING = new RegExp(
     String.raw`^recently viewed\b`,
     String.raw`^more (?:from|stories|articles|posts|news|videos|products|like this|to (?:explore|read|love|discover)|in\b|by\b|on\b)`,
     String.raw`^(?:latest|recent|popular|top) (?:news|posts|articles|stories|products|videos|comments|reviews|topics|threads)\b`,
+    String.raw`^featured (?:insights|articles|posts|stories|news|resources|content|client stories|case studies|blogs?)$`,
     String.raw`^(?:read|up) next\b`,
     String.raw`^(?:keep|continue) reading\b`,
     String.raw`^(?:further|recommended|suggested) reading\b`,

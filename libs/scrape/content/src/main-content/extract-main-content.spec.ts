@@ -195,7 +195,7 @@ describe('extractMainContent: promo lines', () => {
     expect(markdown).toContain('Holz richtig lagern');
   });
 
-  it('drops sections under "Comments:", "Got something to say?" and "Weitere …tipps" headings', () => {
+  it('drops sections under "Comments:", "Got something to say?", "Weitere …tipps" and "Featured insights" headings', () => {
     const links = (prefix: string) =>
       `<ul>${[1, 2, 3].map((i) => `<li><a href="/${prefix}${i}">${prefix} tour number ${i}</a></li>`).join('')}</ul>`;
     const page = `<main><article><h1>Stockholm im Herbst</h1><p>${sentence('harbour', 3)}</p>
@@ -203,10 +203,18 @@ describe('extractMainContent: promo lines', () => {
       <h3>Weitere Tourentipps in Schweden</h3>${links('Schweden')}
       <h3>Comments:</h3><div><p>Great post, thanks a lot!</p><p>Posted by Anna at 10:02</p></div>
       <h3>Got something to say?</h3><form><textarea></textarea><p>Your name</p></form>
+      <h2>Featured insights</h2><div><a href="/i1"><p>SURVEY</p><h3>Ten trends in travel</h3></a></div>
       </article></main>`;
     const markdown = main(page);
     expect(markdown).toContain('The island needs');
-    for (const gone of ['Tourentipps', 'Schweden tour', 'Comments:', 'Great post', 'Got something to say'])
+    for (const gone of [
+      'Tourentipps',
+      'Schweden tour',
+      'Comments:',
+      'Great post',
+      'Got something to say',
+      'Ten trends',
+    ])
       expect(markdown).not.toContain(gone);
   });
 
