@@ -123,4 +123,22 @@ describe('removeBoilerplateLines', () => {
     expect(text).toContain('follow me on Twitter');
     expect(text).toContain('the slogan of the volunteers');
   });
+
+  it('drops affiliate disclosures, shop and register buttons, disclaimers and lone date labels', () => {
+    const text = sut(
+      `${paragraph('river')}<p>*Affiliatelink</p><p>Bei den Verlinkungen handelt es sich um Affiliate-Links: Kaufen Sie darüber, erhalten wir eine Provision.</p>` +
+        `<p>Zum Shop</p><p>Jetzt registrieren</p>${paragraph('lake')}<p>Alle Angaben ohne Gewähr</p><p>Aktualisiert:</p>` +
+        '<p>Affiliate marketing is a performance-based exercise that enables pay-per-sale compensation within a network.</p>',
+    );
+    for (const gone of [
+      'Affiliatelink',
+      'Verlinkungen',
+      'Zum Shop',
+      'registrieren',
+      'ohne Gewähr',
+      'Aktualisiert',
+    ])
+      expect(text).not.toContain(gone);
+    expect(text).toContain('Affiliate marketing is a performance-based');
+  });
 });

@@ -41,6 +41,14 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^(?:was this (?:article|page|post|story) (?:helpful|useful)|(?:war|ist) (?:der|dieser) (?:artikel|beitrag|text) (?:hilfreich|nützlich)|möchten sie (?:den|diesen) (?:artikel|beitrag) teilen|¿?te (?:ha )?(?:sido|resultó) útil(?: este artículo)?|cet article vous a-t-il été utile)\s*\??$`,
     String.raw`^\(?(?:noch )?keine bewertungen?(?: vorhanden)?\)?$|^\(?no (?:ratings|reviews|votes) yet\)?$`,
     String.raw`^(?:we(?:'d| would)? (?:want|like|love) to hear what you think|tell us what you think|what do you think\?).{0,150}(?:letter|comment|e-?mail|write to|submit)`,
+    // Affiliate disclosures: "*Affiliatelink", "Bei den Verlinkungen handelt es sich um Affiliate-Links…".
+    String.raw`^\W{0,3}(?:affiliate[- ]?links?|werbelinks?|provisionslinks?|anzeige|werbung)\W{0,3}$`,
+    String.raw`^(?=.{0,250}$)(?=.*\baffiliate[- ]?(?:links?|partner))(?=.*\b(?:provision|commission|compensat|geld|earn|verdienen|vergütung|qualifying purchases)).*`,
+    String.raw`^as an amazon associate,? (?:i|we) earn from qualifying purchases\.?$`,
+    // Disclaimers and buttons set as lines: "Alle Angaben ohne Gewähr", "Zum Shop", "Jetzt registrieren".
+    String.raw`^(?:alle )?angaben ohne gewähr\.?$|^(?:zum shop|zum angebot|jetzt kaufen|jetzt bestellen|buy now|shop now|jetzt registrieren|jetzt anmelden|register now|subscribe now)\W{0,3}$`,
+    // A date label left alone on its line ("Aktualisiert:", "Ultima modifica").
+    String.raw`^(?:aktualisiert|zuletzt (?:aktualisiert|geändert)|veröffentlicht|updated|last (?:updated|modified)|published|ultima modifica|última actualización|mis à jour)\s*:?$`,
     // A sign-up call after a question: "Do you want to be informed of our actions? Sign up here".
     String.raw`^.{0,150}\?\s*(?:sign up|subscribe|register|join us|jetzt anmelden|hier anmelden|inscr[ií]bete|abonnez-vous)(?: here| now| today| for free)?[.!]?$`,
     // Follow-us lines naming two networks: "Puede … seguir a Materia en Facebook, Twitter, Instagram".
