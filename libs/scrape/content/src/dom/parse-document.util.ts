@@ -95,6 +95,7 @@ export function parseDocument(html: string, repair?: (markup: string) => string)
   const document = parseHtml(normalizeDocumentShell(repair ? repair(markup) : markup));
   if (document.body) limitDepth(document.body);
   // The scripts that put streamed segments in place are read from the markup they were stripped from.
-  completeStreamedSegments(document, html);
+  // A segment moved into a deep placeholder can sit deeper than the limit: the depth is bounded again.
+  if (completeStreamedSegments(document, html) > 0 && document.body) limitDepth(document.body);
   return document;
 }

@@ -1,3 +1,4 @@
+import { MAX_DOM_DEPTH } from './limit-depth.util';
 import { parseDocument } from './parse-document.util';
 
 /** The body's text with whitespace collapsed, after parsing (and completing streamed segments). */
@@ -52,6 +53,16 @@ describe('streamed segments (React streaming server rendering)', () => {
     expect(bodyHtml(html)).toBe(
       '<div hidden id="menu"><p>Menu</p></div><template id="B:0"></template><p>Text</p>',
     );
+  });
+
+  it('keeps the depth limit when a deep segment goes into a deep placeholder', () => {
+    const deep = (n: number, inner: string) => '<div>'.repeat(n) + inner + '</div>'.repeat(n);
+    const html = `<html><body>${deep(500, '<template id="P:1"></template>')}<div hidden id="S:1">${deep(500, '<p>Bottom</p>')}</div></body></html>`;
+    const body = parseDocument(html).body;
+    let depth = 0;
+    for (let e = body?.firstElementChild ?? null; e; e = e.firstElementChild) depth += 1;
+    expect(depth).toBeLessThanOrEqual(MAX_DOM_DEPTH);
+    expect(body?.textContent).toContain('Bottom');
   });
 
   it('stays fast on a page streaming thousands of segments', () => {

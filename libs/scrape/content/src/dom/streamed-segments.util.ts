@@ -19,8 +19,9 @@ const CALL = /\$R([CS])\(\s*["']([BSP]:[0-9a-z]+)["']\s*,\s*["']([BSP]:[0-9a-z]+
 /** Bound on the segments handled on one page (a hostile page could stream any number). */
 const MAX_SEGMENTS = 5_000;
 
-export function completeStreamedSegments(document: DomDocument, markup: string): void {
-  if (!markup.includes(SEGMENT_MARK) || !document.body) return;
+/** Returns how many segments were moved (their content may now sit deeper than it was parsed). */
+export function completeStreamedSegments(document: DomDocument, markup: string): number {
+  if (!markup.includes(SEGMENT_MARK) || !document.body) return 0;
   // Segment id → the template it replaces (a boundary "B:…" or a placeholder "P:…").
   const targets = new Map<string, string>();
   if (markup.includes('$RC(') || markup.includes('$RS('))
@@ -45,6 +46,7 @@ export function completeStreamedSegments(document: DomDocument, markup: string):
     }
   };
   walk(document.body);
+  let moved = 0;
   for (const segment of segments) {
     const id = segment.getAttribute('id') ?? '';
     const suffix = id.slice(2);
@@ -56,7 +58,9 @@ export function completeStreamedSegments(document: DomDocument, markup: string):
     else moveChildrenBefore(segment, target);
     segment.remove();
     target.remove();
+    moved += 1;
   }
+  return moved;
 }
 
 /**
