@@ -73,10 +73,12 @@ start_node() { # mode index
   if [ ! -f "$dir/data/meta.properties" ]; then
     local cid
     cid=$(cat "$KAFKA_DIR/$mode/cluster-id" 2>/dev/null || true)
-    if [ -z "$cid" ]; then
+    # A base64url id that starts with '-' reads as an option to StorageTool ("argument --cluster-id:
+    # expected one argument"), one id in 64: Kafka's own ids never start with it, nor do these.
+    while [ -z "$cid" ] || [ "${cid#-}" != "$cid" ]; do
       cid=$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
-      echo "$cid" >"$KAFKA_DIR/$mode/cluster-id"
-    fi
+    done
+    echo "$cid" >"$KAFKA_DIR/$mode/cluster-id"
     java $LOG4J -cp "$LIBS/*" kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >&2
   fi
   local heap="${KAFKA_HEAP:-512m}"
