@@ -270,8 +270,11 @@ describe('BrowserEngine on real Chromium', () => {
         proxies: new ProxyPools({ basic: [], enhanced: [] }),
         settings: { teamConcurrency: 2, settleMs: 2_000, maxDocumentBytes: 5 * 1024 * 1024 },
       });
+      // The capture waits 5 s, so the 64 MB image is past the 4 MB budget by then whatever the load:
+      // with a 1 ms wait a loaded machine settled the page before 4 MB had arrived (the context is
+      // closed then, so nothing unbounded happened, but the budget was not what stopped it).
       await expect(
-        engine.fetch(request({ url: `${site.url}/huge-subresource`, waitFor: 1 }), {
+        engine.fetch(request({ url: `${site.url}/huge-subresource`, waitFor: 5_000 }), {
           jobId: 'j',
           signal: AbortSignal.timeout(30_000),
           timeoutMs: 30_000,
