@@ -1,4 +1,5 @@
 import { COMMENT_NODE, type DomDocument, type DomElement, type DomNode } from './dom.types';
+import { contains } from './query.util';
 
 /**
  * React's streaming server rendering (React 18+, Next.js App Router) sends the parts of a page that
@@ -108,9 +109,4 @@ function moveChildrenBefore(segment: DomElement, reference: DomElement): void {
 
 function commentData(node: DomNode): string {
   return ((node as DomNode & { data?: string }).data ?? '').trim();
-}
-
-function contains(ancestor: DomElement, node: DomNode): boolean {
-  for (let p: DomNode | null = node; p; p = p.parentNode) if (p === ancestor) return true;
-  return false;
 }
