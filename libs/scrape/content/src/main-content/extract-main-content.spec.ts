@@ -371,6 +371,32 @@ describe('extractMainContent: the story, not the column around it', () => {
     expect(markdown).not.toContain("Ann's Notes");
     expect(markdown).toContain('The typist needs');
   });
+
+  it("takes the post's title from a header band that says the <title>'s headline, not a site tagline", () => {
+    const text = `<div class="post-body"><p>${sentence('sermon', 3)}</p><p>${sentence('psalm', 3)}</p></div>`;
+    const banner = `<header role="banner" class="page_title"><h1>The Sovereignty of God in Hard Times</h1></header>`;
+    const markdown = page(
+      'The Sovereignty of God in Hard Times | Desiring Truth',
+      `<header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>${banner}${text}`,
+    );
+    expect(markdown.match(/^# The Sovereignty of God in Hard Times$/gm)).toHaveLength(1);
+    const tagline = page(
+      'Goodbye for now | A market for good living',
+      `<header><h2 class="site-description">A market for good living</h2></header>${text}`,
+    );
+    expect(tagline).not.toContain('A market for good living');
+    expect(tagline).toContain('The psalm needs');
+  });
+
+  it("does not take a post's category classes for a site title's", () => {
+    const markdown = page(
+      'Stand above the crowd | Personal Branding Blog',
+      `<div class="post category-personal-branding tag-branding"><h1 class="entry-title">Stand above the crowd</h1>` +
+        `<div class="sidebar-note"><p>${sentence('note', 1)}</p></div>` +
+        `<div class="entry-content"><p>${sentence('follow-up', 3)}</p><p>${sentence('letter', 3)}</p></div></div>`,
+    );
+    expect(markdown.match(/^# Stand above the crowd$/gm)).toHaveLength(1);
+  });
 });
 
 describe('extractMainContent: repeated sections', () => {

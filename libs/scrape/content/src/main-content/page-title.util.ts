@@ -6,7 +6,7 @@ import { isFlagged } from './region.util';
 
 /** Names of the site's own title or logo, which some themes set in an `<h1>`. */
 const SITE_TITLE =
-  /(?:^|[-_\s])(?:logo|site-title|site-name|sitename|site-logo|brand|branding|masthead|blog-title|navbar-brand)(?:$|[-_\s])/i;
+  /(?:^|[-_\s])(?:logo|site-title|site-name|sitename|site-logo|site-description|site-tagline|tagline|slogan|brand|branding|masthead|blog-title|navbar-brand)(?:$|[-_\s])/i;
 const WORDS = /[\p{L}\p{N}]+/gu;
 
 export function words(text: string): string[] {
@@ -16,10 +16,18 @@ export function words(text: string): string[] {
 /** A link to the site's home page (`/`, `./`, the bare origin). */
 const HOME_LINK = /^(?:\.?\/|(?:https?:)?\/\/[^/?#]+\/?)$/i;
 
+/** Class tokens a CMS derives from the post's categories and tags ("category-personal-branding"). */
+const TAXONOMY_CLASS = /^(?:category|tag|tax|post|postid|page|format|type|status|author|section|node-type)-/i;
+
+function hasSiteTitleName(e: DomElement): boolean {
+  const names = `${e.getAttribute('id') ?? ''} ${e.getAttribute('class') ?? ''}`.split(/\s+/);
+  return names.some((name) => !TAXONOMY_CLASS.test(name) && SITE_TITLE.test(name));
+}
+
 function isSiteTitle(heading: DomElement): boolean {
   let e: DomElement | null = heading;
   for (let depth = 0; e && depth < 3; depth++, e = e.parentElement) {
-    if (SITE_TITLE.test(`${e.getAttribute('id') ?? ''} ${e.getAttribute('class') ?? ''}`)) return true;
+    if (hasSiteTitleName(e)) return true;
     if (tagOf(e) === 'a' && HOME_LINK.test((e.getAttribute('href') ?? '').trim())) return true;
   }
   const link = query(heading, 'a[href]');
@@ -65,6 +73,32 @@ const H1_HEADLINE = 0.5;
 const POST_HEADLINE = 0.6;
 const POST_WITHIN = 0.8;
 
+/** A headline this long, said whole, is the page's own even inside a header region… */
+const HEADER_HEADLINE_WORDS = 3;
+const HEADER_COVERAGE = 0.8;
+
+/**
+ * …as in a theme that sets the post's title and byline in a `<header role="banner">` or a
+ * `div.header` band: the heading sits in header chrome only (no navigation, aside or footer around
+ * it), says all but a word or so of the `<title>`'s headline and little else.
+ */
+function inPageHeader(
+  heading: DomElement,
+  root: DomElement,
+  stats: StatsMap,
+  headline: ReadonlySet<string>,
+  title: ReadonlySet<string>,
+): boolean {
+  if (headline.size < HEADER_HEADLINE_WORDS || isSiteTitle(heading)) return false;
+  if (coverage(heading, headline) < HEADER_COVERAGE || withinTitle(heading, title) < HEADER_COVERAGE)
+    return false;
+  for (let e: DomElement | null = heading; e && e !== root; e = e.parentElement) {
+    const kind = stats.get(e)?.kind?.kind;
+    if (kind && kind !== 'header') return false;
+  }
+  return true;
+}
+
 /**
  * The heading a reader takes for the page's title: an `<h1>` outside chrome, not the site's name or
  * logo, sharing the most words with the document's `<title>` (the first, when nothing says more).
@@ -72,13 +106,15 @@ const POST_WITHIN = 0.8;
  * `<h2>`/`<h3>` that says it is the title.
  */
 export function pageTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
-  const candidates = Array.from(queryAll(root, 'h1')).filter((h) => {
-    const length = (h.textContent ?? '').trim().length;
-    return length >= 3 && length <= 300 && !isFlagged(h, root, stats) && !isSiteTitle(h);
-  });
   const titleText = documentTitle(root);
   const title = new Set(words(titleText));
   const headline = headlineWords(titleText);
+  const outsideChrome = (h: DomElement) =>
+    !isFlagged(h, root, stats) || inPageHeader(h, root, stats, headline, title);
+  const candidates = Array.from(queryAll(root, 'h1')).filter((h) => {
+    const length = (h.textContent ?? '').trim().length;
+    return length >= 3 && length <= 300 && outsideChrome(h) && !isSiteTitle(h);
+  });
   // The <h1> saying most of the headline, then most within the <title> (the first on a tie).
   let best: DomElement | undefined;
   let bestScore = -1;
@@ -94,7 +130,7 @@ export function pageTitle(root: DomElement, stats: StatsMap): DomElement | undef
     (h) =>
       coverage(h, headline) >= POST_HEADLINE &&
       withinTitle(h, title) >= POST_WITHIN &&
-      !isFlagged(h, root, stats),
+      outsideChrome(h),
   );
   return post ?? best;
 }
