@@ -119,6 +119,15 @@ describe('extractMainContent: data tables', () => {
     expect(markdown).toContain('Laureate C2012');
     expect(markdown).not.toContain('About');
   });
+
+  it('keeps a sentence of links set in a <div>, drops a row of links', () => {
+    const page = `<main><h1>Read it anywhere</h1><p>${sentence('epub', 3)}</p>
+      <div><a href="/chart">More specific instructions can be found here</a>. You can <a href="/dl">download the file</a> (we have also linked to it from our <a href="/">home page</a>).</div>
+      <div><a href="/a">Archive</a> <a href="/b">Authors</a> <a href="/c">Contact us</a> and more.</div></main>`;
+    const markdown = main(page);
+    expect(markdown).toContain('download the file');
+    expect(markdown).not.toContain('Contact us');
+  });
 });
 
 describe('extractMainContent: closed tabs and accordions', () => {

@@ -43,13 +43,44 @@ function introducedBySentence(node: DomNode): boolean {
   return false;
 }
 
+/** Markup that flows inside a line of text. */
+const INLINE_TAGS = new Set([
+  'a',
+  'abbr',
+  'b',
+  'br',
+  'cite',
+  'code',
+  'em',
+  'i',
+  'img',
+  'mark',
+  'q',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+]);
+
+/** A `<div>` used as a paragraph: inline markup only, ending like a sentence. */
+function isParagraphDiv(element: DomElement): boolean {
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling)
+    if (!INLINE_TAGS.has(tagOf(child))) return false;
+  return /[.!?][)"'”’]?$/.test((element.textContent ?? '').trim());
+}
+
 /**
- * Link-dense blocks that are part of the text, not navigation: a paragraph whose links sit in a
- * sentence, and a list of links that a sentence introduces ("see the following pages:").
+ * Link-dense blocks that are part of the text, not navigation: a paragraph (or a `<div>` set as
+ * one) whose links sit in a sentence, and a list of links that a sentence introduces ("see the
+ * following pages:").
  */
 export function isLinkProse(element: DomElement): boolean {
   const tag = tagOf(element);
-  if (tag === 'p') return wordsOutsideLinks(element) >= SENTENCE_WORDS;
+  if (tag === 'p' || (tag === 'div' && isParagraphDiv(element)))
+    return wordsOutsideLinks(element) >= SENTENCE_WORDS;
   if (tag === 'ul' || tag === 'ol') return introducedBySentence(element);
   return false;
 }
