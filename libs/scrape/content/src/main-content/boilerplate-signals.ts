@@ -117,7 +117,7 @@ const NAME_PATTERNS: ReadonlyArray<[RegExp, ChromeKind]> = [
  * Taxonomy classes (`category-reviews`, `tag-social-media`, as blog engines put on a post) name the
  * post's topic, not the element's role.
  */
-const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
+export const TAXONOMY_TOKEN = /^(?:category|tag|tags|topic)[-_]/;
 
 /** Class tokens blog engines put on a post's wrapper (hAtom `hentry`, WordPress, Movable Type, Blogger). */
 export const POST_CLASS =

@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
+import { TAXONOMY_TOKEN } from './boilerplate-signals';
 import { query, queryAll } from '../dom/query.util';
 import type { StatsMap } from './content-stats.util';
 import { isFlagged } from './region.util';
@@ -16,12 +17,10 @@ export function words(text: string): string[] {
 /** A link to the site's home page (`/`, `./`, the bare origin). */
 const HOME_LINK = /^(?:\.?\/|(?:https?:)?\/\/[^/?#]+\/?)$/i;
 
-/** Class tokens a CMS derives from the post's categories and tags ("category-personal-branding"). */
-const TAXONOMY_CLASS = /^(?:category|tag|tax|post|postid|page|format|type|status|author|section|node-type)-/i;
-
+/** Whether a class token or the id names the site's title (a post's `tag-branding` names its topic). */
 function hasSiteTitleName(e: DomElement): boolean {
   const names = `${e.getAttribute('id') ?? ''} ${e.getAttribute('class') ?? ''}`.split(/\s+/);
-  return names.some((name) => !TAXONOMY_CLASS.test(name) && SITE_TITLE.test(name));
+  return names.some((name) => !TAXONOMY_TOKEN.test(name) && SITE_TITLE.test(name));
 }
 
 function isSiteTitle(heading: DomElement): boolean {
