@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom/dom.types';
 import { tagOf } from '../dom/dom.types';
-import { TAXONOMY_TOKEN } from './boilerplate-signals';
 import { query, queryAll } from '../dom/query.util';
+import { TAXONOMY_TOKEN } from './boilerplate-signals';
 import type { StatsMap } from './content-stats.util';
 import { isFlagged } from './region.util';
 
