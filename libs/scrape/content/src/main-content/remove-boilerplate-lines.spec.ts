@@ -141,4 +141,18 @@ describe('removeBoilerplateLines', () => {
       expect(text).not.toContain(gone);
     expect(text).toContain('Affiliate marketing is a performance-based');
   });
+
+  it('drops a heading or two that end the text with nothing under them, not a list of titles', () => {
+    const ending = sut(
+      `${paragraph('river')}${paragraph('lake')}<h2>Jason recommends these amazing posts:</h2>`,
+    );
+    expect(ending).toContain('The lake was measured');
+    expect(ending).not.toContain('recommends');
+    const titles = sut(
+      `${paragraph('river')}<h3>Spring survey</h3><h3>Summer survey</h3><h3>Autumn survey</h3>`,
+    );
+    expect(titles).toContain('Autumn survey');
+    const headings = sut('<h2>Rivers</h2><h2>Lakes</h2>');
+    expect(headings).toContain('Lakes');
+  });
 });

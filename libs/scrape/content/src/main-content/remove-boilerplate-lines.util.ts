@@ -84,6 +84,7 @@ const PARAGRAPH_CHARS = 150;
 /** Paragraphs that make the content an article, with a head and a tail. */
 const ARTICLE_PARAGRAPHS = 2;
 const HEADING = /^h[1-6]$/;
+const MAX_TRAILING_HEADINGS = 2;
 
 /** A furniture line is short. */
 const MAX_LINE_CHARS = 200;
@@ -156,6 +157,13 @@ export function removeBoilerplateLines(root: DomElement): void {
   const first = lines.findIndex((l) => l.long);
   let last = -1;
   for (let i = lines.length - 1; i >= 0 && last < 0; i--) if (lines[i].long) last = i;
+  // A heading or two ending the text head nothing: the section under them went as chrome. (More
+  // headings in a row, or headings alone, are a list of titles.)
+  let tail = lines.length;
+  while (tail > last + 1 && HEADING.test(tagOf(lines[tail - 1].element))) tail--;
+  const hasText = lines.slice(0, tail).some((l) => !HEADING.test(tagOf(l.element)));
+  if (hasText && lines.length - tail <= MAX_TRAILING_HEADINGS)
+    for (const line of lines.slice(tail)) line.element.remove();
   lines.forEach((line, i) => {
     const text = line.text;
     if (text === undefined) return;
