@@ -142,6 +142,15 @@ describe('removeBoilerplateLines', () => {
     expect(text).toContain('Affiliate marketing is a performance-based');
   });
 
+  it('drops a row of recipe buttons, a disclaimer in parentheses and a closing "Publiziert" date', () => {
+    const text = sut(
+      `<p>Zum Rezept Drucken Pinne</p>${paragraph('cake')}${paragraph('lemon')}` +
+        '<p>(Alle Angaben ohne Gewähr)</p><p>Publiziert: 03.04.2020, 12:35</p>',
+    );
+    for (const gone of ['Pinne', 'Gewähr', 'Publiziert']) expect(text).not.toContain(gone);
+    expect(text).toContain('The lemon was measured');
+  });
+
   it('drops a heading or two that end the text with nothing under them, not a list of titles', () => {
     const ending = sut(
       `${paragraph('river')}${paragraph('lake')}<h2>Jason recommends these amazing posts:</h2>`,

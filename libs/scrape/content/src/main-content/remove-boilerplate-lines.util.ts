@@ -34,7 +34,7 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^(?:photo(?:graph)?|picture|image|illustration|video)s? (?:by|courtesy(?: of)?)\s+[^.!?]{2,80}$`,
     // A caption line that ends in its agency credit: "Marco Odermatt in Peking. © AFP / MARCO BERTORELLO".
     String.raw`^.{0,140}[.!?)]\s+(?:©|\(c\))\s*[a-zà-ÿ][^.!?]{1,60}$`,
-    String.raw`^(?:beitrag|artikel|seite|post|article|rezept) (?:teilen|empfehlen|drucken)|^jetzt (?:teilen|kommentieren)!?$|^(?:teilen|drucken|merken|pinnen)$|^print (?:this )?recipe$`,
+    String.raw`^(?:beitrag|artikel|seite|post|article|rezept) (?:teilen|empfehlen|drucken)|^jetzt (?:teilen|kommentieren)!?$|^(?:(?:zum rezept|rezept drucken|teilen|drucken|merken|pinnen?)\s*[|·•]?\s*)+$|^print (?:this )?recipe$`,
     // Newsletter pitches set in the text: "Sign up for our newsletter…", "Melde dich hier für unseren Newsletter an".
     String.raw`^(?=.*\b(?:our|unseren?|unsere[mn]?|notre|nos|nuestro|nuestros|nossa|nosso)\s+(?:\S+\s+){0,3}newsletter)(?=.*(?:sign up|sign-up|subscribe|abonnier|anmelden|melde dich|registrier|inscri|suscr|assine|iscriv)).{0,250}$`,
     // Feedback and rating prompts under a text.
@@ -46,7 +46,7 @@ const FURNITURE_LINE = new RegExp(
     String.raw`^(?=.{0,250}$)(?=.*\baffiliate[- ]?(?:links?|partner))(?=.*\b(?:provision|commission|compensat|geld|earn|verdienen|vergütung|qualifying purchases)).*`,
     String.raw`^as an amazon associate,? (?:i|we) earn from qualifying purchases\.?$`,
     // Disclaimers and buttons set as lines: "Alle Angaben ohne Gewähr", "Zum Shop", "Jetzt registrieren".
-    String.raw`^(?:alle )?angaben ohne gewähr\.?$|^(?:zum shop|zum angebot|jetzt kaufen|jetzt bestellen|buy now|shop now|jetzt registrieren|jetzt anmelden|register now|subscribe now)\W{0,3}$`,
+    String.raw`^\(?(?:alle )?angaben ohne gewähr\.?\)?$|^(?:zum shop|zum angebot|jetzt kaufen|jetzt bestellen|buy now|shop now|jetzt registrieren|jetzt anmelden|register now|subscribe now)\W{0,3}$`,
     // A date label left alone on its line ("Aktualisiert:", "Ultima modifica").
     String.raw`^(?:aktualisiert|zuletzt (?:aktualisiert|geändert)|veröffentlicht|updated|last (?:updated|modified)|published|ultima modifica|última actualización|mis à jour)\s*:?$`,
     // A sign-up call after a question: "Do you want to be informed of our actions? Sign up here".
@@ -66,7 +66,7 @@ const MONTH = String.raw`(?:jan(?:uary|uar|vier)?|feb(?:ruary|ruar)?|févr(?:ier
 const DAY = String.raw`(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche`;
 /** A line that is only a date (and time): "July 24, 2012 12:11 AM", "Tuesday, 30 October 2012", "2012-10-29". */
 const DATE_LINE = new RegExp(
-  String.raw`^(?:(?:published|updated|posted|last (?:updated|modified)|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado)(?: on| am| le| el)?\s*:?\s*)?` +
+  String.raw`^(?:(?:published|updated|posted|last (?:updated|modified)|veröffentlicht|publiziert|aktualisiert|publié|mis à jour|publicado|actualizado)(?: on| am| le| el)?\s*:?\s*)?` +
     String.raw`(?:(?:${DAY})[,\s]+)?` +
     String.raw`(?:${MONTH}\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:de\s+)?${MONTH}(?:\s+de)?,?\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})` +
     String.raw`(?:[,\s|·•-]+(?:at\s+|um\s+|à\s+)?\d{1,2}[:.h]\d{2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|uhr)?(?:\s+[a-z]{2,4})?)?\s*$`,
