@@ -22,6 +22,22 @@ describe('locationProfile', () => {
     expect(locationProfile('ZZ').timezone).toBe('UTC');
   });
 
+  it('answers a repeated country the same, each call with its own languages', () => {
+    expect(locationProfile('de', ['en-GB'])).toMatchObject({
+      country: 'DE',
+      locale: 'en-GB',
+      languages: ['en-GB'],
+    });
+    const first = locationProfile('DE');
+    first.languages.push('xx');
+    expect(locationProfile('DE')).toEqual({
+      country: 'DE',
+      timezone: 'Europe/Berlin',
+      locale: 'de-DE',
+      languages: ['de-DE', 'de', 'en'],
+    });
+  });
+
   it('builds Accept-Language with decreasing q-values', () => {
     expect(acceptLanguageHeader(['de-CH', 'de', 'en'])).toBe('de-CH,de;q=0.9,en;q=0.8');
   });
