@@ -389,6 +389,11 @@ describe('extractMainContent: the story, not the column around it', () => {
       `<header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>${banner}${text}`,
     );
     expect(markdown.match(/^# The Sovereignty of God in Hard Times$/gm)).toHaveLength(1);
+    const byline = page(
+      'Rhapsody for Android updated with new picks | Android Central',
+      `<div class="title-byline"><h1 class="title">Rhapsody for Android updated with new picks</h1><span>by Jerry</span></div>${text}`,
+    );
+    expect(byline.match(/^# Rhapsody for Android updated with new picks$/gm)).toHaveLength(1);
     const tagline = page(
       'Goodbye for now | A market for good living',
       `<header><h2 class="site-description">A market for good living</h2></header>${text}`,

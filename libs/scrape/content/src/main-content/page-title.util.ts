@@ -77,9 +77,10 @@ const HEADER_HEADLINE_WORDS = 3;
 const HEADER_COVERAGE = 0.8;
 
 /**
- * …as in a theme that sets the post's title and byline in a `<header role="banner">` or a
- * `div.header` band: the heading sits in header chrome only (no navigation, aside or footer around
- * it), says all but a word or so of the `<title>`'s headline and little else.
+ * …as in a theme that sets the post's title and byline in a `<header role="banner">`, a
+ * `div.header` band or a `div.title-byline`: the heading sits in header or post-metadata chrome only
+ * (no navigation, aside or footer around it), says all but a word or so of the `<title>`'s headline
+ * and little else.
  */
 function inPageHeader(
   heading: DomElement,
@@ -93,7 +94,7 @@ function inPageHeader(
     return false;
   for (let e: DomElement | null = heading; e && e !== root; e = e.parentElement) {
     const kind = stats.get(e)?.kind?.kind;
-    if (kind && kind !== 'header') return false;
+    if (kind && kind !== 'header' && kind !== 'meta') return false;
   }
   return true;
 }
