@@ -127,10 +127,7 @@ export function pageTitle(root: DomElement, stats: StatsMap): DomElement | undef
   }
   if (headline.size < 2 || (best && coverage(best, headline) >= H1_HEADLINE)) return best;
   const post = Array.from(queryAll(root, 'h2, h3')).find(
-    (h) =>
-      coverage(h, headline) >= POST_HEADLINE &&
-      withinTitle(h, title) >= POST_WITHIN &&
-      outsideChrome(h),
+    (h) => coverage(h, headline) >= POST_HEADLINE && withinTitle(h, title) >= POST_WITHIN && outsideChrome(h),
   );
   return post ?? best;
 }
