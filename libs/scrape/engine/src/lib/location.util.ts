@@ -60,8 +60,9 @@ interface RegionFacts {
 }
 
 /**
- * A region's language and zone, looked up in ICU once per two-letter code (ICU's likely-subtags
- * lookup took ~0.14 ms, a measurable share of a scrape's overhead); at most 26 × 26 entries.
+ * A region's language and zone, looked up in ICU once per two-letter code (the lookup is on every
+ * fetch's path: ~0.01 ms a call measured alone, 27 ms of self time over 200 scrapes in a profile of
+ * the one-process server); at most 26 × 26 entries.
  */
 const REGION_FACTS = new Map<string, RegionFacts>();
 
