@@ -154,6 +154,20 @@ describe.each([
     expect(answer.result).toMatch(/blocked insecure target URL/);
     expect(privateSite.hits.size).toBe(0);
     await app.stopInteraction(id);
+    // A session on the page of a scrape the guard refused (200 with statusCode 403) is refused too:
+    // 403 in the spec shape, not a 500 (found by fuzzing the API).
+    const blocked = await app.scrape(`${privateSite.url}/admin`, { formats: ['markdown'] });
+    expect(blocked.metadata?.statusCode).toBe(403);
+    const refused = await call(platform.url(), 'POST', `/v2/scrape/${blocked.metadata?.scrapeId}/interact`, {
+      apiKey: platform.apiKey,
+      body: { code: 'return 1' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/could not be opened: blocked insecure target URL/),
+    });
+    expect(privateSite.hits.size).toBe(0);
   });
 
   it('answers the exact errors: bad UUID, another team, unsupported language, a prompt it cannot read', async () => {

@@ -117,9 +117,10 @@ export async function openSessionPage(
       await page.goto(target.href, { waitUntil: 'load', timeout: remaining() });
     } catch (error) {
       const refused = requestGuard.refused.find((entry) => entry.navigation);
+      // A refusal of the outbound guard is the policy answering, not the target failing: 403, not 500.
       if (refused)
-        throw new AppError('SCRAPE_SITE_ERROR', {
-          message: `The session's page ${target.href} could not be opened: blocked (${refused.reason})`,
+        throw new AppError('FORBIDDEN', {
+          message: `The session's page ${target.href} could not be opened: blocked insecure target URL (${refused.reason})`,
         });
       throw toScrapeError(error, target.href);
     }
