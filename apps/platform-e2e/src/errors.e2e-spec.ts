@@ -101,6 +101,49 @@ describe('errors in the spec shape', () => {
     expect(response.body.code).toBe('BAD_REQUEST_INVALID_JSON');
   });
 
+  it('400, not 500, for what an API fuzzer sent (schemathesis against /v2/openapi.json, 2026-12-04)', async () => {
+    const apiKey = platform.apiKey;
+    // U+0000 cannot be stored by PostgreSQL: refused where the body is parsed, on every route.
+    const nul = 'Strings in the request body may not contain the NUL character (\\u0000)';
+    const search = await call<ErrorBody>(platform.url(), 'POST', '/v2/search', {
+      apiKey,
+      body: { query: 'a\u0000b' },
+    });
+    expectError(search, 400, nul);
+    expect(search.body).toMatchObject({ code: 'BAD_REQUEST', details: [{ path: ['query'] }] });
+    const headers = await scrape({ url: `${site.url}/`, headers: { 'x-probe': 'a\u0000' } });
+    expectError(headers, 400, nul);
+    expect(headers.body.details).toEqual([expect.objectContaining({ path: ['headers', 'x-probe'] })]);
+    // A cursor of the right length that is not a UUID.
+    const jobs = await call<ErrorBody>(platform.url(), 'GET', `/v2/team/jobs?cursor=0.${'0'.repeat(36)}`, {
+      apiKey,
+    });
+    expectError(jobs, 400, 'Bad Request');
+    expect(jobs.body.details).toEqual([
+      expect.objectContaining({ path: ['cursor'], message: 'cursor must be the value given in `next`' }),
+    ]);
+    // A time past the last instant a date can hold.
+    const agents = await call<ErrorBody>(platform.url(), 'GET', '/v2/agent?before=9007199254740990', {
+      apiKey,
+    });
+    expect(agents.status).toBe(400);
+    expect(agents.body.code).toBe('BAD_REQUEST');
+    // Multipart without a boundary, and a multipart body cut short.
+    const noBoundary = await call<ErrorBody>(platform.url(), 'POST', '/v2/parse', {
+      apiKey,
+      rawBody: 'x',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
+    expectError(noBoundary, 400, /^Malformed multipart\/form-data body/);
+    const cut = await call<ErrorBody>(platform.url(), 'POST', '/v2/parse', {
+      apiKey,
+      rawBody: '--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+    expect(cut.status).toBe(400);
+    expect(cut.body.code).toBe('BAD_REQUEST');
+  });
+
   it('400: job ids must be UUIDs (checked before anything else about the job)', async () => {
     const response = await call<ErrorBody>(platform.url(), 'GET', '/v2/scrape/None', {
       apiKey: platform.apiKey,

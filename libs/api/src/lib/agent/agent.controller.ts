@@ -41,6 +41,7 @@ export class AgentController {
     method: 'get',
     summary: 'Agent runs of the team (?before=<unix ms>)',
     tag: 'agent',
+    statuses: [400],
     auth: { scope: 'agent', rateLimit: 'status' },
     query: agentListQuerySchema,
     response: agentListResponseSchema,

@@ -52,23 +52,27 @@ export async function readParseUpload(request: FastifyRequest): Promise<ParseUpl
   }
   let file: { filename: string; mimetype: string; data: Buffer } | undefined;
   let optionsText: string | undefined;
-  for await (const part of request.parts({ limits: { fieldSize: MAX_OPTIONS_BYTES } })) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file') {
-        await part.toBuffer();
-        throw new AppError('BAD_REQUEST', {
-          message: `Unexpected file field "${part.fieldname}": send the document in the field "file"`,
-        });
+  try {
+    for await (const part of request.parts({ limits: { fieldSize: MAX_OPTIONS_BYTES } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          await part.toBuffer();
+          throw new AppError('BAD_REQUEST', {
+            message: `Unexpected file field "${part.fieldname}": send the document in the field "file"`,
+          });
+        }
+        if (file) throw new AppError('BAD_REQUEST', { message: 'Send exactly one file per request' });
+        file = { filename: part.filename ?? '', mimetype: part.mimetype, data: await part.toBuffer() };
+      } else if (part.fieldname === 'options') {
+        if (part.valueTruncated)
+          throw new AppError('PAYLOAD_TOO_LARGE', {
+            message: `The options field is larger than ${MAX_OPTIONS_BYTES} bytes`,
+          });
+        optionsText = String(part.value ?? '');
       }
-      if (file) throw new AppError('BAD_REQUEST', { message: 'Send exactly one file per request' });
-      file = { filename: part.filename ?? '', mimetype: part.mimetype, data: await part.toBuffer() };
-    } else if (part.fieldname === 'options') {
-      if (part.valueTruncated)
-        throw new AppError('PAYLOAD_TOO_LARGE', {
-          message: `The options field is larger than ${MAX_OPTIONS_BYTES} bytes`,
-        });
-      optionsText = String(part.value ?? '');
     }
+  } catch (error) {
+    throw malformedMultipart(error);
   }
   if (!file)
     throw new AppError('BAD_REQUEST', {
@@ -102,6 +106,21 @@ export async function readParseUpload(request: FastifyRequest): Promise<ParseUpl
     });
   }
   return { filename, contentType: file.mimetype || undefined, kind, data: file.data, request: parsed };
+}
+
+/**
+ * What the multipart parser throws for a body it cannot read (no boundary in the content type, a
+ * truncated or malformed part header) is the client's error: a 400 that says so. The API's own
+ * errors and the plugin's limits (413 and the like, codes `FST_…`) pass through unchanged.
+ */
+function malformedMultipart(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && code.startsWith('FST_')) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new AppError('BAD_REQUEST', {
+    message: `Malformed multipart/form-data body (${reason}): send the document in the field "file" with a boundary in the Content-Type`,
+  });
 }
 
 /** Options validated against the contract, then against what parse supports. */

@@ -52,5 +52,6 @@ export type AgentRequest = z.output<typeof agentRequestSchema>;
 
 /** `GET /v2/agent?before=<unix ms>`. */
 export const agentListQuerySchema = z.object({
-  before: z.coerce.number().int().min(0).optional(),
+  /** Unix ms; at most the latest instant a date can hold (8.64e15), so it is always a valid time. */
+  before: z.coerce.number().int().min(0).max(8_640_000_000_000_000).optional(),
 });

@@ -40,7 +40,9 @@ export const teamJobsQuerySchema = z.object({
   /** Opaque position returned as `cursor` in `next`: items older than it. */
   cursor: z
     .string()
-    .regex(/^\d{1,15}\.[0-9a-f-]{36}$/i, { message: 'cursor must be the value given in `next`' })
+    .regex(/^\d{1,15}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+      message: 'cursor must be the value given in `next`',
+    })
     .optional(),
 });
 export type TeamJobsQuery = z.output<typeof teamJobsQuerySchema>;

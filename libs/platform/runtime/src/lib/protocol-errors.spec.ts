@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Module, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 
@@ -14,6 +14,11 @@ class ProbeController {
   @Post('scrape')
   scrape() {
     return { success: true };
+  }
+
+  @Post('echo')
+  echo(@Body() body: unknown) {
+    return { success: true, body };
   }
 
   @Get('crawl/:jobId')
@@ -98,6 +103,34 @@ describe('protocol errors in the spec shape', () => {
     expectSpecError(missing.body, 'Not Found');
     const ok = await exchange(port, 'DELETE /v2/crawl/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(ok).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+  });
+
+  const postJson = (text: string) =>
+    exchange(
+      port,
+      `POST /v2/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+
+  it('refuses U+0000 in any string or key of a JSON body with 400 BAD_REQUEST naming where (PostgreSQL cannot store it)', async () => {
+    const message = 'Strings in the request body may not contain the NUL character (\\u0000)';
+    const inValue = await postJson('{"query":"ok","sources":[{"type":"web","tbs":"a\\u0000b"}]}');
+    expect(inValue.status).toBe(400);
+    expectSpecError(inValue.body, message);
+    expect(inValue.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      details: [{ code: 'invalid_string', path: ['sources', 0, 'tbs'], message }],
+    });
+    const inKey = await postJson('{"metadata":{"a\\u0000":1}}');
+    expect(inKey.status).toBe(400);
+    expect(inKey.body).toMatchObject({ details: [{ path: ['metadata', 'a\u0000'] }] });
+    // An escaped backslash followed by "u0000" is six ordinary characters.
+    const literal = await postJson('{"query":"\\\\u0000"}');
+    expect(literal).toMatchObject({ status: 201, body: { body: { query: '\\u0000' } } });
+    // Deeper than the call stack: still a 400, with the first levels of the path.
+    const depth = 200_000;
+    const deep = await postJson(`${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}`);
+    expect(deep.status).toBe(400);
+    expect((deep.body as { details: { path: unknown[] }[] }).details[0].path).toEqual(new Array(64).fill(0));
   });
 
   it('answers a malformed request line with 400 in the spec shape', async () => {
