@@ -4,6 +4,13 @@ import { CRAWL_SITE, type CrawlSite, startCrawlSite } from '@quarry/testing';
 
 import { type CrawlCluster, eventually, query, startCrawlCluster } from './support/crawl-support';
 
+/** Crawl pages a worker is running now (its own `quarry_jobs_running` gauge). */
+async function runningPages(workerUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${workerUrl}/metrics`)).text();
+  const running = /^quarry_jobs_running\{[^}]*kind="crawl_page"[^}]*\} (\d+)/m.exec(metrics);
+  return running ? Number(running[1]) : 0;
+}
+
 /**
  * Fault tolerance (docs/crawl.md#how-a-crawl-runs): three workers share a crawl over Kafka; one is killed with SIGKILL
  * while pages are in flight. The crawl must still complete with every page stored exactly once and
@@ -46,8 +53,18 @@ describe('crawl survives a killed worker', () => {
       [started.id],
     );
     expect(Number(inFlight.count)).toBeGreaterThan(0);
-    const victim = platform.workers[1];
+    // Freeze the fetches in flight at the site, let the workers finish whatever else they were
+    // doing, then kill a worker that still runs pages: those pages are caught mid-fetch, so the
+    // kill demonstrably interrupts work (a worker idle at that moment, e.g. during a consumer-group
+    // rebalance, would leave nothing to recover).
+    site.pause();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const victim = await eventually(async () => {
+      for (const worker of platform.workers) if ((await runningPages(worker.url)) > 0) return worker;
+      return undefined;
+    }, 30_000);
     await victim.kill();
+    site.resume();
     const killedAt = Date.now();
 
     const done = await eventually(
@@ -97,7 +114,15 @@ describe('crawl survives a killed worker', () => {
     );
     expect(before.credits - after.credits).toBe(expected);
 
-    // the kill interrupted work: some page was fetched again by a surviving worker, yet stored once
+    // the kill interrupted work: some page the victim held ran again on a survivor (its message
+    // redelivered after the rebalance, or re-sent once its lease ran out) and was fetched again,
+    // yet was stored and charged once (above)
+    const [rerun] = await query<{ count: string }>(
+      platform,
+      `SELECT count(*) FROM crawl_pages WHERE crawl_id = $1 AND (starts > 1 OR attempts > 1)`,
+      [started.id],
+    );
+    expect(Number(rerun.count)).toBeGreaterThan(0);
     const refetched = [...site.hits.entries()].filter(
       ([key, count]) => key.startsWith('localhost /docs/page-') && count > 1,
     );

@@ -38,6 +38,9 @@ export interface CrawlSite {
   log: { at: number; host: string; path: string }[];
   /** Paths on localhost a full crawl (no subdomains, no external links) stores, traps excluded. */
   mainPages(): string[];
+  /** Holds every answer until `resume()`: the fetches in flight stay in flight (a fault test's freeze frame). */
+  pause(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
   const hits = new Map<string, number>();
   const log: { at: number; host: string; path: string }[] = [];
   let port = 0;
+  let held: (() => void)[] | undefined;
   const main = () => `http://localhost:${port}`;
   const sub = () => `http://sub.localhost:${port}`;
   const external = () => `http://127.0.0.1:${port}`;
@@ -265,9 +269,10 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
           .writeHead(result.status, { 'content-type': result.type, ...result.headers })
           .end(result.body);
     };
+    const answer = () => (held ? held.push(send) : send());
     const slow = options.latencyMs && result?.type.startsWith('text/html');
-    if (slow) setTimeout(send, options.latencyMs);
-    else send();
+    if (slow) setTimeout(answer, options.latencyMs);
+    else answer();
   };
 
   const server: Server = createServer(handle);
@@ -291,8 +296,17 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
       ...Array.from({ length: CRAWL_SITE.posts }, (_, i) => `/blog/post-${i + 1}`),
       ...Array.from({ length: CRAWL_SITE.orphans }, (_, i) => `/orphan/${i + 1}`),
     ],
+    pause: () => {
+      held ??= [];
+    },
+    resume: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const send of waiting) send();
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        held = undefined;
         server.closeAllConnections();
         server.close(() => resolve());
       }),
