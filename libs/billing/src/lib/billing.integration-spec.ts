@@ -3,7 +3,7 @@ import { IdentityRepository } from '@quarry/identity';
 import type { Database } from '@quarry/platform/database';
 import { createTestDatabase, type TestDatabase } from '@quarry/testing';
 
-import { CreditsService } from './credits.service';
+import { CreditsService, MAX_TEAM_CREDITS } from './credits.service';
 import { permitBlock, RateLimiter } from './rate-limiter';
 
 describe('credits ledger and rate limiter on PostgreSQL', () => {
@@ -46,6 +46,44 @@ describe('credits ledger and rate limiter on PostgreSQL', () => {
       status: 402,
     });
     await expect(sut.ensureAvailable(teamId, 80)).resolves.toBe(80);
+  });
+
+  it('refuses with 409, recording nothing, a grant past the largest balance or an adjustment below the held credits', async () => {
+    const sut = new CreditsService(db);
+    const team = (await new IdentityRepository(db).ensureTeam('bounded-team')).id;
+    const ledgerRows = async () =>
+      Number(
+        (
+          await db.sql.query<{ n: string }>(
+            'SELECT count(*)::text AS n FROM credit_ledger WHERE team_id = $1',
+            [team],
+          )
+        )[0].n,
+      );
+    await sut.grant(team, 1_000_000_000);
+    await sut.grant(team, 1_000_000_000);
+    await expect(sut.grant(team, 1_000_000_000)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      status: 409,
+      message: expect.stringContaining('above 2,147,483,647 credits (balance 2000000000, grant 1000000000)'),
+    });
+    expect(await sut.balance(team)).toBe(2_000_000_000);
+    expect(await ledgerRows()).toBe(2);
+    await sut.grant(team, MAX_TEAM_CREDITS - 2_000_000_000); // exactly the largest balance
+    expect(await sut.balance(team)).toBe(MAX_TEAM_CREDITS);
+
+    // 50 credits held for an unfinished job: the balance may not go under them
+    await sut.grant(team, 100 - MAX_TEAM_CREDITS);
+    await db.sql.query('UPDATE teams SET reserved_credits = 50 WHERE id = $1', [team]);
+    await expect(sut.grant(team, -51)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining(
+        'below the 50 credits held for its unfinished jobs (balance 100, adjustment -51)',
+      ),
+    });
+    await sut.grant(team, -50);
+    expect(await sut.balance(team)).toBe(50);
+    expect(await ledgerRows()).toBe(5);
   });
 
   it('limits requests per team per minute across instances, with Retry-After', async () => {

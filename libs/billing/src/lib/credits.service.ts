@@ -62,13 +62,17 @@ export class CreditsService {
     idempotencyKey?: string,
   ): Promise<boolean> {
     return this.db.prisma.$transaction((tx) =>
-      this.record(tx, {
-        teamId,
-        amount,
-        kind: amount >= 0 ? 'grant' : 'adjustment',
-        description,
-        idempotencyKey: idempotencyKey ?? null,
-      }),
+      this.record(
+        tx,
+        {
+          teamId,
+          amount,
+          kind: amount >= 0 ? 'grant' : 'adjustment',
+          description,
+          idempotencyKey: idempotencyKey ?? null,
+        },
+        true,
+      ),
     );
   }
 
@@ -91,6 +95,8 @@ export class CreditsService {
       apiKeyId?: string;
       description?: string;
     },
+    /** A grant or adjustment: refused (409, nothing recorded) when it would take the balance out of bounds. */
+    bounded = false,
   ): Promise<boolean> {
     if (entry.amount === 0) return true;
     const inserted = await tx.creditLedgerEntry.createMany({
@@ -108,7 +114,39 @@ export class CreditsService {
       skipDuplicates: true,
     });
     if (inserted.count === 0) return false;
+    if (bounded) {
+      await applyBounded(tx, entry.teamId, entry.amount);
+      return true;
+    }
     await tx.team.update({ where: { id: entry.teamId }, data: { credits: { increment: entry.amount } } });
     return true;
   }
+}
+
+/** The largest balance a team can hold (the column is a 32-bit integer). */
+export const MAX_TEAM_CREDITS = 2_147_483_647;
+
+/**
+ * Adds a grant or adjustment to the team's balance, in bounds: never above MAX_TEAM_CREDITS, and
+ * never below the credits held for its unfinished jobs (those are charged out of the balance when
+ * they finish, so a balance under them would end negative). Otherwise 409, and the caller's
+ * transaction (with its ledger row) rolls back. The sum is taken in bigint, where it cannot overflow.
+ */
+async function applyBounded(tx: Tx, teamId: string, amount: number): Promise<void> {
+  const updated = await tx.$queryRaw<{ credits: number }[]>`
+    UPDATE teams SET credits = credits + ${amount}::int
+    WHERE id = ${teamId}::uuid AND credits::bigint + ${amount}::bigint BETWEEN reserved_credits AND ${MAX_TEAM_CREDITS}::bigint
+    RETURNING credits`;
+  if (updated.length > 0) return;
+  const [team] = await tx.$queryRaw<{ credits: number; reserved_credits: number }[]>`
+    SELECT credits, reserved_credits FROM teams WHERE id = ${teamId}::uuid`;
+  if (!team) throw new AppError('NOT_FOUND', { message: 'Team not found.' });
+  const credits = Number(team.credits);
+  const held = Number(team.reserved_credits);
+  throw new AppError('CONFLICT', {
+    message:
+      amount > 0
+        ? `The grant would take the team's balance above ${MAX_TEAM_CREDITS.toLocaleString('en-US')} credits (balance ${credits}, grant ${amount})`
+        : `The adjustment would take the team's balance below the ${held} credits held for its unfinished jobs (balance ${credits}, adjustment ${amount})`,
+  });
 }

@@ -79,7 +79,7 @@ export class OperatorController {
     auth: 'operator',
     body: adminGrantCreditsSchema,
     response: adminTeamResponseSchema,
-    statuses: [404],
+    statuses: [404, 409],
   })
   grant(@Param('teamId') teamId: string, @RouteBody() request: AdminGrantCreditsRequest) {
     return this.operator.grantCredits(teamId, request.amount, request.description);

@@ -375,6 +375,22 @@ describe('team and admin routes', () => {
     expect((await call('POST', `/admin/v1/teams/${teamId}/credits`, ADMIN_KEY, { amount: 0 })).status).toBe(
       400,
     );
+    // a balance out of bounds (above the 32-bit column, or below nothing) is refused in the spec shape, not a 500
+    const grant = (amount: number) =>
+      call<{ success: boolean; error: string }>('POST', `/admin/v1/teams/${teamId}/credits`, ADMIN_KEY, {
+        amount,
+      });
+    expect((await grant(1_000_000_000)).status).toBe(200);
+    expect((await grant(1_000_000_000)).status).toBe(200);
+    const overflow = await grant(1_000_000_000);
+    expect(overflow.status).toBe(409);
+    expect(overflow.body.success).toBe(false);
+    expect(overflow.body.error).toContain('above 2,147,483,647 credits');
+    const below = await grant(-1_000_000_000);
+    expect(below.status).toBe(200);
+    expect((await grant(-1_000_000_000)).status).toBe(200);
+    expect((await grant(-76)).status).toBe(409);
+    expect((await grant(-75)).body).toMatchObject({ success: true, data: { credits: 0 } });
     const revoked = await call<{ data: { revokedAt: string } }>(
       'DELETE',
       `/admin/v1/keys/${key.body.data.id}`,
