@@ -75,6 +75,7 @@ test-integration: setup system-deps infra-up ## integration tests against real P
 
 test-e2e: build system-deps infra-up ## black-box tests of running services (cluster over Kafka, one-process mode, the SDK)
 	@scripts/ops/tools.sh promtool # the observability e2e lints expositions and queries with promtool
+	@scripts/ops/tools.sh schemathesis # the API fuzz e2e runs schemathesis against /v2/openapi.json
 	source scripts/test-env.sh && $(JEST) --selectProjects platform-e2e --runInBand --testTimeout=180000 --forceExit
 
 clients: ## install the pinned third-party clients the client suites drive (firecrawl-py venv, firecrawl-mcp, firecrawl-cli) into .tools/clients

@@ -3,12 +3,14 @@
 #   helm                  Helm 3 built from the Go module proxy (kube version pinned through ldflags)
 #   kubernetes-validate   PyPI package (schemas for Kubernetes 1.25–1.37 inside the wheel) in .tools/venv
 #   promtool              Debian package `prometheus`
-# Usage: scripts/ops/tools.sh [helm|kubernetes-validate|promtool|all]   prints nothing but errors and progress on stderr.
+#   schemathesis          PyPI package (API fuzzer; `st`) in .tools/venv, for apps/platform-e2e/src/api-fuzz.e2e-spec.ts
+# Usage: scripts/ops/tools.sh [helm|kubernetes-validate|promtool|schemathesis|all]   prints nothing but errors and progress on stderr.
 source "$(dirname "$0")/../infra/common.sh"
 TOOLS_DIR="$REPO_ROOT/.tools"
 HELM_VERSION="${HELM_VERSION:-v3.21.4}"
 KUBE_MINOR="${KUBE_MINOR:-34}"
 KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
+SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 mkdir -p "$TOOLS_DIR/bin"
 
 ensure_helm() {
@@ -36,9 +38,23 @@ ensure_kubernetes_validate() {
   local installed=""
   [ -x "$venv/bin/kubernetes-validate" ] && installed=$("$venv/bin/pip" show kubernetes-validate 2>/dev/null || true)
   if grep -qx "Version: $KUBERNETES_VALIDATE_VERSION" <<<"$installed"; then return 0; fi
-  [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" 2>/dev/null || { apt_ensure python3-venv; python3 -m venv "$venv"; }; }
+  ensure_venv
   log "installing kubernetes-validate $KUBERNETES_VALIDATE_VERSION into $venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" >&2
+}
+
+ensure_venv() {
+  [ -x "$TOOLS_DIR/venv/bin/python" ] || { python3 -m venv "$TOOLS_DIR/venv" 2>/dev/null || { apt_ensure python3-venv; python3 -m venv "$TOOLS_DIR/venv"; }; }
+}
+
+ensure_schemathesis() {
+  local venv="$TOOLS_DIR/venv"
+  local installed=""
+  [ -x "$venv/bin/st" ] && installed=$("$venv/bin/pip" show schemathesis 2>/dev/null || true)
+  if grep -qx "Version: $SCHEMATHESIS_VERSION" <<<"$installed"; then return 0; fi
+  ensure_venv
+  log "installing schemathesis $SCHEMATHESIS_VERSION into $venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
 }
 
 ensure_promtool() {
@@ -49,6 +65,7 @@ case "${1:-all}" in
   helm) ensure_helm ;;
   kubernetes-validate) ensure_kubernetes_validate ;;
   promtool) ensure_promtool ;;
-  all) ensure_helm; ensure_kubernetes_validate; ensure_promtool ;;
-  *) die "usage: $0 [helm|kubernetes-validate|promtool|all]" ;;
+  schemathesis) ensure_schemathesis ;;
+  all) ensure_helm; ensure_kubernetes_validate; ensure_promtool; ensure_schemathesis ;;
+  *) die "usage: $0 [helm|kubernetes-validate|promtool|schemathesis|all]" ;;
 esac
