@@ -29,7 +29,8 @@ export class AgentController {
     summary: 'Start an agent run',
     tag: 'agent',
     body: agentRequestSchema,
-    statuses: [402, 422],
+    // 404: a `threadId` that names no run of the team
+    statuses: [402, 404, 422],
     auth: { scope: 'agent', rateLimit: 'agent' },
     response: agentStartResponseSchema,
   })

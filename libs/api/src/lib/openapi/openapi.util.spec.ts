@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { OperatorApiModule } from '../admin/operator-api.module';
 import { ApiModule } from '../api.module';
 import { PARSE_UPLOAD_ROUTE } from '../parse/parse-upload.route';
-import { buildOpenApiDocument, documentedRoutes } from './openapi.util';
+import { buildOpenApiDocument, documentedRoutes, plainTuples } from './openapi.util';
 import { Route } from './route.decorator';
 
 interface Operation {
@@ -90,6 +90,25 @@ describe('the served OpenAPI document', () => {
     expect(
       list.parameters?.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
     ).toEqual(expect.arrayContaining(['kind', 'limit']));
+  });
+
+  it('writes tuples of one member schema as items with a length (read by tools without prefixItems)', () => {
+    const text = JSON.stringify(document);
+    // every tuple of the API has members of one schema: bbox, markdownSpan, an empty urlTrace
+    expect(text).not.toContain('prefixItems');
+    expect(text).toContain(
+      '"bbox":{"anyOf":[{"type":"array","items":{"type":"number"},"minItems":4,"maxItems":4},{"type":"null"}]}',
+    );
+    expect(plainTuples(z.toJSONSchema(z.tuple([]), { io: 'output' }))).toMatchObject({
+      type: 'array',
+      items: {},
+      maxItems: 0,
+    });
+    // members of different schemas keep prefixItems
+    expect(plainTuples(z.toJSONSchema(z.tuple([z.string(), z.number()]), { io: 'output' }))).toMatchObject({
+      prefixItems: [{ type: 'string' }, { type: 'number' }],
+      items: false,
+    });
   });
 });
 

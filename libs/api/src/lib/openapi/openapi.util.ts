@@ -34,7 +34,7 @@ export function documentedRoutes(controllers: readonly Type<unknown>[]): Documen
   return routes;
 }
 
-const errorBody = z.toJSONSchema(errorBodySchema, { io: 'output', unrepresentable: 'any' });
+const errorBody = plainTuples(z.toJSONSchema(errorBodySchema, { io: 'output', unrepresentable: 'any' }));
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -79,7 +79,31 @@ function multipartSchema(fields: readonly MultipartField[]): Record<string, unkn
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  plainTuples(z.toJSONSchema(schema, { io, unrepresentable: 'any' }));
+
+/**
+ * Tuples whose members share one schema (a bbox of four numbers, a span of two integers, an empty
+ * list) as `items` with `minItems`/`maxItems` instead of `prefixItems`: the same constraint, and one
+ * that OpenAPI tools without JSON Schema 2020-12 tuples read (schemathesis, client generators,
+ * documentation renderers). Tuples of mixed members keep `prefixItems`.
+ */
+export function plainTuples<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map((item) => plainTuples(item)) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = plainTuples(value);
+  const members = out['prefixItems'];
+  if (Array.isArray(members) && out['items'] === false) {
+    const first = JSON.stringify(members[0] ?? {});
+    if (members.every((member) => JSON.stringify(member) === first)) {
+      delete out['prefixItems'];
+      out['items'] = members[0] ?? {};
+      out['minItems'] = members.length;
+      out['maxItems'] = members.length;
+    }
+  }
+  return out as T;
+}
 
 /** The OpenAPI 3.1 document of the given routes, generated from their @Route contracts. */
 export function buildOpenApiDocument(publicUrl: string, routes: readonly DocumentedRoute[]): OpenApiDocument {
