@@ -145,7 +145,7 @@ async function applyBounded(tx: Tx, teamId: string, amount: number): Promise<voi
   const held = Number(team.reserved_credits);
   throw new AppError('CONFLICT', {
     message:
-      amount > 0
+      credits + amount > MAX_TEAM_CREDITS
         ? `The grant would take the team's balance above ${MAX_TEAM_CREDITS.toLocaleString('en-US')} credits (balance ${credits}, grant ${amount})`
         : `The adjustment would take the team's balance below the ${held} credits held for its unfinished jobs (balance ${credits}, adjustment ${amount})`,
   });
