@@ -33,29 +33,21 @@ ensure_helm() {
   GOBIN="$TOOLS_DIR/bin" nice go install -ldflags "$flags" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >&2
 }
 
-ensure_kubernetes_validate() {
+# A PyPI package at a pinned version in .tools/venv (created when missing): ensure_pip_tool <package> <version> <command>
+ensure_pip_tool() {
+  local package="$1" version="$2" command="$3"
   local venv="$TOOLS_DIR/venv"
   local installed=""
-  [ -x "$venv/bin/kubernetes-validate" ] && installed=$("$venv/bin/pip" show kubernetes-validate 2>/dev/null || true)
-  if grep -qx "Version: $KUBERNETES_VALIDATE_VERSION" <<<"$installed"; then return 0; fi
-  ensure_venv
-  log "installing kubernetes-validate $KUBERNETES_VALIDATE_VERSION into $venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" >&2
+  [ -x "$venv/bin/$command" ] && installed=$("$venv/bin/pip" show "$package" 2>/dev/null || true)
+  if grep -qx "Version: $version" <<<"$installed"; then return 0; fi
+  [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" 2>/dev/null || { apt_ensure python3-venv; python3 -m venv "$venv"; }; }
+  log "installing $package $version into $venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$package==$version" >&2
 }
 
-ensure_venv() {
-  [ -x "$TOOLS_DIR/venv/bin/python" ] || { python3 -m venv "$TOOLS_DIR/venv" 2>/dev/null || { apt_ensure python3-venv; python3 -m venv "$TOOLS_DIR/venv"; }; }
-}
+ensure_kubernetes_validate() { ensure_pip_tool kubernetes-validate "$KUBERNETES_VALIDATE_VERSION" kubernetes-validate; }
 
-ensure_schemathesis() {
-  local venv="$TOOLS_DIR/venv"
-  local installed=""
-  [ -x "$venv/bin/st" ] && installed=$("$venv/bin/pip" show schemathesis 2>/dev/null || true)
-  if grep -qx "Version: $SCHEMATHESIS_VERSION" <<<"$installed"; then return 0; fi
-  ensure_venv
-  log "installing schemathesis $SCHEMATHESIS_VERSION into $venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
-}
+ensure_schemathesis() { ensure_pip_tool schemathesis "$SCHEMATHESIS_VERSION" st; }
 
 ensure_promtool() {
   command -v promtool >/dev/null || apt_ensure prometheus
