@@ -85,7 +85,7 @@ describe('API fuzzing with schemathesis against /v2/openapi.json', () => {
     ['the admin API, with ADMIN_API_KEY', () => ADMIN_KEY, ['--include-path-regex', '^/admin']],
   ])(
     'answers %s without a server error',
-    async (_name, key, paths) => {
+    async (name, key, paths) => {
       const run = await schemathesis(platform.url(), key(), paths as string[], work);
       const cases = casesLine(run.output);
       const detail = `${run.command}\n${run.output.slice(-6_000)}`;
@@ -101,7 +101,7 @@ describe('API fuzzing with schemathesis against /v2/openapi.json', () => {
           })
         ).status,
       ).toBeLessThan(500);
-      process.stdout.write(`schemathesis (${_name}, seed ${SEED}): ${cases?.[0].trim()}\n`);
+      process.stdout.write(`schemathesis (${name}, seed ${SEED}): ${cases?.[0].trim()}\n`);
     },
     600_000,
   );

@@ -71,7 +71,7 @@ export class CreditsService {
           description,
           idempotencyKey: idempotencyKey ?? null,
         },
-        true,
+        applyBounded,
       ),
     );
   }
@@ -95,8 +95,8 @@ export class CreditsService {
       apiKeyId?: string;
       description?: string;
     },
-    /** A grant or adjustment: refused (409, nothing recorded) when it would take the balance out of bounds. */
-    bounded = false,
+    /** How the amount reaches the balance once its ledger row is written (grants: `applyBounded`). */
+    apply: BalanceChange = incrementBalance,
   ): Promise<boolean> {
     if (entry.amount === 0) return true;
     const inserted = await tx.creditLedgerEntry.createMany({
@@ -114,14 +114,16 @@ export class CreditsService {
       skipDuplicates: true,
     });
     if (inserted.count === 0) return false;
-    if (bounded) {
-      await applyBounded(tx, entry.teamId, entry.amount);
-      return true;
-    }
-    await tx.team.update({ where: { id: entry.teamId }, data: { credits: { increment: entry.amount } } });
+    await apply(tx, entry.teamId, entry.amount);
     return true;
   }
 }
+
+type BalanceChange = (tx: Tx, teamId: string, amount: number) => Promise<void>;
+
+const incrementBalance: BalanceChange = async (tx, teamId, amount) => {
+  await tx.team.update({ where: { id: teamId }, data: { credits: { increment: amount } } });
+};
 
 /** The largest balance a team can hold (the column is a 32-bit integer). */
 export const MAX_TEAM_CREDITS = 2_147_483_647;
@@ -132,7 +134,7 @@ export const MAX_TEAM_CREDITS = 2_147_483_647;
  * they finish, so a balance under them would end negative). Otherwise 409, and the caller's
  * transaction (with its ledger row) rolls back. The sum is taken in bigint, where it cannot overflow.
  */
-async function applyBounded(tx: Tx, teamId: string, amount: number): Promise<void> {
+const applyBounded: BalanceChange = async (tx, teamId, amount) => {
   const updated = await tx.$queryRaw<{ credits: number }[]>`
     UPDATE teams SET credits = credits + ${amount}::int
     WHERE id = ${teamId}::uuid AND credits::bigint + ${amount}::bigint BETWEEN reserved_credits AND ${MAX_TEAM_CREDITS}::bigint
@@ -149,4 +151,4 @@ async function applyBounded(tx: Tx, teamId: string, amount: number): Promise<voi
         ? `The grant would take the team's balance above ${MAX_TEAM_CREDITS.toLocaleString('en-US')} credits (balance ${credits}, grant ${amount})`
         : `The adjustment would take the team's balance below the ${held} credits held for its unfinished jobs (balance ${credits}, adjustment ${amount})`,
   });
-}
+};

@@ -375,7 +375,7 @@ describe('team and admin routes', () => {
     expect((await call('POST', `/admin/v1/teams/${teamId}/credits`, ADMIN_KEY, { amount: 0 })).status).toBe(
       400,
     );
-    // a balance out of bounds (above the 32-bit column, or below nothing) is refused in the spec shape, not a 500
+    // a balance out of bounds (above the 32-bit column, or below zero with nothing held) is refused in the spec shape, not a 500
     const grant = (amount: number) =>
       call<{ success: boolean; error: string }>('POST', `/admin/v1/teams/${teamId}/credits`, ADMIN_KEY, {
         amount,
