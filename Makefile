@@ -92,12 +92,12 @@ dashboards: setup ## regenerate the Grafana dashboards and the chart's env wirin
 	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/grafana/generate.ts
 	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register deploy/helm/generate.ts
 
-cluster: build system-deps ## the platform as separate processes: 2 gateways behind a round-robin proxy (:3100), 3 scrape workers, agent orchestrator, doc-parser, 3 Kafka brokers, PostgreSQL on 55432
+cluster: build system-deps ## the platform as separate processes: 2 gateways behind a round-robin proxy (:3100), 3 scrape workers, agent orchestrator, doc-parser, 3 Kafka brokers, PostgreSQL on 25432
 	SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register scripts/ops/cluster.ts
 
 cluster-down: ## stop the local cluster's Kafka brokers and PostgreSQL (never the shared test instances)
 	@scripts/infra/kafka.sh down cluster
-	@PG_CLUSTER=quarry-faults PGPORT=55432 scripts/infra/postgres.sh down
+	@PG_CLUSTER=quarry-faults PGPORT=25432 scripts/infra/postgres.sh down
 
 test-faults: build system-deps ## fault tests on the local cluster: worker kill -9, broker restart, PostgreSQL stop, gateway kill
 	$(JEST) -c apps/platform-e2e/jest.faults.config.cjs --runInBand

@@ -10,11 +10,22 @@ die() { printf '[infra] error: %s\n' "$*" >&2; exit 1; }
 # port_open HOST PORT -> 0 when something accepts TCP connections there.
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null && exec 3>&- 3<&-; }
 
-# wait_for_port HOST PORT SECONDS NAME
+# wait_for_port HOST PORT SECONDS NAME [PID LOGFILE]
+# With PID, stops waiting as soon as that process has exited; with LOGFILE, the failure message ends
+# with the last 40 lines of that log, so that a CI transcript says why.
 wait_for_port() {
-  local host=$1 port=$2 deadline=$((SECONDS + $3)) name=$4
+  local host=$1 port=$2 deadline=$((SECONDS + $3)) name=$4 pid=${5:-} logfile=${6:-} why
   until port_open "$host" "$port"; do
-    [ "$SECONDS" -lt "$deadline" ] || die "$name did not open $host:$port within $3 s"
+    why=""
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      why="exited before it opened $host:$port"
+    elif [ "$SECONDS" -ge "$deadline" ]; then
+      why="did not open $host:$port within $3 s"
+    fi
+    if [ -n "$why" ]; then
+      [ -n "$logfile" ] && [ -f "$logfile" ] && { echo "--- last lines of $logfile:"; tail -n 40 "$logfile"; echo "---"; } >&2
+      die "$name $why"
+    fi
     sleep 0.5
   done
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A real Apache Kafka (KRaft, from Maven Central) on loopback, for tests and the local cluster.
 #   up [single|cluster]   single: one broker on 127.0.0.1:${KAFKA_PORT:-9092}
-#                         cluster: three brokers+controllers on 127.0.0.1:19092,29092,39092
+#                         cluster: three brokers+controllers on 127.0.0.1:19092,19192,19292 (controllers
+#                         19093,19193,19293: every port below Linux's ephemeral range, 32768-60999,
+#                         so that no client connection's local port can hold one when a broker binds)
 #   down [single|cluster] graceful stop (SIGTERM to every broker, SIGKILL to any still up after 30 s)
 #   kill N | start N      cluster only: kill -9 / restart broker N (fault tests)
 #   brokers [mode]        prints the bootstrap list
@@ -23,13 +25,13 @@ ensure_java_libs() {
 }
 
 node_ports() { # mode index -> "broker controller"
-  if [ "$1" = single ]; then echo "$SINGLE_PORT $((SINGLE_PORT + 1))"; else echo "${2}9092 ${2}9093"; fi
+  if [ "$1" = single ]; then echo "$SINGLE_PORT $((SINGLE_PORT + 1))"; else echo "19$(($2 - 1))92 19$(($2 - 1))93"; fi
 }
 
 write_config() { # mode index
   local mode=$1 i=$2 dir="$KAFKA_DIR/$1/node$2" ports broker controller voters
   read -r broker controller <<<"$(node_ports "$mode" "$i")"
-  if [ "$mode" = single ]; then voters="1@127.0.0.1:$controller"; else voters="1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093"; fi
+  if [ "$mode" = single ]; then voters="1@127.0.0.1:$controller"; else voters="1@127.0.0.1:19093,2@127.0.0.1:19193,3@127.0.0.1:19293"; fi
   mkdir -p "$dir"
   {
     echo "process.roles=broker,controller"
@@ -69,7 +71,15 @@ start_node() { # mode index
   local mode=$1 i=$2 dir="$KAFKA_DIR/$1/node$2" broker controller
   read -r broker controller <<<"$(node_ports "$mode" "$i")"
   if port_open 127.0.0.1 "$broker"; then log "broker $i already listening on $broker"; return 0; fi
-  [ -f "$dir/server.properties" ] || write_config "$mode" "$i"
+  # The configuration is rewritten on every start. When it changed (other ports, say), the node's
+  # data is test data made under the old settings: it is formatted afresh rather than reused.
+  [ -f "$dir/server.properties" ] && cp "$dir/server.properties" "$dir/server.properties.old"
+  write_config "$mode" "$i"
+  if [ -f "$dir/server.properties.old" ] && ! cmp -s "$dir/server.properties" "$dir/server.properties.old"; then
+    log "broker $i ($mode): configuration changed, formatting its data afresh"
+    rm -rf "$dir/data"
+  fi
+  rm -f "$dir/server.properties.old"
   if [ ! -f "$dir/data/meta.properties" ]; then
     local cid
     cid=$(cat "$KAFKA_DIR/$mode/cluster-id" 2>/dev/null || true)
@@ -87,6 +97,13 @@ start_node() { # mode index
   nohup java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true $LOG4J \
     -cp "$LIBS/*" kafka.Kafka "$dir/server.properties" >"$dir/broker.log" 2>&1 &
   echo $! >"$dir/pid"
+}
+
+# Waits for a broker's listener; fails at once, with the end of its log, when its process has exited.
+wait_for_broker() { # mode index
+  local dir="$KAFKA_DIR/$1/node$2" broker _c
+  read -r broker _c <<<"$(node_ports "$1" "$2")"
+  wait_for_port 127.0.0.1 "$broker" 120 "Kafka broker $2 ($1)" "$(cat "$dir/pid" 2>/dev/null)" "$dir/broker.log"
 }
 
 stop_node() { # mode index signal
@@ -135,13 +152,13 @@ case "$cmd" in
     for i in $(indices "$mode"); do start_node "$mode" "$i"; done
     for i in $(indices "$mode"); do
       read -r broker _ <<<"$(node_ports "$mode" "$i")"
-      wait_for_port 127.0.0.1 "$broker" 120 "Kafka broker $i (log: $KAFKA_DIR/$mode/node$i/broker.log)"
+      wait_for_broker "$mode" "$i"
     done
     brokers "$mode"
     ;;
   down) stop_nodes "$mode" TERM $(indices "$mode") ;;
   kill) stop_node cluster "$2" KILL ;;
-  start) ensure_java_libs; start_node cluster "$2"; read -r broker _ <<<"$(node_ports cluster "$2")"; wait_for_port 127.0.0.1 "$broker" 120 "Kafka broker $2" ;;
+  start) ensure_java_libs; start_node cluster "$2"; wait_for_broker cluster "$2" ;;
   brokers) brokers "$mode" ;;
   reset) stop_nodes "$mode" TERM $(indices "$mode"); rm -rf "${KAFKA_DIR:?}/$mode" ;;
   *) die "usage: $0 up|down|reset|brokers [single|cluster] | kill N | start N" ;;

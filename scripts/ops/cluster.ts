@@ -1,7 +1,7 @@
 /**
  * `make cluster`: the platform as separate processes on this machine — 2 gateways behind a
  * round-robin proxy on :3100, 3 scrape workers, the agent orchestrator (:3121) and the doc-parser
- * (:3122), a 3-broker Kafka cluster and its own PostgreSQL cluster (quarry-faults on 55432).
+ * (:3122), a 3-broker Kafka cluster and its own PostgreSQL cluster (quarry-faults on 25432).
  * Runs in the foreground; Ctrl-C stops the services (`make cluster-down` stops Kafka and PostgreSQL).
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register scripts/ops/cluster.ts [gateways=2] [workers=3]
  */

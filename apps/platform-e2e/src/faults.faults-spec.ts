@@ -24,7 +24,7 @@ import { REPO_ROOT } from './support/service-process';
 /**
  * Fault tests on the local cluster (`make test-faults`): 2 gateways behind a round-robin proxy,
  * 3 scrape workers, the agent orchestrator and the doc-parser, 3 Kafka brokers (replication 3,
- * min.insync.replicas 2) and a PostgreSQL cluster of its own on 55432. Each scenario breaks one part under load and checks what clients
+ * min.insync.replicas 2) and a PostgreSQL cluster of its own on 25432. Each scenario breaks one part under load and checks what clients
  * and the data see. Figures are printed and written to .cache/faults/report.json.
  *
  * The worker scenario is a real crawl (the Firecrawl SDK against the round-robin proxy) of a site of

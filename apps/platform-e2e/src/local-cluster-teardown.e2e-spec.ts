@@ -73,9 +73,9 @@ describe('teardown of the local cluster and of CI', () => {
 
   it('leaves a Kafka cluster that was already running alone, and stops only what it started', async () => {
     const port = await free();
-    const brokers = await Promise.all([19092, 29092, 39092].map(listen)).catch(() => undefined);
+    const brokers = await Promise.all([19092, 19192, 19292].map(listen)).catch(() => undefined);
     if (!brokers)
-      throw new Error('ports 19092, 29092 and 39092 are taken: is a local cluster (make cluster) running?');
+      throw new Error('ports 19092, 19192 and 19292 are taken: is a local cluster (make cluster) running?');
     try {
       const scripts = {
         postgres: stub('postgres.sh', `[ "$1" = up ] && echo "${TEST_DATABASE_URL}"; exit 0`),
@@ -115,7 +115,7 @@ describe('teardown of the local cluster and of CI', () => {
   const expectedStops = async () => {
     const stops: string[] = [];
     if (!(await open(19092))) stops.push(': down cluster');
-    if (!(await open(55432))) stops.push('quarry-faults:55432 down');
+    if (!(await open(25432))) stops.push('quarry-faults:25432 down');
     if (!(await open(9092))) stops.push(': down single');
     if (!(await open(5432))) stops.push(': down');
     return stops;
@@ -136,9 +136,9 @@ describe('teardown of the local cluster and of CI', () => {
   });
 
   it('.ci/run stops nothing that was running before it', async () => {
-    const listeners = await Promise.all([19092, 55432].map(listen)).catch(() => undefined);
+    const listeners = await Promise.all([19092, 25432].map(listen)).catch(() => undefined);
     if (!listeners)
-      throw new Error('ports 19092 or 55432 are taken: is a local cluster (make cluster) running?');
+      throw new Error('ports 19092 or 25432 are taken: is a local cluster (make cluster) running?');
     try {
       const status = await ciRun('exit 0');
       expect(status).toBe(0);

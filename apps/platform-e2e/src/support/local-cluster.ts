@@ -12,7 +12,7 @@ import { REPO_ROOT, type ServiceProcess, startService } from './service-process'
  * The platform as separate processes on one machine, as `make cluster` runs it and the fault tests
  * break it: N gateways behind a round-robin proxy, M scrape workers, one agent orchestrator and one
  * document parser (sharing BLOB_DIR with the gateways and workers), a 3-broker Kafka cluster and a
- * PostgreSQL cluster of its own (`quarry-faults` on 55432 by default — stopping it never touches the
+ * PostgreSQL cluster of its own (`quarry-faults` on 25432 by default — stopping it never touches the
  * shared 5432).
  */
 export interface LocalClusterOptions {
@@ -48,7 +48,7 @@ const SINGLE_APPS = ['agent-orchestrator', 'doc-parser'];
 const KAFKA_SCRIPT = join(REPO_ROOT, 'scripts/infra/kafka.sh');
 const POSTGRES_SCRIPT = join(REPO_ROOT, 'scripts/infra/postgres.sh');
 /** The brokers of `kafka.sh up cluster`. */
-const KAFKA_CLUSTER_PORTS = [19092, 29092, 39092];
+const KAFKA_CLUSTER_PORTS = [19092, 19192, 19292];
 const PROXY_SCRIPT = join(REPO_ROOT, 'scripts/ops/round-robin-proxy.mjs');
 
 function run(command: string, args: string[], env: Record<string, string> = {}): string {
@@ -86,7 +86,7 @@ export class LocalCluster {
       workers: options.workers ?? 3,
       env: options.env ?? {},
       basePort: options.basePort ?? 3100,
-      postgres: options.postgres ?? { cluster: 'quarry-faults', port: 55432 },
+      postgres: options.postgres ?? { cluster: 'quarry-faults', port: 25432 },
       databaseName: options.databaseName,
       log: options.log ?? (() => undefined),
       scripts: options.scripts ?? { kafka: KAFKA_SCRIPT, postgres: POSTGRES_SCRIPT },
@@ -124,7 +124,7 @@ export class LocalCluster {
       `quarry_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     if (!this.options.databaseName) await this.sql('postgres', `CREATE DATABASE "${database}"`);
     this.databaseUrl = this.adminDatabaseUrl.replace(/\/[^/]+$/, `/${database}`);
-    log('Kafka: 3 brokers on 127.0.0.1:19092,29092,39092');
+    log('Kafka: 3 brokers on 127.0.0.1:19092,19192,19292');
     run(scripts.kafka, ['up', 'cluster']);
     this.brokers = run(scripts.kafka, ['brokers', 'cluster']).split(',');
     await this.waitForKafka();
