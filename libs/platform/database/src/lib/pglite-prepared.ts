@@ -15,7 +15,7 @@ interface PreparedShape {
  * `protocol.serialize`, `parse.parseResults`). PGlite's own `query` parses, describes and plans every
  * statement on every run — planning alone was about 40 % of the job completion statement there
  * (EXPLAIN: 1.0 ms planning, 1.2 ms execution). Here a statement is parsed and described once per
- * session (PGlite has one) and each run only binds, executes and syncs; PostgreSQL switches it to a
+ * session (PGlite has one) and each run only binds, executes and syncs, in one protocol call; PostgreSQL switches it to a
  * generic plan after five runs, as it does for the same statement on a server connection.
  *
  * Values are serialized and rows parsed exactly as PGlite's `query` does (its serializers and parsers by
@@ -52,29 +52,37 @@ export class PglitePreparedStatements {
   run = async <Row>(name: string, text: string, params: readonly unknown[]): Promise<Row[]> => {
     const known = this.shapes.get(name);
     if (known && known.text !== text) throw new Error(`prepared statement "${name}" names two SQL texts`);
-    let messages: BackendMessage[] = [];
-    try {
-      const shape = known ?? (await this.prepare(name, text));
-      const values = params.map((param, i) => {
-        if (param === null || param === undefined) return null;
-        const serialize = this.db.serializers[shape.paramTypes[i]];
-        return serialize ? serialize(param) : String(param);
-      });
-      await this.call(protocol.serialize.bind({ statement: name, values }));
-      messages = await this.call(protocol.serialize.execute({}));
-      if (shape.rowDescription) messages = [shape.rowDescription, ...messages];
-    } finally {
-      // Ends the extended-protocol cycle, error or not (the session leaves its error state).
-      await this.call(protocol.serialize.sync(), false);
-    }
+    const shape = known ?? (await this.prepare(name, text));
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const serialize = this.db.serializers[shape.paramTypes[i]];
+      return serialize ? serialize(param) : String(param);
+    });
+    // Bind, Execute and Sync in one call, as a client pipelines them on a socket: after an error the
+    // server skips to the Sync, which ends the cycle (the session leaves its error state) before
+    // execProtocolStream throws.
+    const results = await this.call(
+      concat([
+        protocol.serialize.bind({ statement: name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]),
+    );
+    const messages = shape.rowDescription ? [shape.rowDescription, ...results] : results;
     return (parse.parseResults(messages, this.db.parsers)[0]?.rows ?? []) as Row[];
   };
 
   private async prepare(name: string, text: string): Promise<PreparedShape> {
-    // A statement of this name left by a run that failed between its Parse and its Describe is replaced.
-    await this.call(protocol.serialize.close({ type: 'S', name }));
-    await this.call(protocol.serialize.parse({ name, text }));
-    const described = await this.call(protocol.serialize.describe({ type: 'S', name }));
+    // Close first: a statement of this name left by a run that failed between its Parse and its
+    // Describe is replaced. One call ending in Sync, so that a failed Parse leaves no error state.
+    const described = await this.call(
+      concat([
+        protocol.serialize.close({ type: 'S', name }),
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ]),
+    );
     const shape: PreparedShape = {
       text,
       paramTypes: parse.parseDescribeStatementResults(described),
@@ -84,7 +92,17 @@ export class PglitePreparedStatements {
     return shape;
   }
 
-  private call(message: Uint8Array, throwOnError = true): Promise<BackendMessage[]> {
-    return this.db.execProtocolStream(message, { syncToFs: false, throwOnError });
+  private call(message: Uint8Array): Promise<BackendMessage[]> {
+    return this.db.execProtocolStream(message, { syncToFs: false, throwOnError: true });
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
