@@ -53,6 +53,14 @@ describe.each<Engine>(['PostgreSQL', 'PGlite'])(
         );
         expect(await db.sql.query(SUM, [1, 1], { prepareAs: 'executor_spec_sum' })).toEqual([{ total: 2 }]);
         expect(await db.sql.query<{ plain: number }>('SELECT 2 AS plain')).toEqual([{ plain: 2 }]);
+        // A statement that cannot be prepared (its Parse fails) fails that call only, and is not remembered.
+        await expect(
+          db.sql.query('SELEC $1::int', [1], { prepareAs: 'executor_spec_broken' }),
+        ).rejects.toThrow(/syntax/);
+        await expect(
+          db.sql.query('SELECT $1::int AS one', [1], { prepareAs: 'executor_spec_broken' }),
+        ).resolves.toEqual([{ one: 1 }]);
+        expect(await db.sql.query(SUM, [2, 2], { prepareAs: 'executor_spec_sum' })).toEqual([{ total: 4 }]);
       } finally {
         await cleanup();
       }
