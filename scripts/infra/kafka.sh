@@ -150,10 +150,7 @@ case "$cmd" in
     ensure_java_libs
     mkdir -p "$KAFKA_DIR/$mode"
     for i in $(indices "$mode"); do start_node "$mode" "$i"; done
-    for i in $(indices "$mode"); do
-      read -r broker _ <<<"$(node_ports "$mode" "$i")"
-      wait_for_broker "$mode" "$i"
-    done
+    for i in $(indices "$mode"); do wait_for_broker "$mode" "$i"; done
     brokers "$mode"
     ;;
   down) stop_nodes "$mode" TERM $(indices "$mode") ;;

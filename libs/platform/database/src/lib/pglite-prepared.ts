@@ -15,8 +15,9 @@ interface PreparedShape {
  * `protocol.serialize`, `parse.parseResults`). PGlite's own `query` parses, describes and plans every
  * statement on every run — planning alone was about 40 % of the job completion statement there
  * (EXPLAIN: 1.0 ms planning, 1.2 ms execution). Here a statement is parsed and described once per
- * session (PGlite has one) and each run only binds, executes and syncs, in one protocol call; PostgreSQL switches it to a
- * generic plan after five runs, as it does for the same statement on a server connection.
+ * session (PGlite has one) and each run only binds, executes and syncs, in one protocol call;
+ * PostgreSQL switches it to a generic plan after five runs, as it does for the same statement on a
+ * server connection.
  *
  * Values are serialized and rows parsed exactly as PGlite's `query` does (its serializers and parsers by
  * type), so a statement returns the same row values prepared or not.
