@@ -124,7 +124,7 @@ export class LocalCluster {
       `quarry_cluster_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     if (!this.options.databaseName) await this.sql('postgres', `CREATE DATABASE "${database}"`);
     this.databaseUrl = this.adminDatabaseUrl.replace(/\/[^/]+$/, `/${database}`);
-    log('Kafka: 3 brokers on 127.0.0.1:19092,19192,19292');
+    log(`Kafka: 3 brokers on 127.0.0.1:${KAFKA_CLUSTER_PORTS.join(',')}`);
     run(scripts.kafka, ['up', 'cluster']);
     this.brokers = run(scripts.kafka, ['brokers', 'cluster']).split(',');
     await this.waitForKafka();

@@ -63,7 +63,7 @@ export class PglitePreparedStatements {
     // server skips to the Sync, which ends the cycle (the session leaves its error state) before
     // execProtocolStream throws.
     const results = await this.call(
-      concat([
+      Buffer.concat([
         protocol.serialize.bind({ statement: name, values }),
         protocol.serialize.execute({}),
         protocol.serialize.sync(),
@@ -77,7 +77,7 @@ export class PglitePreparedStatements {
     // Close first: a statement of this name left by a run that failed between its Parse and its
     // Describe is replaced. One call ending in Sync, so that a failed Parse leaves no error state.
     const described = await this.call(
-      concat([
+      Buffer.concat([
         protocol.serialize.close({ type: 'S', name }),
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: 'S', name }),
@@ -96,14 +96,4 @@ export class PglitePreparedStatements {
   private call(message: Uint8Array): Promise<BackendMessage[]> {
     return this.db.execProtocolStream(message, { syncToFs: false, throwOnError: true });
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
