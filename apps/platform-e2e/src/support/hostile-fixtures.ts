@@ -164,6 +164,12 @@ export async function startHostileSite(): Promise<HostileSite> {
   const hugeAttribute = Buffer.from(
     page('Attribute', `<div data-x="${'a'.repeat(10 * MIB)}"><p>after the attribute</p></div>`),
   );
+  const manyAttributes = Buffer.from(
+    page(
+      'Attributes',
+      `<div ${Array.from({ length: 200_000 }, (_, index) => `a${index}="v"`).join(' ')}><p>after the attributes</p></div>`,
+    ),
+  );
   const hugeText = Buffer.from(page('Text', `<p>${'word '.repeat((20 * MIB) / 5)}</p>`));
   const hugeTitle = Buffer.from(
     `<html><head><title>${'T'.repeat(5 * MIB)}</title><meta name="description" content="${'d'.repeat(5 * MIB)}"></head><body><main><h1>Title</h1><p>a page with a giant title and description</p></main></body></html>`,
@@ -186,6 +192,7 @@ export async function startHostileSite(): Promise<HostileSite> {
     '/divs': send('text/html; charset=utf-8', divs),
     '/deep': send('text/html; charset=utf-8', deep),
     '/huge-attribute': send('text/html; charset=utf-8', hugeAttribute),
+    '/many-attributes': send('text/html; charset=utf-8', manyAttributes),
     '/huge-text': send('text/html; charset=utf-8', hugeText),
     '/huge-title': send('text/html; charset=utf-8', hugeTitle),
     '/invalid-utf8': send('text/html; charset=utf-8', invalidUtf8),

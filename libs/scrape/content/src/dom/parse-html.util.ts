@@ -3,6 +3,7 @@ import { Parser } from 'htmlparser2';
 
 import { COMMENT_NODE, ELEMENT_NODE, TEXT_NODE } from './dom.types';
 import { HtmlNode } from './html-node';
+import { MAX_DOM_DEPTH } from './limit-depth.util';
 
 /** SVG and MathML keep the case of their attribute names (`viewBox`); HTML's are case-insensitive. */
 const FOREIGN = new Set(['svg', 'math']);
@@ -23,6 +24,71 @@ function hasName(attrs: string[], name: string): boolean {
 }
 
 /**
+ * Open elements past which a start tag opens an empty element and its content follows it (the tag
+ * is taken as void). The tree is flattened at MAX_DOM_DEPTH after parsing anyway (`limitDepth`,
+ * as browsers do), which dissolves every element this deep into its text, in order; what this
+ * bound saves is the parser's own stack of open elements, which costs time in proportion to its
+ * depth at every tag: 150,000 nested `<div>`s took 12 s, 60,000 `<b><i><span>` 9 s.
+ */
+export const MAX_PARSE_DEPTH = 4 * MAX_DOM_DEPTH;
+
+/**
+ * htmlparser2's parser with its stack of open elements bounded through `isVoidElement`, its hook for
+ * more void elements: at MAX_PARSE_DEPTH a start tag is void (opened and closed at once, never put on
+ * the stack). The answer given for a start tag is given again when the tag ends (the parser asks
+ * twice, before and after `onopentagname`); end tags get the real answer (`onclosetag`, the
+ * tokenizer's callback), so they still close the open element of their name.
+ */
+class BoundedParser extends Parser {
+  /** Elements on the parser's stack (kept by the callbacks: `opened` and `closed`). */
+  private depth = 0;
+  /** The last start tag's answer, until its end asks again (`undefined`: no start tag pending). */
+  private pending: boolean | undefined;
+  /** Whether the last answer given was for a start tag the stack does not hold. */
+  private lastVoid = false;
+  /** Whether the element just opened is off the stack (its close comes at once and pops nothing). */
+  private openedVoid = false;
+  /** Inside the tokenizer's end tag callback: the parser asks about the end tag's name. */
+  private inEndTag = false;
+
+  protected override isVoidElement(name: string): boolean {
+    if (this.pending !== undefined) {
+      const answer = this.pending;
+      this.pending = undefined;
+      return answer;
+    }
+    this.lastVoid = super.isVoidElement(name) || (!this.inEndTag && this.depth >= MAX_PARSE_DEPTH);
+    return this.lastVoid;
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
+    this.inEndTag = true;
+    try {
+      super.onclosetag(start, endIndex);
+    } finally {
+      this.inEndTag = false;
+    }
+  }
+
+  /** From `onopentagname`, right after the parser asked about the tag. */
+  opened(): void {
+    this.pending = this.lastVoid;
+    this.openedVoid = this.lastVoid;
+    if (!this.lastVoid) this.depth++;
+  }
+
+  /** From `onclosetag`. */
+  closed(): void {
+    this.pending = undefined;
+    if (this.openedVoid) this.openedVoid = false;
+    else this.depth--;
+  }
+}
+
+/** Attributes (name and value entries) past which an element's duplicate check uses a set, not a scan. */
+const SCANNED_ATTRIBUTES = 64;
+
+/**
  * Parses HTML into an `HtmlNode` document with htmlparser2's tokenizer and tree rules (implied end
  * tags, raw-text elements, entities decoded), the parser linkedom used before. The tree is exactly
  * what the markup nests: callers that need an `<html><head><body>` skeleton pass markup that spells
@@ -33,13 +99,18 @@ export function parseHtml(html: string): HtmlNode {
   const document = HtmlNode.document();
   let current = document;
   let foreignDepth = 0;
+  // Names of the open tag's attributes once it has many: a scan per attribute made a tag with 200,000
+  // attributes take most of a minute (quadratic); attributes arrive right after their tag's name.
+  let names: Set<string> | undefined;
   // Elements are created at their name and given their attributes one by one (`onattribute`):
   // without an `onopentag` callback the parser builds no per-tag attribute object, which profiling
   // showed as a good part of the parse.
-  const parser = new Parser(
+  const parser: BoundedParser = new BoundedParser(
     {
       onopentagname(name: string) {
+        parser.opened();
         const element = new HtmlNode(ELEMENT_NODE, name, '', document);
+        names = undefined;
         if (FOREIGN.has(name)) foreignDepth++;
         current.append(element);
         current = element;
@@ -49,9 +120,18 @@ export function parseHtml(html: string): HtmlNode {
         const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
         const attrs = current.attrs;
         if (!attrs) current.attrs = [attr, value];
-        else if (!hasName(attrs, attr)) attrs.push(attr, value);
+        else if (attrs.length < SCANNED_ATTRIBUTES) {
+          if (!hasName(attrs, attr)) attrs.push(attr, value);
+        } else {
+          names ??= new Set(attrs.filter((_, i) => i % 2 === 0));
+          if (!names.has(attr)) {
+            names.add(attr);
+            attrs.push(attr, value);
+          }
+        }
       },
       onclosetag(name: string) {
+        parser.closed();
         if (FOREIGN.has(name) && foreignDepth > 0) foreignDepth--;
         current = current.parentNode ?? document;
       },
