@@ -1,3 +1,4 @@
+export { boundedMarkup } from './dom/bounded-markup.util';
 export { decodeBody, normalizeCharset } from './decode/decode-body.util';
 export type { DecodedBody } from './decode/decode-body.util';
 export { extractLinks } from './links/extract-links.util';

@@ -1,5 +1,7 @@
 import { parseHTML } from 'linkedom';
 
+import { boundedMarkup } from '@quarry/scrape/content';
+
 import { readStructuredData, type StructuredEntity } from '../structured/structured-data.util';
 import { readableText } from '../text/passages.util';
 import { sentences } from '../text/tokens.util';
@@ -191,7 +193,7 @@ function cellText(element: HtmlElement): string {
 /** Tables and definition lists of the raw HTML (their structure is lost in markdown). */
 function htmlFacts(html: string, page: number, order: () => number): Fact[] {
   const facts: Fact[] = [];
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(boundedMarkup(html));
   const headingOf = (element: HtmlElement): string => {
     let node: HtmlElement | null = element;
     while (node) {
@@ -450,7 +452,7 @@ function markContext(facts: Fact[], headline: string): void {
  * one price among others; the sentences and cards that hold them answer instead.
  */
 function singlePrice(html: string): boolean {
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(boundedMarkup(html));
   const elements = (
     Array.from(document.querySelectorAll('[class*="price" i], [id*="price" i]')) as HtmlElement[]
   ).filter(
@@ -458,9 +460,13 @@ function singlePrice(html: string): boolean {
       /\d/.test(element.textContent ?? '') &&
       !element.closest('.related, [class*="related" i], [class*="recommend" i], nav, footer, aside, header'),
   );
-  const leaves = elements.filter(
-    (element) => !elements.some((other) => other !== element && element.contains(other)),
-  );
+  // Leaves: price elements holding no other one. Every ancestor of a price element is marked once
+  // (a walk stops at a marked one): linear, where comparing each pair took seconds on thousands.
+  const holders = new Set<HtmlElement>();
+  for (const element of elements)
+    for (let parent = element.parentElement; parent && !holders.has(parent); parent = parent.parentElement)
+      holders.add(parent);
+  const leaves = elements.filter((element) => !holders.has(element));
   const amounts = new Set(leaves.map((element) => firstMoneyOr(collapse(element.textContent ?? ''))));
   return amounts.size === 1;
 }

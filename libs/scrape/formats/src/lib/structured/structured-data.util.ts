@@ -1,5 +1,7 @@
 import { parseHTML } from 'linkedom';
 
+import { boundedMarkup } from '@quarry/scrape/content';
+
 /** A thing described on the page: a JSON-LD node, a microdata item, the meta tags, or DOM cues. */
 export interface StructuredEntity {
   types: string[];
@@ -88,10 +90,13 @@ function microdataItem(scope: Element): Record<string, unknown> {
   for (const element of Array.from(scope.querySelectorAll('[itemprop]')) as Element[]) {
     if (nearestScope(element) !== scope) continue;
     const value = microdataValue(element);
+    // A repeated property becomes an array, appended to in place (a copy per value was quadratic).
+    // Values are strings or items, never arrays themselves.
     for (const name of (element.getAttribute('itemprop') ?? '').split(/\s+/).filter(Boolean)) {
       const existing = item[name];
-      item[name] =
-        existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+      if (existing === undefined) item[name] = value;
+      else if (Array.isArray(existing)) existing.push(value);
+      else item[name] = [existing, value];
     }
   }
   return item;
@@ -217,7 +222,7 @@ function domEntity(document: ReturnType<typeof parseHTML>['document']): Structur
 /** Everything the page declares about itself, most authoritative first (JSON-LD, microdata, meta tags, DOM cues). */
 export function readStructuredData(html: string): StructuredEntity[] {
   if (!html) return [];
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(boundedMarkup(html));
   return [
     ...jsonLdEntities(document),
     ...microdataEntities(document),
