@@ -51,7 +51,7 @@ export function extractMainContent(root: DomElement): DomElement | undefined {
   const prunable = prunableElements(container, stats);
   const kept = text - prunable.reduce((sum, el) => sum + (stats.get(el)?.text ?? 0), 0);
   if (kept < MIN_MAIN_CHARS) return undefined;
-  for (const block of lead) prunable.push(...prunableElements(block, stats));
+  for (const block of lead) for (const element of prunableElements(block, stats)) prunable.push(element);
   for (const element of prunable) element.remove();
   let main = container;
   if ((lead.length > 0 || title) && root.ownerDocument) {

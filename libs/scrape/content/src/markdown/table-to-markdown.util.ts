@@ -48,7 +48,7 @@ function isLayoutTable(table: DomElement, rows: readonly Row[]): boolean {
   if (rows.length === 0) return true;
   const role = table.getAttribute('role');
   if (role === 'presentation' || role === 'none') return true;
-  const width = Math.max(...rows.map((r) => r.cells.length));
+  const width = rows.reduce((widest, r) => Math.max(widest, r.cells.length), -Infinity);
   if (width <= 1) return true;
   for (const row of rows) {
     for (const cell of row.cells) {
@@ -84,7 +84,7 @@ export function renderTable(table: DomElement, renderCell: (cell: DomElement) =>
     }
     return out;
   });
-  const width = Math.max(...matrix.map((r) => r.length));
+  const width = matrix.reduce((widest, r) => Math.max(widest, r.length), -Infinity);
   if (matrix.every((r) => r.every((c) => c === ''))) return '';
   const line = (cells: string[]) => {
     const padded = [...cells];

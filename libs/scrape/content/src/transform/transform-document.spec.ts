@@ -268,6 +268,12 @@ describe('transformDocument: formats', () => {
     expect(sut(html, MAIN, ['markdown']).markdown).toBe('deep text');
   });
 
+  it('converts a table of 150,000 rows (spreading them into Math.max overflowed the stack)', () => {
+    const html = `<table><tr><th>name</th><th>size</th></tr>${'<tr><td>cell</td><td>5</td></tr>'.repeat(150_000)}</table>`;
+    const markdown = sut(html, MAIN, ['markdown']).markdown ?? '';
+    expect(markdown.match(/\| cell \| 5 \|/g)).toHaveLength(150_000);
+  });
+
   it('keeps CJK and accented text intact', () => {
     expect(sut('<p>東京の天気は晴れです。Ça va très bien.</p>').markdown).toBe(
       '東京の天気は晴れです。Ça va très bien.',

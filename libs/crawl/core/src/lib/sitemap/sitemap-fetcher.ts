@@ -84,7 +84,7 @@ export class SitemapFetcher {
           seenUrls.add(url);
           result.urls.push(url);
         }
-        next.push(...parsed.children);
+        for (const child of parsed.children) next.push(child);
       }
       level = next;
     }

@@ -216,7 +216,8 @@ export class CrawlTaskHandler {
       const rawHtml = document.rawHtml;
       if (!collection.options.wantsRawHtml) delete document.rawHtml;
       if (plan.discoversLinks && typeof rawHtml === 'string')
-        discovered.push(...this.discover(page, plan, rawHtml, document.metadata.url, rules));
+        for (const link of this.discover(page, plan, rawHtml, document.metadata.url, rules))
+          discovered.push(link);
     }
 
     const credits = fetched

@@ -177,8 +177,8 @@ function breaksParagraph(group: readonly Line[], next: Line): boolean {
   if (next.bold !== previous.bold || next.monospace !== previous.monospace) return true;
   if (next.baseline - previous.baseline > 1.55 * size) return true;
   if (listMarker(next.text) && !previous.monospace) return true;
-  const left = Math.min(...group.map((line) => line.x0));
-  const right = Math.max(...group.map((line) => line.x1));
+  const left = group.reduce((least, line) => Math.min(least, line.x0), Infinity);
+  const right = group.reduce((most, line) => Math.max(most, line.x1), -Infinity);
   const first = group[0];
   if (listMarker(first.text)) {
     // A list item continues on lines indented past its marker.
@@ -218,7 +218,7 @@ function paragraphBlock(
     confidence: { layout, ocr: ocrScore },
   });
   if (lines.every((line) => line.monospace) && !ocr) {
-    const left = Math.min(...lines.map((line) => line.x0));
+    const left = lines.reduce((least, line) => Math.min(least, line.x0), Infinity);
     const charWidth = Math.max(1, size * 0.6);
     const code = lines
       .map((line) => ' '.repeat(Math.max(0, Math.round((line.x0 - left) / charWidth))) + line.text)
@@ -276,7 +276,7 @@ function paragraphBlock(
 }
 
 function tableBlock(table: TableRegion, ocr: boolean): LayoutBlock {
-  const width = Math.max(...table.cells.map((row) => row.length));
+  const width = table.cells.reduce((widest, row) => Math.max(widest, row.length), -Infinity);
   const row = (cells: string[]) =>
     `| ${Array.from({ length: width }, (_, index) => escapeCell(cells[index] ?? '')).join(' | ')} |`;
   const [header, ...rest] = table.cells;

@@ -40,7 +40,7 @@ interface Region<T extends Box> {
 function cut<T extends Box>(region: Region<T>, minColumnGap: number, out: T[]): void {
   const { elements } = region;
   if (elements.length <= 1) {
-    out.push(...elements);
+    for (const element of elements) out.push(element);
     return;
   }
   const vertical = widestGap(region.byX, 'x', minColumnGap);
@@ -57,7 +57,7 @@ function cut<T extends Box>(region: Region<T>, minColumnGap: number, out: T[]): 
     cut(part(region, above, false), minColumnGap, out);
     return;
   }
-  out.push(...elements.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+  for (const element of elements.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)) out.push(element);
 }
 
 function part<T extends Box>(region: Region<T>, test: (element: T) => boolean, side: boolean): Region<T> {

@@ -87,7 +87,9 @@ function extendRun(rows: readonly Row[], start: number): number {
       continue;
     }
     // A one-line row continues the table only as a wrapped cell (not in the first column).
-    const firstCellX = Math.min(...rows.slice(start, end + 1).map((row) => row.lines[0].x0));
+    const firstCellX = rows
+      .slice(start, end + 1)
+      .reduce((least, row) => Math.min(least, row.lines[0].x0), Infinity);
     const line = rows[next].lines[0];
     if (line.x0 > firstCellX + 2 * line.fontSize && gap < 0.8 * pitch) {
       end = next;

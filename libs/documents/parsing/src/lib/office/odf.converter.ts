@@ -182,7 +182,7 @@ function findRows(node: XmlNode): XmlNode[] {
       child.name === 'table:table-rows' ||
       child.name === 'table:table-row-group'
     )
-      rows.push(...findRows(child));
+      for (const row of findRows(child)) rows.push(row);
   }
   return rows;
 }

@@ -5,7 +5,7 @@ import { escapeHtml } from './xml.util';
 export function gridToMarkdown(rows: readonly (readonly string[])[]): string {
   const grid = trimGrid(rows);
   if (grid.length === 0) return '';
-  const width = Math.max(...grid.map((row) => row.length));
+  const width = grid.reduce((widest, row) => Math.max(widest, row.length), 0);
   const line = (row: readonly string[]) =>
     `| ${Array.from({ length: width }, (_, index) => escapeCell(row[index] ?? '')).join(' | ')} |`;
   return [
@@ -18,7 +18,7 @@ export function gridToMarkdown(rows: readonly (readonly string[])[]): string {
 export function gridToHtml(rows: readonly (readonly string[])[]): string {
   const grid = trimGrid(rows);
   if (grid.length === 0) return '';
-  const width = Math.max(...grid.map((row) => row.length));
+  const width = grid.reduce((widest, row) => Math.max(widest, row.length), 0);
   const cells = (row: readonly string[], tag: 'th' | 'td') =>
     Array.from({ length: width }, (_, index) => `<${tag}>${escapeHtml(row[index] ?? '')}</${tag}>`).join('');
   return `<table><thead><tr>${cells(grid[0], 'th')}</tr></thead><tbody>${grid

@@ -16,6 +16,13 @@ describe('pageFacts', () => {
     expect(facts.headline).toBe('Price list');
   });
 
+  it('reads a definition list of 90,000 entries (spreading its facts into one call overflowed the stack)', () => {
+    const html = `<html><body><main><dl>${'<dt>Weight</dt><dd>5 kg</dd>'.repeat(90_000)}</dl></main></body></html>`;
+    const markdown = 'Weight\n: 5 kg\n'.repeat(90_000);
+    const { facts } = sut({ markdown, html, url: 'https://shop.test/', title: 'Weights' });
+    expect(facts.length).toBeGreaterThan(130_000);
+  });
+
   it('reads repeated microdata properties as one array, in order', () => {
     const items = ['Red', 'Green', 'Blue'].map((color) => `<span itemprop="color">${color}</span>`).join('');
     const html = `<html><body><div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kite</span>${items}</div></body></html>`;

@@ -364,7 +364,7 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
   const facts: Fact[] = [];
   for (const entity of entities) {
     if (entity.source === 'json-ld' || entity.source === 'microdata')
-      facts.push(...entityFacts(entity, page, order));
+      for (const fact of entityFacts(entity, page, order)) facts.push(fact);
     else if (entity.source === 'dom') {
       for (const key of ['price', 'author', 'datePublished', 'brand', 'sku', 'availability'])
         // Bylines and dates are page metadata (often outside the main content); prices must be in it.
@@ -400,12 +400,10 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
     }
   }
   if (input.html)
-    facts.push(
-      ...htmlFacts(input.html, page, order).filter(
-        (fact) => fact.label === 'byline' || (inMain(fact.value) && inMain(fact.label.split(' | ')[0])),
-      ),
-    );
-  facts.push(...markdownFacts(input.markdown, page, order));
+    for (const fact of htmlFacts(input.html, page, order))
+      if (fact.label === 'byline' || (inMain(fact.value) && inMain(fact.label.split(' | ')[0])))
+        facts.push(fact);
+  for (const fact of markdownFacts(input.markdown, page, order)) facts.push(fact);
   const headline = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim() ?? '';
   markContext(facts, collapse(readableText(headline)));
   const structuredText = facts

@@ -94,6 +94,41 @@ describe('extractMenu', () => {
     expect(extractMenu(html.replace(/£/g, '$'), 'https://cafe.test/')?.currency).toBeUndefined();
   });
 
+  it('reads a JSON-LD menu of 150,000 sections without running out of stack or time', () => {
+    // Spreading them into one call overflowed the stack; finding the top-level ones was quadratic.
+    const sections = Array.from({ length: 150_000 }, (_, i) => ({
+      '@type': 'MenuSection',
+      name: `Section ${i}`,
+      hasMenuItem: { '@type': 'MenuItem', name: `Dish ${i}`, offers: { price: '5', priceCurrency: 'EUR' } },
+    }));
+    const html = `<script type="application/ld+json">${JSON.stringify({ '@type': 'Menu', hasMenuSection: sections })}</script>`;
+    const started = performance.now();
+    const menu = extractMenu(html, 'https://food.test/menu');
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(menu?.sections).toHaveLength(150_000);
+    expect(menu?.sections[149_999]).toMatchObject({ name: 'Section 149999' });
+  });
+
+  it('reads a nested section once, under its parent', () => {
+    const pasta = {
+      '@type': 'MenuSection',
+      name: 'Pasta',
+      hasMenuItem: [{ '@type': 'MenuItem', name: 'Carbonara', offers: { price: '12' } }],
+    };
+    const mains = {
+      '@type': 'MenuSection',
+      name: 'Mains',
+      hasMenuSection: [pasta],
+      hasMenuItem: [{ '@type': 'MenuItem', name: 'Steak', offers: { price: '20' } }],
+    };
+    const html = `<script type="application/ld+json">${JSON.stringify(mains)}</script>`;
+    expect(extractMenu(html, 'https://food.test/menu')?.sections).toMatchObject([
+      { id: 's1', name: 'Mains', items: [{ name: 'Steak' }] },
+      { id: 's1.1', name: 'Pasta', items: [{ name: 'Carbonara' }] },
+    ]);
+    expect(extractMenu(html, 'https://food.test/menu')?.sections).toHaveLength(2);
+  });
+
   it('returns null for pages that are not menus', () => {
     expect(
       extractMenu(

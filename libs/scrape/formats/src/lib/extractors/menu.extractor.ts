@@ -4,6 +4,7 @@ import {
   absoluteUrl,
   isType,
   list,
+  originalOf,
   parseAmount,
   type ParsedDocument,
   type ParsedElement,
@@ -106,18 +107,18 @@ function fromStructuredData(data: StructuredData, pageUrl: string): Menu | null 
     : establishment
       ? list(establishment['hasMenu']).filter((m): m is StructuredNode => !!m && typeof m === 'object')
       : []) {
-    sectionsSource.push(...list(menu['hasMenuSection']).filter(isNode));
-    looseItems.push(...list(menu['hasMenuItem']).filter(isNode));
+    for (const section of list(menu['hasMenuSection']).filter(isNode)) sectionsSource.push(section);
+    for (const item of list(menu['hasMenuItem']).filter(isNode)) looseItems.push(item);
   }
   if (sectionsSource.length === 0 && looseItems.length === 0) {
-    sectionsSource.push(
-      ...data.nodes
-        .filter((node) => isType(node, 'MenuSection'))
-        .filter(
-          (section) =>
-            !data.nodes.some((other) => other !== section && list(other['hasMenuSection']).includes(section)),
-        ),
-    );
+    // Top-level sections: those no other node lists. Nodes are copies of what the properties hold
+    // (`originalOf`): compared as copies, every nested section was read again at the top level. A set
+    // of the listed ones, where asking every node about every section was quadratic.
+    const listed = new Set<unknown>();
+    for (const node of data.nodes)
+      for (const child of list(node['hasMenuSection'])) if (child !== originalOf(node)) listed.add(child);
+    for (const node of data.nodes)
+      if (isType(node, 'MenuSection') && !listed.has(originalOf(node))) sectionsSource.push(node);
   }
   const currencies = new Set<string>();
   const sections: MenuSection[] = [];

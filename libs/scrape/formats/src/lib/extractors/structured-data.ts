@@ -51,6 +51,14 @@ export function isType(node: unknown, ...types: string[]): boolean {
   return typesOf(node).some((type) => types.includes(type));
 }
 
+/** The object each node of `readStructuredData` was copied from (what other nodes' properties hold). */
+const ORIGINALS = new WeakMap<StructuredNode, object>();
+
+/** The value a node was read from: the one another node's property (`hasMenuSection`…) refers to. */
+export function originalOf(node: StructuredNode): object {
+  return ORIGINALS.get(node) ?? node;
+}
+
 /** Reads JSON-LD blocks, microdata items and meta tags of a document. */
 export function readStructuredData(document: ParsedDocument): StructuredData {
   const nodes: StructuredNode[] = [];
@@ -61,7 +69,11 @@ export function readStructuredData(document: ParsedDocument): StructuredData {
       return;
     }
     const node = value as Record<string, unknown>;
-    if (node['@type'] !== undefined) nodes.push({ ...node, '@type': typesOf(node) });
+    if (node['@type'] !== undefined) {
+      const copy = { ...node, '@type': typesOf(node) };
+      ORIGINALS.set(copy, node);
+      nodes.push(copy);
+    }
     for (const [key, child] of Object.entries(node)) if (key !== '@context') visit(child, depth + 1);
   };
   for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i]'))) {

@@ -248,7 +248,7 @@ export function detectPii(
     }
   }
   if (mode !== 'fast') {
-    spans.push(...dictionaryPersons(text, mode, taken));
+    for (const span of dictionaryPersons(text, mode, taken)) spans.push(span);
     // A surname seen in a full name elsewhere names the same person when it appears alone.
     const surnames = new Set(
       spans
@@ -272,7 +272,7 @@ export function detectPii(
       }
     }
   }
-  if (mode === 'aggressive') spans.push(...cuedPersons(text, taken));
+  if (mode === 'aggressive') for (const span of cuedPersons(text, taken)) spans.push(span);
   return spans.filter((span) => wanted.has(span.type)).sort((a, b) => a.start - b.start);
 }
 
