@@ -98,6 +98,20 @@ export const PAGE_CASES: HostileCase[] = [
     timeBoundMs: 30_000,
   },
   {
+    // Its 180,000 facts were spread into one call: "Maximum call stack size exceeded", a 500.
+    name: '90,000-entry definition list, question format',
+    orTimeout: true,
+    category: 'huge node',
+    run: siteScrape('/many-facts', {
+      formats: ['markdown', { type: 'question', question: 'How heavy is it?' }],
+      timeout: 60_000,
+    }),
+    expect: { status: 200, check: (answer) => expectText(JSON.stringify(answer.body), '5 kg') },
+    credits: 5,
+    rssBoundMib: HTTP,
+    timeBoundMs: 90_000,
+  },
+  {
     name: '20 MB text node',
     orTimeout: true,
     category: 'huge node',

@@ -170,6 +170,7 @@ export async function startHostileSite(): Promise<HostileSite> {
       `<div ${Array.from({ length: 200_000 }, (_, index) => `a${index}="v"`).join(' ')}><p>after the attributes</p></div>`,
     ),
   );
+  const manyFacts = Buffer.from(page('Weights', `<dl>${'<dt>Weight</dt><dd>5 kg</dd>'.repeat(90_000)}</dl>`));
   const hugeText = Buffer.from(page('Text', `<p>${'word '.repeat((20 * MIB) / 5)}</p>`));
   const hugeTitle = Buffer.from(
     `<html><head><title>${'T'.repeat(5 * MIB)}</title><meta name="description" content="${'d'.repeat(5 * MIB)}"></head><body><main><h1>Title</h1><p>a page with a giant title and description</p></main></body></html>`,
@@ -193,6 +194,7 @@ export async function startHostileSite(): Promise<HostileSite> {
     '/deep': send('text/html; charset=utf-8', deep),
     '/huge-attribute': send('text/html; charset=utf-8', hugeAttribute),
     '/many-attributes': send('text/html; charset=utf-8', manyAttributes),
+    '/many-facts': send('text/html; charset=utf-8', manyFacts),
     '/huge-text': send('text/html; charset=utf-8', hugeText),
     '/huge-title': send('text/html; charset=utf-8', hugeTitle),
     '/invalid-utf8': send('text/html; charset=utf-8', invalidUtf8),
