@@ -1,8 +1,11 @@
 import { parseHTML } from 'linkedom';
 
-import { boundedMarkup } from '@quarry/scrape/content';
-
-import { readStructuredData, type StructuredEntity } from '../structured/structured-data.util';
+import {
+  type PageDocument,
+  parsePage,
+  structuredDataOf,
+  type StructuredEntity,
+} from '../structured/structured-data.util';
 import { readableText } from '../text/passages.util';
 import { sentences } from '../text/tokens.util';
 import { findValues } from './values.util';
@@ -191,9 +194,8 @@ function cellText(element: HtmlElement): string {
 }
 
 /** Tables and definition lists of the raw HTML (their structure is lost in markdown). */
-function htmlFacts(html: string, page: number, order: () => number): Fact[] {
+function htmlFacts(document: PageDocument, page: number, order: () => number): Fact[] {
   const facts: Fact[] = [];
-  const { document } = parseHTML(boundedMarkup(html));
   const headingOf = (element: HtmlElement): string => {
     let node: HtmlElement | null = element;
     while (node) {
@@ -359,8 +361,11 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
   const order = () => counter++;
   const markdownFold = foldText(readableText(input.markdown));
   const inMain = (text: string) => !markdownFold || markdownFold.includes(foldText(text));
-  const entities = input.html ? readStructuredData(input.html) : [];
-  const priceCue = input.html ? singlePrice(input.html) : false;
+  // One parse of the page for its structured data, its price cue and its tables (three parses cost
+  // three times as much on a large page).
+  const document = input.html ? parsePage(input.html) : undefined;
+  const entities = document ? structuredDataOf(document) : [];
+  const priceCue = document ? singlePrice(document) : false;
   const facts: Fact[] = [];
   for (const entity of entities) {
     if (entity.source === 'json-ld' || entity.source === 'microdata')
@@ -399,8 +404,8 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
           });
     }
   }
-  if (input.html)
-    for (const fact of htmlFacts(input.html, page, order))
+  if (document)
+    for (const fact of htmlFacts(document, page, order))
       if (fact.label === 'byline' || (inMain(fact.value) && inMain(fact.label.split(' | ')[0])))
         facts.push(fact);
   for (const fact of markdownFacts(input.markdown, page, order)) facts.push(fact);
@@ -449,8 +454,7 @@ function markContext(facts: Fact[], headline: string): void {
  * first amount of the text (a headline's "€340m"), and with several (a pricing page's plans) it is
  * one price among others; the sentences and cards that hold them answer instead.
  */
-function singlePrice(html: string): boolean {
-  const { document } = parseHTML(boundedMarkup(html));
+function singlePrice(document: PageDocument): boolean {
   const elements = (
     Array.from(document.querySelectorAll('[class*="price" i], [id*="price" i]')) as HtmlElement[]
   ).filter(

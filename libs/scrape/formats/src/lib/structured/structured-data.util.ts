@@ -219,10 +219,20 @@ function domEntity(document: ReturnType<typeof parseHTML>['document']): Structur
   return { types: ['dom'], source: 'dom', properties };
 }
 
+/** A page's HTML as a linkedom document, nesting bounded first (`boundedMarkup`). */
+export type PageDocument = ReturnType<typeof parseHTML>['document'];
+
+export function parsePage(html: string): PageDocument {
+  return parseHTML(boundedMarkup(html)).document;
+}
+
 /** Everything the page declares about itself, most authoritative first (JSON-LD, microdata, meta tags, DOM cues). */
 export function readStructuredData(html: string): StructuredEntity[] {
-  if (!html) return [];
-  const { document } = parseHTML(boundedMarkup(html));
+  return html ? structuredDataOf(parsePage(html)) : [];
+}
+
+/** `readStructuredData` of a page already parsed (`parsePage`). */
+export function structuredDataOf(document: PageDocument): StructuredEntity[] {
   return [
     ...jsonLdEntities(document),
     ...microdataEntities(document),
