@@ -1,30 +1,7 @@
 import type { DomElement } from './dom.types';
 import { limitDepth, MAX_DOM_DEPTH } from './limit-depth.util';
-import { parseHtml } from './parse-html.util';
+import { isParserVoid, parseHtml } from './parse-html.util';
 import { serializeChildren } from './serialize-html.util';
-
-/** Elements htmlparser2 never holds open (its void elements): they add no depth. */
-const VOID = new Set([
-  'area',
-  'base',
-  'basefont',
-  'br',
-  'col',
-  'command',
-  'embed',
-  'frame',
-  'hr',
-  'image',
-  'img',
-  'input',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
 
 function isNameChar(code: number): boolean {
   const lower = code | 0x20;
@@ -52,7 +29,7 @@ export function nestingBound(html: string): number {
     const first = html.charCodeAt(start) | 0x20;
     if (first < 0x61 || first > 0x7a) continue; // a tag name starts with a letter
     const name = html.slice(start, end).toLowerCase();
-    if (VOID.has(name)) {
+    if (isParserVoid(name)) {
       // A leaf one level down: it never stays open.
       if (!closing && depth + 1 > deepest) deepest = depth + 1;
       continue;

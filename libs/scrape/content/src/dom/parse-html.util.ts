@@ -83,6 +83,19 @@ class BoundedParser extends Parser {
     if (this.openedVoid) this.openedVoid = false;
     else this.depth--;
   }
+
+  /** htmlparser2's own answer: an element of this name is never held open. */
+  isVoid(name: string): boolean {
+    return super.isVoidElement(name);
+  }
+}
+
+const PARSER_OPTIONS = { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: false };
+const VOID_PROBE = new BoundedParser({}, PARSER_OPTIONS);
+
+/** Whether the parser never holds an element of this (lower-case) name open: its void elements. */
+export function isParserVoid(name: string): boolean {
+  return VOID_PROBE.isVoid(name);
 }
 
 /** Attributes (name and value entries) past which an element's duplicate check uses a set, not a scan. */
@@ -145,7 +158,7 @@ export function parseHtml(html: string): HtmlNode {
         current.append(new HtmlNode(COMMENT_NODE, '#comment', data, document));
       },
     },
-    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: false },
+    PARSER_OPTIONS,
   );
   parser.write(html);
   parser.end();

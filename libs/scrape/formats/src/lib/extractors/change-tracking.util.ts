@@ -1,4 +1,4 @@
-import { structuredPatch } from 'diff';
+import { structuredPatch, type StructuredPatchHunk } from 'diff';
 
 import { parseAmount, parseHtml, readStructuredData, type StructuredData, text } from './structured-data';
 
@@ -59,14 +59,6 @@ class CharacterCounts {
  */
 export const DIFF_BUDGET_MS = 1_000;
 
-interface Hunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
 /** A git-style unified diff of two markdown versions (`diff --git a/… b/…`, hunks with 3 lines of context). */
 export function gitDiff(
   previous: string,
@@ -93,7 +85,7 @@ function withNewline(text: string): string {
 }
 
 /** One hunk removing every line of `before` and adding every line of `after` (both end in a newline). */
-function replacement(before: string, after: string): Hunk {
+function replacement(before: string, after: string): StructuredPatchHunk {
   const removed = before === '\n' ? [] : before.slice(0, -1).split('\n');
   const added = after === '\n' ? [] : after.slice(0, -1).split('\n');
   const lines: string[] = [];

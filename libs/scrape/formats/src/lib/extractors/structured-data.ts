@@ -1,6 +1,5 @@
-import { parseHTML } from 'linkedom';
-
-import { boundedMarkup } from '@quarry/scrape/content';
+import { addProperty } from '../structured/repeated-property.util';
+import { parsePage } from '../structured/structured-data.util';
 
 /** A schema.org node as read from JSON-LD or microdata (`@type` normalised to an array of short names). */
 export type StructuredNode = Record<string, unknown> & { '@type'?: string[] };
@@ -35,7 +34,7 @@ export interface ParsedDocument {
 }
 
 export function parseHtml(html: string): ParsedDocument {
-  return parseHTML(boundedMarkup(html)).document as unknown as ParsedDocument;
+  return parsePage(html) as unknown as ParsedDocument;
 }
 
 /** Short type names: `https://schema.org/Product` → `Product`. */
@@ -113,21 +112,13 @@ function readMicrodataItem(item: ParsedElement): Record<string, unknown> {
   const result: Record<string, unknown> = {
     '@type': (item.getAttribute('itemtype') ?? '').split(/\s+/).filter(Boolean),
   };
-  // A repeated property becomes an array, appended to in place (a copy per value was quadratic:
-  // 20,000 offers took seconds). Values are strings or items, never arrays themselves.
-  const add = (name: string, value: unknown) => {
-    const existing = result[name];
-    if (existing === undefined) result[name] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else result[name] = [existing, value];
-  };
   const walk = (element: ParsedElement): void => {
     for (const child of Array.from(element.children)) {
       const props = (child.getAttribute('itemprop') ?? '').split(/\s+/).filter(Boolean);
       const nested = child.hasAttribute('itemscope');
       if (props.length) {
         const value = nested ? readMicrodataItem(child) : microdataValue(child);
-        for (const prop of props) add(prop, value);
+        for (const prop of props) addProperty(result, prop, value);
       }
       if (!nested) walk(child);
     }

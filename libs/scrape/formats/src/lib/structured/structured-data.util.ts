@@ -2,6 +2,8 @@ import { parseHTML } from 'linkedom';
 
 import { boundedMarkup } from '@quarry/scrape/content';
 
+import { addProperty } from './repeated-property.util';
+
 /** A thing described on the page: a JSON-LD node, a microdata item, the meta tags, or DOM cues. */
 export interface StructuredEntity {
   types: string[];
@@ -90,14 +92,8 @@ function microdataItem(scope: Element): Record<string, unknown> {
   for (const element of Array.from(scope.querySelectorAll('[itemprop]')) as Element[]) {
     if (nearestScope(element) !== scope) continue;
     const value = microdataValue(element);
-    // A repeated property becomes an array, appended to in place (a copy per value was quadratic).
-    // Values are strings or items, never arrays themselves.
-    for (const name of (element.getAttribute('itemprop') ?? '').split(/\s+/).filter(Boolean)) {
-      const existing = item[name];
-      if (existing === undefined) item[name] = value;
-      else if (Array.isArray(existing)) existing.push(value);
-      else item[name] = [existing, value];
-    }
+    for (const name of (element.getAttribute('itemprop') ?? '').split(/\s+/).filter(Boolean))
+      addProperty(item, name, value);
   }
   return item;
 }
