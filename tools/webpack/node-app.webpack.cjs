@@ -6,8 +6,8 @@ const { join } = require('node:path');
 const WORKER_ENTRIES = {
   // Parse worker threads (libs/documents/parsing).
   'parse-worker': 'libs/documents/parsing/src/lib/worker/parse-worker.main.ts',
-  // Content worker processes (libs/scrape/content).
-  'content-worker': 'libs/scrape/content/src/workers/content-worker.main.ts',
+  // Content worker processes (libs/scrape/content), with the formats' page tasks (libs/scrape/formats).
+  'content-worker': 'libs/scrape/formats/src/lib/tasks/page-worker.main.ts',
 };
 
 /**

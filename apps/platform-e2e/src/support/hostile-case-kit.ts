@@ -42,7 +42,15 @@ export interface HostileCase {
   rssBoundMib: number;
   /** Wall time bound of the case (ms). */
   timeBoundMs: number;
+  /**
+   * The longest the server may take to answer `/livez` while the case runs (ms; LOOP_BOUND_MS by
+   * default): how long the case may hold the event loop that serves every other request.
+   */
+  loopBoundMs?: number;
 }
+
+/** Default of HostileCase.loopBoundMs. */
+export const LOOP_BOUND_MS = 2_000;
 
 export type Body = Record<string, unknown>;
 

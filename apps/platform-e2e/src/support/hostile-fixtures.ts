@@ -61,6 +61,38 @@ export async function withTreeRss<T>(
   return { outcome, peakMib: peak, ms: Date.now() - started };
 }
 
+/**
+ * Runs `work` while asking `${url}/livez` every `everyMs`: the longest answer is how long the server's
+ * event loop was held (a request waits for it). A probe still waiting when `work` ends counts too.
+ */
+export async function withLoopLatency<T>(
+  url: string,
+  work: () => Promise<T>,
+  everyMs = 200,
+): Promise<{ result: T; loopMaxMs: number }> {
+  let loopMaxMs = 0;
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const started = Date.now();
+      await fetch(`${url}/livez`, { signal: AbortSignal.timeout(120_000) }).then(
+        (response) => response.arrayBuffer(),
+        () => undefined,
+      );
+      loopMaxMs = Math.max(loopMaxMs, Date.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  try {
+    const result = await work();
+    running = false;
+    await probe;
+    return { result, loopMaxMs };
+  } finally {
+    running = false;
+  }
+}
+
 /** A PNG whose header declares `width` × `height` pixels over a few bytes of image data. */
 export function absurdPng(width: number, height: number): Buffer {
   const chunk = (type: string, data: Buffer) => {
@@ -171,6 +203,19 @@ export async function startHostileSite(): Promise<HostileSite> {
     ),
   );
   const manyFacts = Buffer.from(page('Weights', `<dl>${'<dt>Weight</dt><dd>5 kg</dd>'.repeat(90_000)}</dl>`));
+  const distinctFacts = Buffer.from(
+    page(
+      'Weights',
+      `<dl>${Array.from({ length: 90_000 }, (_, index) => `<dt>Weight ${index}</dt><dd>${index} g</dd>`).join('')}</dl>`,
+    ),
+  );
+  const manyOffers = Buffer.from(
+    `<html><body><main><div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Widget</h1>${Array.from(
+      { length: 60_000 },
+      (_, index) =>
+        `<div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">${index}.99</span><meta itemprop="priceCurrency" content="USD"></div>`,
+    ).join('')}</div></main></body></html>`,
+  );
   const hugeText = Buffer.from(page('Text', `<p>${'word '.repeat((20 * MIB) / 5)}</p>`));
   const hugeTitle = Buffer.from(
     `<html><head><title>${'T'.repeat(5 * MIB)}</title><meta name="description" content="${'d'.repeat(5 * MIB)}"></head><body><main><h1>Title</h1><p>a page with a giant title and description</p></main></body></html>`,
@@ -195,6 +240,8 @@ export async function startHostileSite(): Promise<HostileSite> {
     '/huge-attribute': send('text/html; charset=utf-8', hugeAttribute),
     '/many-attributes': send('text/html; charset=utf-8', manyAttributes),
     '/many-facts': send('text/html; charset=utf-8', manyFacts),
+    '/many-distinct-facts': send('text/html; charset=utf-8', distinctFacts),
+    '/many-offers': send('text/html; charset=utf-8', manyOffers),
     '/huge-text': send('text/html; charset=utf-8', hugeText),
     '/huge-title': send('text/html; charset=utf-8', hugeTitle),
     '/invalid-utf8': send('text/html; charset=utf-8', invalidUtf8),

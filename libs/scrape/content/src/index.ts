@@ -14,12 +14,16 @@ export type {
 export { transformPage } from './workers/transform-page.util';
 export type { PageInput, TransformedPage } from './workers/transform-page.util';
 export {
+  CONTENT_WORKER_ENTRY,
   InlineContentTransformer,
   pageTooLarge,
+  runTaskInline,
   WorkerContentTransformer,
   type ContentTransformer,
+  type PageTaskTable,
   type WorkerContentOptions,
 } from './workers/content-transformer';
+export { serveContentWorker } from './workers/content-worker.serve';
 export {
   assertPageWithinLimits,
   countPage,

@@ -31,3 +31,6 @@ export { findPromptInjection } from './lib/injection/prompt-injection.util';
 export { splitPassages } from './lib/text/passages.util';
 export { terms, sentences, words } from './lib/text/tokens.util';
 export { Bm25 } from './lib/text/bm25.util';
+
+// Page work run by the content workers (off the event loop, bounded by the job's deadline).
+export * from './lib/tasks/page-tasks';

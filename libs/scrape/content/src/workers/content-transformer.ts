@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '@quarry/contracts';
 import {
   WorkerCrashedError,
+  type WorkerEntry,
   WorkerPool,
   type WorkerPoolOptions,
   WorkerTaskError,
@@ -14,7 +15,23 @@ import type { ContentOptions, OutputFormat } from '../transform/transform.types'
 import { type PageInput, type TransformedPage, transformPage } from './transform-page.util';
 
 export type ContentCall =
-  { op: 'ping' } | { op: 'transform'; input: PageInput; formats: OutputFormat[]; options: ContentOptions };
+  | { op: 'ping' }
+  | { op: 'transform'; input: PageInput; formats: OutputFormat[]; options: ContentOptions }
+  | { op: 'task'; name: string; args: unknown[] };
+
+/**
+ * Named synchronous functions of a page that a content worker also runs (the format extractors and
+ * offline answers of `@quarry/scrape/formats`): arguments and results cross the process boundary, so
+ * both are plain data.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table of functions of any signature
+export type PageTaskTable = Readonly<Record<string, (...args: any[]) => unknown>>;
+
+/** The worker entry that serves only this library's calls (no page tasks). */
+export const CONTENT_WORKER_ENTRY: WorkerEntry = {
+  bundle: 'content-worker.js',
+  source: join(__dirname, 'content-worker.main.ts'),
+};
 
 /** Turns fetched pages into formats, within `deadline` (epoch ms) when the implementation can stop. */
 export interface ContentTransformer {
@@ -24,7 +41,16 @@ export interface ContentTransformer {
     options: ContentOptions,
     deadline: number,
   ): Promise<TransformedPage>;
+  /** Runs the page task `name` (see PageTaskTable) on `args`, within `deadline` when the implementation can stop. */
+  runTask(name: string, args: readonly unknown[], deadline: number): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/** Runs `name` from `tasks` on the calling thread. */
+export function runTaskInline(tasks: PageTaskTable, name: string, args: readonly unknown[]): unknown {
+  const task = Object.hasOwn(tasks, name) ? tasks[name] : undefined;
+  if (!task) throw new Error(`unknown page task: ${name}`);
+  return task(...args);
 }
 
 /**
@@ -37,7 +63,10 @@ export function pageTooLarge(message: string): AppError {
 
 /** On the calling thread (tests, tools, `CONTENT_WORKERS=0`). */
 export class InlineContentTransformer implements ContentTransformer {
-  constructor(private readonly limits: PageLimits = DEFAULT_PAGE_LIMITS) {}
+  constructor(
+    private readonly limits: PageLimits = DEFAULT_PAGE_LIMITS,
+    private readonly tasks: PageTaskTable = {},
+  ) {}
 
   async transform(
     input: PageInput,
@@ -52,6 +81,10 @@ export class InlineContentTransformer implements ContentTransformer {
     }
   }
 
+  async runTask(name: string, args: readonly unknown[]): Promise<unknown> {
+    return runTaskInline(this.tasks, name, args);
+  }
+
   async close(): Promise<void> {
     return undefined;
   }
@@ -63,6 +96,8 @@ export interface WorkerContentOptions {
   /** V8 heap limit of each worker process, in MiB. */
   memoryMb: number;
   limits?: PageLimits;
+  /** The worker script: by default this library's (transforms only); one that also serves page tasks otherwise. */
+  entry?: WorkerEntry;
   onEvent?: WorkerPoolOptions['onEvent'];
 }
 
@@ -78,7 +113,7 @@ export class WorkerContentTransformer implements ContentTransformer {
   constructor(options: WorkerContentOptions) {
     this.pool = new WorkerPool<ContentCall>({
       name: 'Content worker',
-      entry: { bundle: 'content-worker.js', source: join(__dirname, 'content-worker.main.ts') },
+      entry: options.entry ?? CONTENT_WORKER_ENTRY,
       size: options.workers,
       memoryMb: options.memoryMb,
       data: { limits: options.limits ?? DEFAULT_PAGE_LIMITS },
@@ -97,23 +132,36 @@ export class WorkerContentTransformer implements ContentTransformer {
     return this.pool.pids();
   }
 
-  async transform(
+  transform(
     input: PageInput,
     formats: readonly OutputFormat[],
     options: ContentOptions,
     deadline: number,
   ): Promise<TransformedPage> {
+    return this.call<TransformedPage>(
+      { op: 'transform', input, formats: [...formats], options },
+      deadline,
+      'turned into content',
+    );
+  }
+
+  runTask(name: string, args: readonly unknown[], deadline: number): Promise<unknown> {
+    return this.call({ op: 'task', name, args: [...args] }, deadline, `read (${name})`);
+  }
+
+  /**
+   * One call within the job's deadline: past it the worker is killed (and replaced) and the job
+   * times out; a page that exhausts or crashes a worker is the page's failure, never the caller's.
+   */
+  private async call<T>(call: ContentCall, deadline: number, doing: string): Promise<T> {
     const budgetMs = Math.max(1_000, deadline - Date.now());
     try {
-      return await this.pool.run<TransformedPage>(
-        { op: 'transform', input, formats: [...formats], options },
-        budgetMs,
-      );
+      return await this.pool.run<T>(call, budgetMs);
     } catch (error) {
       if (error instanceof WorkerTimeoutError) {
         if (Date.now() >= deadline) throw new AppError('SCRAPE_TIMEOUT');
         throw new AppError('SCRAPE_SITE_ERROR', {
-          message: `The page could not be turned into content within ${budgetMs} ms`,
+          message: `The page could not be ${doing} within ${budgetMs} ms`,
         });
       }
       if (error instanceof WorkerTaskError && error.reason === 'page_too_large')

@@ -17,6 +17,7 @@ describe('buildDocument on binary media', () => {
   };
   const untouched: ContentTransformer = {
     transform: () => Promise.reject(new Error('binary bytes must not reach the text pipeline')),
+    runTask: () => Promise.reject(new Error('no page task runs on a binary document')),
     close: () => Promise.resolve(),
   };
   const sut = (formats: unknown[]) =>

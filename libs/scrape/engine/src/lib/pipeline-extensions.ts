@@ -1,4 +1,5 @@
 import type { ScrapeDocument, ScrapeRequest } from '@quarry/contracts';
+import type { ContentTransformer } from '@quarry/scrape/content';
 
 import type { Engine, EngineContext, FetchedPage } from './engine.types';
 
@@ -18,6 +19,12 @@ export interface HandledContent {
 export interface EnrichmentContext extends EngineContext {
   teamId: string;
   page?: FetchedPage;
+  /**
+   * Where an enricher's page work runs (`ContentTransformer.runTask`): the pipeline's content
+   * workers, so a hostile page costs a worker killed at the job's deadline, not this event loop.
+   * Absent (tests, tools): on the calling thread.
+   */
+  content?: ContentTransformer;
 }
 
 /**

@@ -27,6 +27,9 @@ export interface RunContext extends EngineContext {
   teamId: string;
 }
 
+/** Pages of a pipeline without a content transformer are transformed on the calling thread. */
+const ON_THIS_THREAD = new InlineContentTransformer();
+
 /**
  * One scrape from request to document: picks the engine, fetches within the job's time budget,
  * builds the requested formats (content handlers) and adds derived formats (enrichers). Throws
@@ -36,8 +39,11 @@ export class ScrapePipeline {
   constructor(
     private readonly http: Engine,
     private readonly extensions: PipelineExtensions,
-    /** Where pages become formats: worker threads in the services, the calling thread by default. */
-    private readonly transformer: ContentTransformer = new InlineContentTransformer(),
+    /**
+     * Where pages become formats and enrichers' page tasks run: worker processes in the services;
+     * the calling thread when absent (tests, tools).
+     */
+    private readonly transformer?: ContentTransformer,
     /** Checked on every fetched markup page before anything parses it (content, extractors, links). */
     private readonly pageLimits: PageLimits = DEFAULT_PAGE_LIMITS,
   ) {}
@@ -93,7 +99,7 @@ export class ScrapePipeline {
               page,
               request,
               context.jobId,
-              this.transformer,
+              this.transformer ?? ON_THIS_THREAD,
               context.deadline ?? Date.now() + context.timeoutMs,
             ),
           }));
@@ -104,7 +110,7 @@ export class ScrapePipeline {
           await withSpan(
             `enrich ${enricher.name}`,
             { attributes: { 'quarry.enricher': enricher.name }, sensitive },
-            () => enricher.enrich(document, request, { ...context, page }),
+            () => enricher.enrich(document, request, { ...context, page, content: this.transformer }),
           );
         }
       }

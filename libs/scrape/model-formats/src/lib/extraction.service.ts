@@ -48,8 +48,12 @@ export class ExtractionService {
   }
 
   /** The `deterministicJson` format: never a model, so the same page always gives the same value. */
-  async extractDeterministic(page: PageInput, options: { schema?: JsonSchema }): Promise<Extracted<unknown>> {
-    return extractDeterministic(page, options);
+  extractDeterministic(
+    page: PageInput,
+    options: { schema?: JsonSchema },
+    context: ExtractionContext = {},
+  ): Promise<Extracted<unknown>> {
+    return extractDeterministic(page, options, context);
   }
 
   answer(page: PageInput, question: string, context: ExtractionContext = {}): Promise<Extracted<string>> {

@@ -1,7 +1,7 @@
 import { findFormat, hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import { decodeBody } from '@quarry/scrape/content';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
-import { applyRedaction, type PageInput } from '@quarry/scrape/formats';
+import { applyRedaction, enrichmentTasks, type PageInput } from '@quarry/scrape/formats';
 
 import { redactFragments, relocateSpans } from './document-fragments.util';
 import type { ExtractionService } from './extraction.service';
@@ -60,6 +60,7 @@ export class LlmFormatsEnricher implements DocumentEnricher {
       jobId: context.jobId,
       signal: context.signal,
       deadline: context.deadline,
+      tasks: enrichmentTasks(context),
     };
 
     let markdown = document.markdown ?? '';
@@ -103,7 +104,7 @@ export class LlmFormatsEnricher implements DocumentEnricher {
       // Always the deterministic extractor (structured data + schema field matching), never a model.
       tasks.push(
         extraction
-          .extractDeterministic(page, { schema: deterministic.schema })
+          .extractDeterministic(page, { schema: deterministic.schema }, ctx)
           .then((result) => void ((document.json = result.value), appendWarning(document, result.warning))),
       );
     }

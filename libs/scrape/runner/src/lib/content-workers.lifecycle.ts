@@ -7,10 +7,12 @@ import {
   InlineContentTransformer,
   WorkerContentTransformer,
 } from '@quarry/scrape/content';
+import { PAGE_TASKS, PAGE_WORKER_ENTRY } from '@quarry/scrape/formats';
 
 /**
  * The pipeline's content transformer: `CONTENT_WORKERS` supervised worker processes (warmed at
- * start, stopped at shutdown), or the event loop itself when that is 0.
+ * start, stopped at shutdown) that also run the formats' page tasks (PAGE_TASKS), or the event loop
+ * itself when that is 0.
  */
 export class ContentWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly transformer: ContentTransformer;
@@ -27,12 +29,13 @@ export class ContentWorkers implements OnApplicationBootstrap, OnApplicationShut
             workers: contentWorkers,
             memoryMb: contentWorkerMemoryMb,
             limits: pageLimits,
+            entry: PAGE_WORKER_ENTRY,
             onEvent: (event, detail) => {
               metrics.contentWorkerEvents.inc({ event });
               if (event !== 'spawned') logger.warn({ event, detail }, 'content worker process stopped');
             },
           })
-        : new InlineContentTransformer(pageLimits);
+        : new InlineContentTransformer(pageLimits, PAGE_TASKS);
   }
 
   async onApplicationBootstrap(): Promise<void> {

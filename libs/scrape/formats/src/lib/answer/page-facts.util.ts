@@ -6,6 +6,7 @@ import {
   structuredDataOf,
   type StructuredEntity,
 } from '../structured/structured-data.util';
+import { containedIn } from '../text/contained-in.util';
 import { readableText } from '../text/passages.util';
 import { sentences } from '../text/tokens.util';
 import { findValues } from './values.util';
@@ -404,10 +405,18 @@ export function pageFacts(input: FactPage, page = 0): PageFacts {
           });
     }
   }
-  if (document)
-    for (const fact of htmlFacts(document, page, order))
-      if (fact.label === 'byline' || (inMain(fact.value) && inMain(fact.label.split(' | ')[0])))
-        facts.push(fact);
+  if (document) {
+    // Checked against the main content in one pass: one search of the page's text per fact is
+    // quadratic on a page of tens of thousands of labelled values.
+    const labelled = htmlFacts(document, page, order);
+    const folded = labelled.map((fact) =>
+      fact.label === 'byline' ? [] : [foldText(fact.value), foldText(fact.label.split(' | ')[0])],
+    );
+    const present = markdownFold ? containedIn(markdownFold, folded.flat()) : undefined;
+    labelled.forEach((fact, index) => {
+      if (!present || folded[index].every((needle) => present.has(needle))) facts.push(fact);
+    });
+  }
   for (const fact of markdownFacts(input.markdown, page, order)) facts.push(fact);
   const headline = /^#\s+(.+)$/m.exec(input.markdown)?.[1]?.trim() ?? '';
   markContext(facts, collapse(readableText(headline)));

@@ -9,7 +9,8 @@ import {
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
 import type { ChangeSnapshot, ChangeSnapshotRepository } from '@quarry/scrape/state';
 
-import { gitDiff, hasChanged, readSchemaFields, structuredValues } from '../extractors/change-tracking.util';
+import { hasChanged, readSchemaFields } from '../extractors/change-tracking.util';
+import { enrichmentTasks } from '../tasks/page-tasks';
 import type { ChangeTrackingModels } from './change-tracking-models';
 import { pageHtml } from './page-html.util';
 
@@ -43,7 +44,8 @@ export class ChangeTrackingEnricher implements DocumentEnricher {
     const markdown = document.markdown ?? '';
     const gone = document.metadata.statusCode === 404 || document.metadata.statusCode === 410;
     const html = pageHtml(context.page);
-    const values = html ? structuredValues(html) : {};
+    const tasks = enrichmentTasks(context);
+    const values = html ? await tasks('structuredValues', html) : {};
     const warnings: string[] = [];
     const comparable = previous && !previous.removed && !gone;
 
@@ -62,7 +64,8 @@ export class ChangeTrackingEnricher implements DocumentEnricher {
       visibility: 'visible',
     };
     if (format.modes.includes('git-diff'))
-      result.diff = changeStatus === 'changed' && previous ? gitDiff(previous.markdown, markdown) : null;
+      result.diff =
+        changeStatus === 'changed' && previous ? await tasks('gitDiff', previous.markdown, markdown) : null;
     if (format.modes.includes('json')) result.json = changeStatus === 'changed' && json ? json.fields : null;
     document.changeTracking = result;
     if (warnings.length) document.warning = [document.warning, ...warnings].filter(Boolean).join(' ');

@@ -1,7 +1,7 @@
 import { hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
 
-import { extractMenu } from '../extractors/menu.extractor';
+import { enrichmentTasks } from '../tasks/page-tasks';
 import { pageHtml } from './page-html.util';
 
 /** `menu` format (docs/scraping.md#formats): null when the page is not a menu. */
@@ -15,7 +15,10 @@ export class MenuEnricher implements DocumentEnricher {
   async enrich(document: ScrapeDocument, _request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
     const html = pageHtml(context.page);
     document.menu = html
-      ? (extractMenu(html, document.metadata.url) as unknown as Record<string, unknown> | null)
+      ? ((await enrichmentTasks(context)('menu', html, document.metadata.url)) as unknown as Record<
+          string,
+          unknown
+        > | null)
       : null;
   }
 }

@@ -1,7 +1,7 @@
 import { hasFormat, type ScrapeDocument, type ScrapeRequest } from '@quarry/contracts';
 import type { DocumentEnricher, EnrichmentContext } from '@quarry/scrape/engine';
 
-import { extractProduct } from '../extractors/product.extractor';
+import { enrichmentTasks } from '../tasks/page-tasks';
 import { pageHtml } from './page-html.util';
 
 /** `product` format (docs/scraping.md#formats): null when the page shows no product. */
@@ -15,7 +15,10 @@ export class ProductEnricher implements DocumentEnricher {
   async enrich(document: ScrapeDocument, _request: ScrapeRequest, context: EnrichmentContext): Promise<void> {
     const html = pageHtml(context.page);
     document.product = html
-      ? (extractProduct(html, document.metadata.url) as Record<string, unknown> | null)
+      ? ((await enrichmentTasks(context)('product', html, document.metadata.url)) as Record<
+          string,
+          unknown
+        > | null)
       : null;
   }
 }

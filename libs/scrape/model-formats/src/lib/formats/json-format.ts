@@ -7,15 +7,9 @@ import {
   normalizeSchemaForModel,
   schemaViolations,
 } from '@quarry/llm';
-import {
-  currencyFromEntities,
-  fillSchema,
-  readStructuredData,
-  type StructuredEntity,
-  terms,
-} from '@quarry/scrape/formats';
+import { currencyFromEntities, fillSchema, type StructuredEntity, terms } from '@quarry/scrape/formats';
 
-import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
+import { type Extracted, type ExtractionContext, type PageInput, tasksOf } from '../extraction.types';
 import { PROMPTS } from '../llm/prompts';
 import { type ModelAccess, shouldFallBack } from './model-or-fallback';
 
@@ -37,7 +31,7 @@ export async function extractJson(
   return model.orFallback(
     'json',
     async () => ({ value: await jsonByModel(model, model.page(page), options, context, 'json'), via: 'llm' }),
-    (reason) => jsonFallback([page], options, reason),
+    (reason) => jsonFallback([page], options, reason, context),
   );
 }
 
@@ -45,9 +39,13 @@ export async function extractJson(
  * The `deterministicJson` format: always the deterministic extractor (structured data + schema
  * field matching), never a model, so the same page always gives the same value.
  */
-export function extractDeterministic(page: PageInput, options: { schema?: JsonSchema }): Extracted<unknown> {
+export async function extractDeterministic(
+  page: PageInput,
+  options: { schema?: JsonSchema },
+  context: ExtractionContext = {},
+): Promise<Extracted<unknown>> {
   assertValidSchema(options.schema);
-  const entities = readStructuredData(page.html ?? '');
+  const entities = await tasksOf(context)('readStructuredData', page.html ?? '');
   if (!options.schema) return { value: describeEntities(entities), via: 'fallback' };
   const filled = fillSchema(options.schema, entities, currencyFromEntities(entities));
   return {
@@ -122,12 +120,15 @@ export async function jsonByModel(
 }
 
 /** json without a working model: the pages' structured data, filled into the schema when there is one. */
-export function jsonFallback(
+export async function jsonFallback(
   pages: readonly PageInput[],
   options: { schema?: JsonSchema; prompt?: string },
   reason: string,
-): Extracted<unknown> {
-  const perPage = pages.map((page) => readStructuredData(page.html ?? ''));
+  context: ExtractionContext = {},
+): Promise<Extracted<unknown>> {
+  const read = tasksOf(context);
+  const perPage: StructuredEntity[][] = [];
+  for (const page of pages) perPage.push(await read('readStructuredData', page.html ?? ''));
   if (!options.schema) {
     const value =
       perPage.length === 1

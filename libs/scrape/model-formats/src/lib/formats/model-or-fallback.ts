@@ -51,7 +51,7 @@ export class ModelAccess {
   async orFallback<T>(
     format: string,
     byModel: () => Promise<Extracted<T>>,
-    fallback: (reason: string) => Extracted<T>,
+    fallback: (reason: string) => Extracted<T> | Promise<Extracted<T>>,
     onError: (error: unknown) => unknown = (error) => toAppError(error, format),
   ): Promise<Extracted<T>> {
     if (!this.llm.available) return fallback(OFFLINE);

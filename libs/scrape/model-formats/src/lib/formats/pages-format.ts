@@ -1,7 +1,6 @@
 import type { JsonSchema } from '@quarry/llm';
-import { offlineAnswer } from '@quarry/scrape/formats';
 
-import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
+import { type Extracted, type ExtractionContext, type PageInput, tasksOf } from '../extraction.types';
 import { pageContext, PROMPTS } from '../llm/prompts';
 import { assertValidSchema, jsonByModel, jsonFallback, pageRelevance } from './json-format';
 import type { ModelAccess } from './model-or-fallback';
@@ -45,22 +44,24 @@ export async function extractFromPages(
       );
       return { value, via: 'llm' };
     },
-    (reason) => pagesFallback(pages, options, reason),
+    (reason) => pagesFallback(pages, options, reason, context),
     (error) => error,
   );
 }
 
-function pagesFallback(
+async function pagesFallback(
   pages: readonly PageInput[],
   options: { schema?: JsonSchema; prompt: string },
   reason: string,
-): Extracted<unknown> {
-  if (options.schema) return jsonFallback(pages, options, reason);
+  context: ExtractionContext,
+): Promise<Extracted<unknown>> {
+  if (options.schema) return jsonFallback(pages, options, reason, context);
   // One ranking over the facts of every page read, with a prior for the pages most about the
   // prompt (an index hit from another site rarely is).
   const relevance = pageRelevance(pages, options.prompt);
-  const top = Math.max(0, ...relevance);
-  const found = offlineAnswer(
+  const top = relevance.reduce((max, value) => Math.max(max, value), 0);
+  const found = await tasksOf(context)(
+    'offlineAnswer',
     pages,
     options.prompt,
     relevance.map((value) => (top > 0 ? 1 + value / top : 1)),

@@ -1,15 +1,15 @@
 import { AppError } from '@quarry/contracts';
 import { isLlmError } from '@quarry/llm';
 import { markdownToText } from '@quarry/scrape/content';
-import {
-  applyRedaction,
-  detectPii,
-  findPromptInjection,
-  type PiiEntity,
-  type PiiSpan,
-} from '@quarry/scrape/formats';
+import { applyRedaction, type PiiEntity, type PiiSpan } from '@quarry/scrape/formats';
 
-import type { Extracted, ExtractionContext, PageInput, PiiOptions } from '../extraction.types';
+import {
+  type Extracted,
+  type ExtractionContext,
+  type PageInput,
+  type PiiOptions,
+  tasksOf,
+} from '../extraction.types';
 import { PROMPTS } from '../llm/prompts';
 import { fallbackReason, type ModelAccess, OFFLINE, shouldFallBack } from './model-or-fallback';
 
@@ -25,18 +25,16 @@ export async function findPii(
   options: PiiOptions,
   context: ExtractionContext = {},
 ): Promise<Extracted<PiiSpan[]>> {
-  const patterns = detectPii(text, {
-    mode: options.mode === 'fast' || model.llm.available ? 'fast' : options.mode,
-    entities: options.entities,
-  });
-  if (!model.llm.available || options.mode === 'fast') {
-    if (model.llm.available) return { value: patterns, via: 'llm' };
+  const detect = tasksOf(context);
+  if (!model.llm.available) {
     return {
-      value: detectPii(text, { mode: options.mode, entities: options.entities }),
+      value: await detect('detectPii', text, { mode: options.mode, entities: options.entities }),
       via: 'fallback',
       warning: `redactPII: ${OFFLINE}; PII was found by patterns and a name dictionary (offline fallback).`,
     };
   }
+  const patterns = await detect('detectPii', text, { mode: 'fast', entities: options.entities });
+  if (options.mode === 'fast') return { value: patterns, via: 'llm' };
   const entities = options.entities?.length
     ? options.entities
     : (['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] as const);
@@ -87,7 +85,7 @@ export async function findPii(
   } catch (error) {
     if (!shouldFallBack(error) && !isLlmError(error)) throw error;
     return {
-      value: detectPii(text, { mode: options.mode, entities: options.entities }),
+      value: await detect('detectPii', text, { mode: options.mode, entities: options.entities }),
       via: 'fallback',
       warning: `redactPII: ${fallbackReason(error)}; PII was found by patterns and a name dictionary (offline fallback).`,
     };
@@ -115,7 +113,7 @@ export async function checkPromptInjection(
   page: PageInput,
   context: ExtractionContext = {},
 ): Promise<Extracted<boolean>> {
-  const byPattern = findPromptInjection(markdownToText(page.markdown));
+  const byPattern = await tasksOf(context)('findPromptInjection', markdownToText(page.markdown));
   if (byPattern.detected)
     throw new AppError('SCRAPE_PROMPT_INJECTION_DETECTED', {
       details: { evidence: byPattern.evidence, detector: 'pattern' },

@@ -1,14 +1,8 @@
 import { AppError } from '@quarry/contracts';
 import { estimateTokens } from '@quarry/llm';
 import { markdownToText } from '@quarry/scrape/content';
-import {
-  extractiveHighlights,
-  extractiveSummary,
-  offlineAnswer,
-  removeBoilerplate,
-} from '@quarry/scrape/formats';
 
-import type { Extracted, ExtractionContext, PageInput } from '../extraction.types';
+import { type Extracted, type ExtractionContext, type PageInput, tasksOf } from '../extraction.types';
 import { PROMPTS } from '../llm/prompts';
 import { type ModelAccess, normalizeSpace } from './model-or-fallback';
 
@@ -35,8 +29,8 @@ export function summarize(
       });
       return { value: result.text.trim(), via: 'llm' };
     },
-    (reason) => ({
-      value: extractiveSummary(page.markdown, { title: page.title }),
+    async (reason) => ({
+      value: await tasksOf(context)('extractiveSummary', page.markdown, { title: page.title }),
       via: 'fallback',
       warning: `summary: ${reason}; the summary is made of the page's most representative sentences (extractive offline fallback).`,
     }),
@@ -65,12 +59,17 @@ export function answer(
       });
       return { value: result.text.trim(), via: 'llm' };
     },
-    (reason) => answerFallback(page, question, reason),
+    (reason) => answerFallback(page, question, reason, context),
   );
 }
 
-function answerFallback(page: PageInput, question: string, reason: string): Extracted<string> {
-  const found = offlineAnswer([page], question);
+async function answerFallback(
+  page: PageInput,
+  question: string,
+  reason: string,
+  context: ExtractionContext,
+): Promise<Extracted<string>> {
+  const found = await tasksOf(context)('offlineAnswer', [page], question);
   return {
     value: found?.answer ?? NOT_ON_PAGE,
     via: 'fallback',
@@ -115,15 +114,20 @@ export function highlights(
             source.includes(normalizeSpace(quote)) || plain.includes(normalizeSpace(markdownToText(quote))),
         );
       if (verified.length > 0) return { value: verified.join('\n\n'), via: 'llm' };
-      return highlightsFallback(page, query, 'the model quoted no passage that is on the page');
+      return highlightsFallback(page, query, 'the model quoted no passage that is on the page', context);
     },
-    (reason) => highlightsFallback(page, query, reason),
+    (reason) => highlightsFallback(page, query, reason, context),
   );
 }
 
-function highlightsFallback(page: PageInput, query: string, reason: string): Extracted<string> {
+async function highlightsFallback(
+  page: PageInput,
+  query: string,
+  reason: string,
+  context: ExtractionContext,
+): Promise<Extracted<string>> {
   return {
-    value: extractiveHighlights(page.markdown, query).join('\n\n'),
+    value: (await tasksOf(context)('extractiveHighlights', page.markdown, query)).join('\n\n'),
     via: 'fallback',
     warning: `highlights: ${reason}; passages were ranked against the query by term overlap (BM25, offline fallback).`,
   };
@@ -191,8 +195,8 @@ export async function clean(
       }
       return { value: cleaned, via: 'llm' };
     },
-    (reason) => ({
-      value: removeBoilerplate(markdown).markdown,
+    async (reason) => ({
+      value: (await tasksOf(context)('removeBoilerplate', markdown)).markdown,
       via: 'fallback',
       warning: `onlyCleanContent: ${reason}; residual boilerplate was removed by rules (cookie, newsletter, share, breadcrumb, comment and related-content blocks; offline fallback).`,
     }),
