@@ -2,6 +2,7 @@ import { type FixtureHandler, type FixtureServer, startFixtureServer } from '@qu
 
 import { checkTraceInvariants, traceOf, waitForAgent } from './support/agent-support';
 import { call } from './support/api-client';
+import { withLoopLatency } from './support/hostile-fixtures';
 import { type Platform, startStandalone } from './support/platform';
 
 jest.setTimeout(240_000);
@@ -16,12 +17,18 @@ const PRODUCT = `<!doctype html><html><head><title>Trail Runner 3 | Summit Gear<
 <p>Returns are free within 30 days of delivery, as long as the shoes are unworn.</p>
 <p>Questions? Write to Jane Miller at jane.miller@summit.example or call (503) 555-0142.</p></main></body></html>`;
 
+/** 90,000 distinct labelled values: reading them offline costs seconds of CPU. */
+const WEIGHTS = `<!doctype html><html><head><title>Weights</title></head><body><main><h1>Weights</h1><dl>${Array.from(
+  { length: 90_000 },
+  (_, index) => `<dt>Weight ${index}</dt><dd>${index} g</dd>`,
+).join('')}</dl></main></body></html>`;
+
 describe('one-process mode (embedded PostgreSQL, in-memory bus) without a language model', () => {
   let platform: Platform;
   let site: FixtureServer;
 
   beforeAll(async () => {
-    site = await startFixtureServer({ '/shoe': html(PRODUCT) });
+    site = await startFixtureServer({ '/shoe': html(PRODUCT), '/weights': html(WEIGHTS) });
     platform = await startStandalone();
   });
   afterAll(async () => {
@@ -103,5 +110,20 @@ describe('one-process mode (embedded PostgreSQL, in-memory bus) without a langua
       ),
     ).toBe(true);
     expect(events[events.length - 1]).toMatchObject({ type: 'run.finished', outcome: 'succeeded' });
+  });
+
+  it("reads a run's pages offline in a content worker process: the server keeps answering meanwhile", async () => {
+    const { result: status, loopMaxMs } = await withLoopLatency(platform.url(), async () => {
+      const started = await call<{ id: string }>(platform.url(), 'POST', '/v2/agent', {
+        apiKey: platform.apiKey,
+        body: { prompt: 'How much does weight 89999 weigh?', urls: [`${site.url}/weights`] },
+      });
+      expect(started.status).toBe(200);
+      return waitForAgent(platform.url(), platform.apiKey, started.body.id);
+    });
+    expect(status).toMatchObject({ status: 'completed' });
+    expect(JSON.stringify(status.data)).toContain(' g');
+    // On the event loop the offline answer alone held it 12 s.
+    expect(loopMaxMs).toBeLessThan(2_000);
   });
 });

@@ -20,7 +20,12 @@ export * from './lib/enrichers/page-html.util';
 export { detectPii, applyRedaction } from './lib/pii/pii-detector.util';
 export type { PiiEntity, PiiMode, PiiSpan, ReplaceStyle } from './lib/pii/pii-detector.util';
 export { extractiveSummary } from './lib/summary/extractive-summary.util';
-export { extractiveAnswer, extractiveHighlights, rankPassages } from './lib/answer/passage-ranking.util';
+export {
+  bestPassageScore,
+  extractiveAnswer,
+  extractiveHighlights,
+  rankPassages,
+} from './lib/answer/passage-ranking.util';
 export { exactAnswer, type ExactAnswer } from './lib/answer/exact-answer.util';
 export { offlineAnswer, type OfflineAnswer } from './lib/answer/offline-answer.util';
 export { readStructuredData } from './lib/structured/structured-data.util';

@@ -10,6 +10,7 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { ExtractionModule, ExtractionService } from '@quarry/scrape/model-formats';
+import { ContentWorkers } from '@quarry/scrape/runner';
 import { MapService, type SearchProvider } from '@quarry/search';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
 import { BillingModule, JobsModule, WebhooksModule } from '@quarry/wiring/core';
@@ -22,6 +23,9 @@ import { IndexSearch } from './index-search';
 import { ScrapeGateway } from './scrape-gateway';
 import { TaskRunner } from './task-runner';
 
+/** The agent's own content worker process (one, started on first use) for reading collected pages offline. */
+const AGENT_PAGE_WORK = Symbol('AGENT_PAGE_WORK');
+
 /**
  * The agent orchestrator: planner loop, sub-agent tasks, sweeper (agent-orchestrator app, one-process
  * mode). It also runs extract jobs, which reuse the crawl's map and web search provider.
@@ -29,6 +33,15 @@ import { TaskRunner } from './task-runner';
 @Module({
   imports: [BillingModule, JobsModule, LlmModule, ExtractionModule, SearchModule, WebhooksModule],
   providers: [
+    {
+      provide: AGENT_PAGE_WORK,
+      useFactory: (config: AppConfig, metrics: PlatformMetrics, logger: Logger) =>
+        new ContentWorkers(config, metrics, logger.child({ component: 'agent-page-work' }), {
+          workers: 1,
+          warm: false,
+        }),
+      inject: [APP_CONFIG, PlatformMetrics, LOGGER],
+    },
     {
       provide: AgentRunRepository,
       useFactory: (db: Database, credits: CreditsService, webhooks: WebhookOutboxRepository) =>
@@ -104,6 +117,7 @@ import { TaskRunner } from './task-runner';
         logger: Logger,
         extractJobs: ExtractSteps,
         webSearch: SearchProvider | null,
+        pageWork: ContentWorkers,
       ) =>
         new AgentRunner({
           runs,
@@ -117,6 +131,7 @@ import { TaskRunner } from './task-runner';
           logger: logger.child({ component: 'agent-runner' }),
           extractJobs,
           webSearch: webSearch ?? undefined,
+          pageWork: pageWork.transformer,
         }),
       inject: [
         AgentRunRepository,
@@ -130,6 +145,7 @@ import { TaskRunner } from './task-runner';
         LOGGER,
         ExtractSteps,
         SEARCH_PROVIDER,
+        AGENT_PAGE_WORK,
       ],
     },
     {

@@ -21,12 +21,17 @@ export class ContentWorkers implements OnApplicationBootstrap, OnApplicationShut
     config: AppConfig,
     metrics: PlatformMetrics,
     private readonly logger: Logger,
+    /**
+     * `workers`: at most this many processes instead of `CONTENT_WORKERS` (still none when that is 0);
+     * `warm: false`: started on first use instead of at application start.
+     */
+    private readonly options: { workers?: number; warm?: boolean } = {},
   ) {
     const { contentWorkers, contentWorkerMemoryMb, pageLimits } = config.worker;
     this.transformer =
       contentWorkers > 0
         ? new WorkerContentTransformer({
-            workers: contentWorkers,
+            workers: Math.min(contentWorkers, options.workers ?? contentWorkers),
             memoryMb: contentWorkerMemoryMb,
             limits: pageLimits,
             entry: PAGE_WORKER_ENTRY,
@@ -39,7 +44,7 @@ export class ContentWorkers implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.transformer instanceof WorkerContentTransformer)
+    if (this.transformer instanceof WorkerContentTransformer && this.options.warm !== false)
       await this.transformer
         .warm()
         .catch((error: unknown) => this.logger.warn({ err: error }, 'content worker warm-up failed'));

@@ -8,9 +8,9 @@ import {
   type PlannerMemory,
   snapshotId,
 } from '@quarry/agent/domain';
-import { fillSchema, rankPassages, readStructuredData } from '@quarry/scrape/formats';
+import { fillSchema } from '@quarry/scrape/formats';
 
-import type { AgentRunnerDeps } from './agent-runner.deps';
+import { type AgentRunnerDeps, runPageTasks } from './agent-runner.deps';
 import type { EndRunUseCase } from './end-run.usecase';
 import { pagesOf } from './run-pages.util';
 import type { RunPolicy } from './run-policy.util';
@@ -125,15 +125,18 @@ export class AbsorbRoundUseCase {
     const documents = await pagesOf(this.deps.documents, memory);
     if (documents.length === 0) return false;
     const schema = run.request.schema;
+    const read = runPageTasks(this.deps);
     if (schema && schema['properties']) {
       const wanted = Object.keys(schema['properties'] as object);
       const found = new Set<string>();
       for (const page of documents) {
-        const filled = fillSchema(schema, readStructuredData(page.html ?? ''));
+        const filled = fillSchema(schema, await read('readStructuredData', page.html ?? ''));
         for (const key of Object.keys(filled.value)) found.add(key);
       }
       return wanted.every((key) => found.has(key));
     }
-    return documents.some((page) => (rankPassages(page.markdown, run.prompt)[0]?.score ?? 0) >= 2);
+    for (const page of documents)
+      if ((await read('bestPassageScore', page.markdown, run.prompt)) >= 2) return true;
+    return false;
   }
 }

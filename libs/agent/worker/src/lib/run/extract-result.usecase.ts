@@ -11,7 +11,7 @@ import { AppError } from '@quarry/contracts';
 import { isLlmError } from '@quarry/llm';
 import { isDatabaseUnavailable } from '@quarry/platform/database';
 
-import type { AgentRunnerDeps } from './agent-runner.deps';
+import { type AgentRunnerDeps, runPageTasks } from './agent-runner.deps';
 import type { EndRunUseCase } from './end-run.usecase';
 import { pagesOf } from './run-pages.util';
 import { describe, type RunPolicy } from './run-policy.util';
@@ -63,7 +63,7 @@ export class ExtractResultUseCase {
               prompt: run.prompt,
               systemPrompt: conversationContext(run.memory.conversation),
             },
-        { teamId: run.teamId, jobId: run.id },
+        { teamId: run.teamId, jobId: run.id, tasks: runPageTasks(this.deps) },
       );
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;

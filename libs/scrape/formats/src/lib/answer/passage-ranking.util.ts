@@ -63,6 +63,11 @@ export function rankPassages(markdown: string, query: string): RankedPassage[] {
     .sort((a, b) => b.score - a.score || a.passage.index - b.passage.index);
 }
 
+/** The score of the page's best passage for `query` (0 for none): how well the page answers it. */
+export function bestPassageScore(markdown: string, query: string): number {
+  return rankPassages(markdown, query)[0]?.score ?? 0;
+}
+
 /** Adds page terms that extend a query term ("weigh" → "weight"), a cheap stand-in for morphology. */
 function expandByPrefix(queryTerms: string[], vocabulary: ReadonlySet<string>): string[] {
   const expanded = new Set(queryTerms);

@@ -57,7 +57,11 @@ describe('page tasks (real content worker processes)', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     // Serializing the 8 MB page to the worker is the only work left on this thread.
     expect(heldMs).toBeLessThan(500);
-    const next = await pageTaskRunner(workers, Date.now() + 30_000)('product', PRODUCT, 'https://shop.test/l');
+    const next = await pageTaskRunner(workers, Date.now() + 30_000)(
+      'product',
+      PRODUCT,
+      'https://shop.test/l',
+    );
     expect(next).toMatchObject({ title: 'Desk lamp' });
   }, 60_000);
 
@@ -65,8 +69,8 @@ describe('page tasks (real content worker processes)', () => {
     await expect(workers.runTask('readFile', ['/etc/passwd'], Date.now() + 5_000)).rejects.toThrow(
       'unknown page task: readFile',
     );
-    await expect(
-      new InlineContentTransformer(undefined, PAGE_TASKS).runTask('toString', [], 0),
-    ).rejects.toThrow('unknown page task: toString');
+    await expect(new InlineContentTransformer(undefined, PAGE_TASKS).runTask('toString', [])).rejects.toThrow(
+      'unknown page task: toString',
+    );
   }, 30_000);
 });

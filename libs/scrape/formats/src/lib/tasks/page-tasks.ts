@@ -5,7 +5,7 @@ import { type ContentTransformer, type PageTaskTable, runTaskInline } from '@qua
 import type { EnrichmentContext } from '@quarry/scrape/engine';
 
 import { offlineAnswer } from '../answer/offline-answer.util';
-import { extractiveHighlights } from '../answer/passage-ranking.util';
+import { bestPassageScore, extractiveHighlights } from '../answer/passage-ranking.util';
 import { removeBoilerplate } from '../clean/boilerplate-filter.util';
 import { gitDiff, structuredValues } from '../extractors/change-tracking.util';
 import { extractMenu } from '../extractors/menu.extractor';
@@ -29,6 +29,7 @@ export const PAGE_TASKS = {
   readStructuredData,
   extractiveSummary,
   extractiveHighlights,
+  bestPassageScore,
   detectPii,
   findPromptInjection,
   removeBoilerplate,
