@@ -10,21 +10,18 @@ import { APP_CONFIG, type AppConfig } from '@quarry/platform/config';
 import { Database } from '@quarry/platform/database';
 import { LOGGER, type Logger, PlatformMetrics } from '@quarry/platform/observability';
 import { ExtractionModule, ExtractionService } from '@quarry/scrape/model-formats';
-import { ContentWorkers } from '@quarry/scrape/runner';
 import { MapService, type SearchProvider } from '@quarry/search';
 import { WebhookOutboxRepository } from '@quarry/webhooks';
 import { BillingModule, JobsModule, WebhooksModule } from '@quarry/wiring/core';
 import { SEARCH_PROVIDER, SearchModule } from '@quarry/wiring/search';
 
+import { AgentPageWork } from './agent-page-work';
 import { AgentRunner } from './agent-runner';
 import { AgentSweeper } from './agent-sweeper';
 import { AGENT_JOB_WAITER, AgentWorkConsumer } from './agent-work.consumer';
 import { IndexSearch } from './index-search';
 import { ScrapeGateway } from './scrape-gateway';
 import { TaskRunner } from './task-runner';
-
-/** The agent's own content worker process (one, started on first use) for reading collected pages offline. */
-const AGENT_PAGE_WORK = Symbol('AGENT_PAGE_WORK');
 
 /**
  * The agent orchestrator: planner loop, sub-agent tasks, sweeper (agent-orchestrator app, one-process
@@ -34,13 +31,9 @@ const AGENT_PAGE_WORK = Symbol('AGENT_PAGE_WORK');
   imports: [BillingModule, JobsModule, LlmModule, ExtractionModule, SearchModule, WebhooksModule],
   providers: [
     {
-      provide: AGENT_PAGE_WORK,
-      useFactory: (config: AppConfig, metrics: PlatformMetrics, logger: Logger) =>
-        new ContentWorkers(config, metrics, logger.child({ component: 'agent-page-work' }), {
-          workers: 1,
-          warm: false,
-        }),
-      inject: [APP_CONFIG, PlatformMetrics, LOGGER],
+      provide: AgentPageWork,
+      useFactory: (config: AppConfig) => new AgentPageWork(config),
+      inject: [APP_CONFIG],
     },
     {
       provide: AgentRunRepository,
@@ -117,7 +110,7 @@ const AGENT_PAGE_WORK = Symbol('AGENT_PAGE_WORK');
         logger: Logger,
         extractJobs: ExtractSteps,
         webSearch: SearchProvider | null,
-        pageWork: ContentWorkers,
+        pageWork: AgentPageWork,
       ) =>
         new AgentRunner({
           runs,
@@ -145,7 +138,7 @@ const AGENT_PAGE_WORK = Symbol('AGENT_PAGE_WORK');
         LOGGER,
         ExtractSteps,
         SEARCH_PROVIDER,
-        AGENT_PAGE_WORK,
+        AgentPageWork,
       ],
     },
     {

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 
 import type { WorkerEntry } from '@quarry/platform/workers';
-import { type ContentTransformer, type PageTaskTable, runTaskInline } from '@quarry/scrape/content';
+import {
+  type ContentTransformer,
+  InlineContentTransformer,
+  type PageTaskTable,
+  runTaskInline,
+  type WorkerContentOptions,
+  WorkerContentTransformer,
+} from '@quarry/scrape/content';
 import type { EnrichmentContext } from '@quarry/scrape/engine';
 
 import { offlineAnswer } from '../answer/offline-answer.util';
@@ -65,3 +72,13 @@ export const PAGE_WORKER_ENTRY: WorkerEntry = {
   bundle: 'content-worker.js',
   source: join(__dirname, 'page-worker.main.ts'),
 };
+
+/**
+ * A content transformer whose workers also serve PAGE_TASKS: `workers` supervised processes, or the
+ * calling thread when that is 0 (`CONTENT_WORKERS=0`).
+ */
+export function pageWorkTransformer(options: Omit<WorkerContentOptions, 'entry'>): ContentTransformer {
+  return options.workers > 0
+    ? new WorkerContentTransformer({ ...options, entry: PAGE_WORKER_ENTRY })
+    : new InlineContentTransformer(options.limits, PAGE_TASKS);
+}
