@@ -1,6 +1,6 @@
 import type { FetchedPage } from '@quarry/scrape/engine';
 
-import { needsJavaScript, staticText } from './js-need.util';
+import { javaScriptNeedOf, needsJavaScript, staticText } from './js-need.util';
 
 const page = (html: string, contentType = 'text/html; charset=utf-8', status = 200): FetchedPage => ({
   engine: 'http',
@@ -171,4 +171,20 @@ describe('needsJavaScript', () => {
       ),
     ).toBe('Hello world');
   });
+
+  it.each([
+    ['unclosed <script> tags', '<script>x '],
+    ['unclosed <p> tags', '<p>x '],
+    ['unclosed comments', '<!-- x '],
+    ['unclosed <noscript> tags', '<noscript>enable javascript '],
+    ['tags without >', '<div x '],
+  ])(
+    'reads a page of 200,000 %s in linear time, on the HTTP engine (1.1 s at 20,000 scripts: minutes)',
+    (_name, piece) => {
+      const html = `<html><body><div id="root"></div><script src="/app.js"></script>${piece.repeat(200_000)}`;
+      const started = performance.now();
+      expect(javaScriptNeedOf(html)).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(2_000);
+    },
+  );
 });
