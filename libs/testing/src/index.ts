@@ -13,3 +13,4 @@ export * from './lib/js-corpus/index';
 export * from './lib/compression-bombs';
 export * from './lib/raw-http';
 export * from './lib/memory-sampling';
+export * from './lib/seeded-random';

@@ -1,3 +1,5 @@
+import { withoutSkippedBlocks } from '../links/discover-links.util';
+
 /**
  * The sections of a site as its own navigation and sitemap show them: path prefixes ("/blog",
  * "/docs/api", "/en/latest") with the anchor texts that link to them ("Blog", "Customer stories")
@@ -98,26 +100,39 @@ export function outlineFromLinks(
   };
 }
 
-const ANCHOR = /<a\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi;
+const ANCHOR_OPEN = /<a\b/gi;
+const ANCHOR_CLOSE = /<\/a\s*>/gi;
+const ANCHOR_HREF = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
 
-/** Links of a page with their anchor text (navigation names sections: "Blog" → /journal). */
+/**
+ * Links of a page with their anchor text (navigation names sections: "Blog" → /journal). One pass:
+ * each `<a …>` is read up to its `>`, its text up to the first `</a>` after it; the end tag is
+ * searched for once past the last one found, so unclosed anchors cost nothing (an expression
+ * searched from each to the end of the page: 100,000 of them held the event loop for minutes).
+ */
 export function linksWithText(html: string, pageUrl: string): SiteLink[] {
   const out: SiteLink[] = [];
-  const body = html.replace(
-    /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->/gi,
-    ' ',
-  );
-  for (const match of body.matchAll(ANCHOR)) {
-    const href = (match[1] ?? match[2] ?? match[3] ?? '').trim();
-    if (!href || href.startsWith('#') || /^(?:javascript|mailto|tel):/i.test(href)) continue;
-    const text = (match[4] ?? '')
-      .replace(/<[^>]+>/g, ' ')
+  const body = withoutSkippedBlocks(html);
+  ANCHOR_OPEN.lastIndex = 0;
+  for (let open = ANCHOR_OPEN.exec(body); open; open = ANCHOR_OPEN.exec(body)) {
+    const tagEnd = body.indexOf('>', open.index);
+    if (tagEnd < 0) break; // no tag after this one ends either
+    ANCHOR_CLOSE.lastIndex = tagEnd + 1;
+    const close = ANCHOR_CLOSE.exec(body);
+    if (!close) break; // no anchor after this one is closed either
+    ANCHOR_OPEN.lastIndex = close.index + close[0].length;
+    const href = ANCHOR_HREF.exec(body.slice(open.index, tagEnd));
+    const value = (href?.[1] ?? href?.[2] ?? href?.[3] ?? '').trim();
+    if (!value || value.startsWith('#') || /^(?:javascript|mailto|tel):/i.test(value)) continue;
+    const inner = body.slice(tagEnd + 1, close.index);
+    const lastEnd = inner.lastIndexOf('>') + 1; // no tag ends after it: not searched
+    const text = (inner.slice(0, lastEnd).replace(/<[^>]+>/g, ' ') + inner.slice(lastEnd))
       .replace(/&amp;/g, '&')
       .replace(/&nbsp;|&#160;/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
     try {
-      out.push({ url: new URL(href, pageUrl).href, text: text.slice(0, 80) });
+      out.push({ url: new URL(value, pageUrl).href, text: text.slice(0, 80) });
     } catch {
       // not a URL
     }

@@ -1,3 +1,5 @@
+import { seededTexts } from '@quarry/testing';
+
 import { decodeHtmlEntities, discoverLinks } from './discover-links.util';
 
 /** The scanner as it was, with regular expressions over the whole page: the reference for generated pages. */
@@ -34,15 +36,6 @@ function regexLinks(html: string, pageUrl: string): string[] {
     if (absolute && !links.includes(absolute)) links.push(absolute);
   }
   return links;
-}
-
-/** A deterministic pseudo-random sequence (the same pages on every run). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff;
-    return state / 0x80000000;
-  };
 }
 
 describe('discoverLinks', () => {
@@ -82,7 +75,6 @@ describe('discoverLinks', () => {
   });
 
   it('finds the links the regular-expression scanner found, on generated pages', () => {
-    const next = random(5);
     const pieces = [
       '<a href="/x">',
       '<A HREF=/y>',
@@ -109,10 +101,7 @@ describe('discoverLinks', () => {
       '<scripts>',
       '&amp;',
     ];
-    for (let page = 0; page < 2_000; page += 1) {
-      let html = '';
-      for (let count = Math.floor(next() * 14); count > 0; count -= 1)
-        html += pieces[Math.floor(next() * pieces.length)];
+    for (const html of seededTexts(5, pieces, 2_000, 14)) {
       expect({ html, links: discoverLinks(html, 'https://site.test/p/') }).toEqual({
         html,
         links: regexLinks(html, 'https://site.test/p/'),

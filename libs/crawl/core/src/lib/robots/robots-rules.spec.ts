@@ -1,15 +1,8 @@
 import robotsParser from 'robots-parser';
 
-import { RobotsRules } from './robots-rules';
+import { seededRandom } from '@quarry/testing';
 
-/** A deterministic pseudo-random sequence (the same cases on every run). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff;
-    return state / 0x80000000;
-  };
-}
+import { RobotsRules } from './robots-rules';
 
 const ROBOTS = `User-agent: *
 Disallow: /private
@@ -40,7 +33,7 @@ describe('RobotsRules', () => {
   });
 
   it('decides every path as the robots-parser package does (longest pattern, Allow on a tie, * and $, escapes)', () => {
-    const next = random(11);
+    const next = seededRandom(11);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
     const pieces = ['/a', '/b', '/ab', '/a/b', '*', '$', '.gif', '?q=', '%7e', '~', '/é', '/x*y', '=1'];
     const pattern = () => {

@@ -1,17 +1,10 @@
-import { containedIn } from './contained-in.util';
+import { seededRandom } from '@quarry/testing';
 
-/** A deterministic pseudo-random sequence (the same cases on every run). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff;
-    return state / 0x80000000;
-  };
-}
+import { containedIn } from './contained-in.util';
 
 describe('containedIn', () => {
   it('answers as includes() per needle, on the direct path and on the hashed path', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const word = () =>
       Array.from({ length: 1 + Math.floor(next() * 8) }, () => 'abcdé '[Math.floor(next() * 6)]).join('');
     for (const size of [200, 60_000]) {
