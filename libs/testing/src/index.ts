@@ -14,3 +14,4 @@ export * from './lib/compression-bombs';
 export * from './lib/raw-http';
 export * from './lib/memory-sampling';
 export * from './lib/seeded-random';
+export * from './lib/time-growth';
