@@ -402,6 +402,30 @@ describe('extractMainContent: the story, not the column around it', () => {
     expect(tagline).toContain('The psalm needs');
   });
 
+  it("passes over the part of the <title> that is the blog's name, when both parts are as long", () => {
+    const markdown = page(
+      'Life as a Healthcare CIO: Cool Technology of the Week',
+      "<div class='header'><h1 class='title'><a href='http://blog.example/'>Life as a Healthcare CIO</a></h1></div>" +
+        `<div class='post'><h3 class='post-title'>Cool Technology of the Week</h3>` +
+        `<div class='post-body'><p>${sentence('puffball', 3)}</p><p>${sentence('orchard', 3)}</p></div></div>` +
+        `<div class='sidebar'><ul><li><a href='/a'>Cool Technology of the Week</a></li><li><a href='/b'>Older post</a></li></ul></div>`,
+    );
+    expect(markdown.match(/Cool Technology of the Week/g)).toHaveLength(1);
+    expect(markdown).not.toContain('Life as a Healthcare CIO');
+    expect(markdown).toContain('The orchard needs');
+  });
+
+  it('takes a header band heading that says all of a short <title> headline and a few words more', () => {
+    const markdown = page(
+      'Noble Toy Company | Atlanta - DailyCandy',
+      `<header><a href="/atlanta/"><h1>DailyCandy</h1></a><nav><a href="/">Home</a></nav>` +
+        `<hgroup><h1>Noble Toy Company Brings It Home</h1></hgroup></header>` +
+        `<article><p>${sentence('maple block', 3)}</p><p>${sentence('puzzle', 3)}</p></article>`,
+    );
+    expect(markdown.match(/^# Noble Toy Company Brings It Home$/gm)).toHaveLength(1);
+    expect(markdown).not.toContain('DailyCandy');
+  });
+
   it("does not take a post's category classes for a site title's", () => {
     const markdown = page(
       'Stand above the crowd | Personal Branding Blog',

@@ -41,14 +41,30 @@ export function documentTitle(root: DomElement): string {
 /** Separators between a `<title>`'s headline and the site's name ("Headline | Site", "Site: Headline"). */
 const TITLE_SEPARATOR = /\s+[|–—·•«»:]+\s+|\s+[-:]{1,2}\s+|:\s+/;
 
-/** The words of the longest part of a `<title>`: the page's own headline rather than the site's name. */
-function headlineWords(title: string): Set<string> {
+/**
+ * The words of the longest part of a `<title>`: the page's own headline rather than the site's name.
+ * A part that only says the site's name (`site`: what its logo heading or `og:site_name` says) is
+ * passed over, as in "Life as a Healthcare CIO: Cool Technology of the Week" under a blog of that name.
+ */
+function headlineWords(title: string, site: ReadonlySet<string>): Set<string> {
   let best: string[] = [];
+  let bestOwn: string[] = [];
   for (const part of title.split(TITLE_SEPARATOR)) {
     const w = words(part);
     if (w.length > best.length) best = w;
+    if (w.length > bestOwn.length && !(site.size > 0 && w.every((x) => site.has(x)))) bestOwn = w;
   }
-  return new Set(best);
+  return new Set(bestOwn.length > 0 ? bestOwn : best);
+}
+
+/** The words of the site's name: its logo or name heading, and `og:site_name`. */
+function siteNameWords(root: DomElement): Set<string> {
+  const said: string[] = [];
+  for (const h of queryAll(root, 'h1')) if (isSiteTitle(h)) said.push(...words(h.textContent ?? ''));
+  const doc = root.ownerDocument;
+  const meta = doc ? query(doc, 'meta[property="og:site_name"]') : null;
+  said.push(...words(meta?.getAttribute('content') ?? ''));
+  return new Set(said);
 }
 
 /** Share of `target`'s words a heading says. */
@@ -75,6 +91,7 @@ const POST_WITHIN = 0.8;
 /** A headline this long, said whole, is the page's own even inside a header region… */
 const HEADER_HEADLINE_WORDS = 3;
 const HEADER_COVERAGE = 0.8;
+const HEADER_WITHIN_WHOLE = 0.5;
 
 /**
  * …as in a theme that sets the post's title and byline in a `<header role="banner">`, a
@@ -90,8 +107,11 @@ function inPageHeader(
   title: ReadonlySet<string>,
 ): boolean {
   if (headline.size < HEADER_HEADLINE_WORDS || isSiteTitle(heading)) return false;
-  if (coverage(heading, headline) < HEADER_COVERAGE || withinTitle(heading, title) < HEADER_COVERAGE)
-    return false;
+  const said = coverage(heading, headline);
+  // All of a short <title> headline said, with a few words more ("Noble Toy Company" titled "Noble
+  // Toy Company Brings It Home"), or all but a word of it and little else.
+  const within = said === 1 ? HEADER_WITHIN_WHOLE : HEADER_COVERAGE;
+  if (said < HEADER_COVERAGE || withinTitle(heading, title) < within) return false;
   for (let e: DomElement | null = heading; e && e !== root; e = e.parentElement) {
     const kind = stats.get(e)?.kind?.kind;
     if (kind && kind !== 'header' && kind !== 'meta') return false;
@@ -108,7 +128,7 @@ function inPageHeader(
 export function pageTitle(root: DomElement, stats: StatsMap): DomElement | undefined {
   const titleText = documentTitle(root);
   const title = new Set(words(titleText));
-  const headline = headlineWords(titleText);
+  const headline = headlineWords(titleText, siteNameWords(root));
   const outsideChrome = (h: DomElement) =>
     !isFlagged(h, root, stats) || inPageHeader(h, root, stats, headline, title);
   const candidates = Array.from(queryAll(root, 'h1')).filter((h) => {
