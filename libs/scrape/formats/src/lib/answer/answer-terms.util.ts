@@ -1,4 +1,4 @@
-import { stem } from '../text/tokens.util';
+import { nearPrefix, stem } from '../text/tokens.util';
 import { groupsOf, phraseGroups } from './lexicon.util';
 import { foldText, type PageFacts } from './page-facts.util';
 import { type QuestionFrame, type QuestionTerm, ROLE_VERBS } from './question-frame.util';
@@ -42,13 +42,7 @@ export function sameWord(term: QuestionTerm, token: string): boolean {
   if (token === term.term || token.replace(/e$/, '') === term.term.replace(/e$/, '')) return true;
   // "loaves"/"loaf", "knives"/"knife", "shelves"/"shelf".
   if (token.length >= 4 && token.replace(/v$/, 'f') === term.term.replace(/v$/, 'f')) return true;
-  if (
-    term.term.length >= 4 &&
-    token.length >= 4 &&
-    (token.startsWith(term.term) || term.term.startsWith(token)) &&
-    Math.abs(token.length - term.term.length) <= 3
-  )
-    return true;
+  if (nearPrefix(term.term, token) && Math.abs(token.length - term.term.length) <= 3) return true;
   // A compound and its head ("smartwatch"/"watch", "underwater"/"water").
   return compoundOf(term.term, token) || compoundOf(token, term.term);
 }

@@ -1,4 +1,4 @@
-import { stem, words } from '../text/tokens.util';
+import { nearPrefix, stem, words } from '../text/tokens.util';
 import { MENTIONED } from './answer-terms.util';
 import { type ExactAnswer, exactAnswer } from './exact-answer.util';
 import { groupsOf, phraseGroups } from './lexicon.util';
@@ -64,12 +64,7 @@ function sentenceCoverage(frame: QuestionFrame, sentence: string): number {
       present.has(term.term) ||
       // A WordNet synonym, attribute or derived form ("grown-up" and "adults").
       forms.some((form) => relationTo(term.related, form) >= MENTIONED) ||
-      [...present].some(
-        (word) =>
-          word.length >= 4 &&
-          term.term.length >= 4 &&
-          (word.startsWith(term.term) || term.term.startsWith(word)),
-      ) ||
+      [...present].some((word) => nearPrefix(word, term.term)) ||
       term.groups.some((group) => groups.has(group)),
   );
   const phrases = frame.phraseGroups.filter((group) => groups.has(group));

@@ -1,6 +1,6 @@
 import { Bm25 } from '../text/bm25.util';
 import { type Passage, splitPassages } from '../text/passages.util';
-import { sentences, terms } from '../text/tokens.util';
+import { nearPrefix, sentences, terms } from '../text/tokens.util';
 
 export interface RankedPassage {
   passage: Passage;
@@ -74,7 +74,11 @@ function expandByPrefix(queryTerms: string[], vocabulary: ReadonlySet<string>): 
   for (const term of queryTerms) {
     if (term.length < 4) continue;
     for (const candidate of vocabulary)
-      if (candidate.length > term.length && candidate.length - term.length <= 3 && candidate.startsWith(term))
+      if (
+        candidate.length > term.length &&
+        candidate.length - term.length <= 3 &&
+        nearPrefix(candidate, term)
+      )
         expanded.add(candidate);
   }
   return [...expanded];

@@ -62,3 +62,12 @@ export function sentences(text: string): string[] {
   if (rest) out.push(rest);
   return out;
 }
+
+/**
+ * Whether one word begins the other, as a word's forms do ("weigh" and "weight"), both of four
+ * characters or more. Numbers are never forms of each other: "1234" does not say "12345".
+ */
+export function nearPrefix(a: string, b: string): boolean {
+  if (a.length < 4 || b.length < 4 || !(a.startsWith(b) || b.startsWith(a))) return false;
+  return !/\d/.test(a) && !/\d/.test(b);
+}
