@@ -3,6 +3,13 @@ import { gitDiff, hasChanged } from '@quarry/scrape/formats';
 import type { ChangeSnapshotRepository } from '@quarry/scrape/state';
 
 /**
+ * Time the diff of a cached copy may take: it runs on the API's event loop (the scrape's own diff
+ * runs in a content worker, with DIFF_BUDGET_MS), so past this the diff is one hunk replacing every
+ * line, still a valid patch.
+ */
+export const CACHED_DIFF_BUDGET_MS = 100;
+
+/**
  * A cache-only request (`lockdown`, `minAge`) that asks for `changeTracking` is looked up without
  * that format: change-tracking results are never cached, and the other formats' content does not
  * depend on it.
@@ -37,7 +44,9 @@ export async function trackCachedChanges(
   };
   if (format.modes.includes('git-diff'))
     changeTracking.diff =
-      changeStatus === 'changed' && previous ? gitDiff(previous.markdown, markdown) : null;
+      changeStatus === 'changed' && previous
+        ? gitDiff(previous.markdown, markdown, undefined, CACHED_DIFF_BUDGET_MS)
+        : null;
   if (!format.modes.includes('json')) return { changeTracking };
   changeTracking.json = null;
   return {
