@@ -202,6 +202,13 @@ export async function startHostileSite(): Promise<HostileSite> {
       `<div ${Array.from({ length: 200_000 }, (_, index) => `a${index}="v"`).join(' ')}><p>after the attributes</p></div>`,
     ),
   );
+  // The JavaScript-need check's tag patterns read from each `<div` to the one `>` (minutes).
+  const sharedTagEnd = Buffer.from(
+    page(
+      'Openers',
+      `<script src="/app.js"></script>${'<div '.repeat(100_000)}><p>after the openers</p></div>`,
+    ),
+  );
   const manyFacts = Buffer.from(page('Weights', `<dl>${'<dt>Weight</dt><dd>5 kg</dd>'.repeat(90_000)}</dl>`));
   const distinctFacts = Buffer.from(
     page(
@@ -239,6 +246,7 @@ export async function startHostileSite(): Promise<HostileSite> {
     '/deep': send('text/html; charset=utf-8', deep),
     '/huge-attribute': send('text/html; charset=utf-8', hugeAttribute),
     '/many-attributes': send('text/html; charset=utf-8', manyAttributes),
+    '/shared-tag-end': send('text/html; charset=utf-8', sharedTagEnd),
     '/many-facts': send('text/html; charset=utf-8', manyFacts),
     '/many-distinct-facts': send('text/html; charset=utf-8', distinctFacts),
     '/many-offers': send('text/html; charset=utf-8', manyOffers),
