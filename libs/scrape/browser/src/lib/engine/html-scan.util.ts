@@ -133,11 +133,3 @@ function attributeTest(name: string, value: string, token: boolean): (openTag: s
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-
-/** Text of an element's inner HTML (for emptiness checks). */
-export function textOf(inner: string): string {
-  return inner
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
