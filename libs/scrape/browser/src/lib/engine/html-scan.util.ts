@@ -89,7 +89,7 @@ export function withoutElements(html: string, drop: (tag: string, openTag: strin
 }
 
 /** Elements of `html` matching the last compound of a simple selector (`#id`, `.class`, `tag`, `[attr]`, `tag.class`). */
-export function matchingElements(html: string, selector: string): ScannedElement[] {
+export function matchingElements(html: string, selector: string, limit = 20): ScannedElement[] {
   const compound =
     selector
       .trim()
@@ -118,7 +118,7 @@ export function matchingElements(html: string, selector: string): ScannedElement
     if (!tests.every((test) => test(match[0]))) continue;
     const element = elementAt(html, match.index ?? 0);
     if (element) found.push(element);
-    if (found.length >= 20) break;
+    if (found.length >= limit) break;
   }
   return found;
 }
