@@ -209,6 +209,10 @@ export async function startHostileSite(): Promise<HostileSite> {
       `<script src="/app.js"></script>${'<div '.repeat(100_000)}><p>after the openers</p></div>`,
     ),
   );
+  // The empty-application-root pattern backtracked through every split of the comments (40: past 100 s).
+  const rootComments = Buffer.from(
+    `<html><body><script src="/app.js"></script><div id="root">${'<!-- c -->'.repeat(60)}<p>after the comments</p></div></body></html>`,
+  );
   const manyFacts = Buffer.from(page('Weights', `<dl>${'<dt>Weight</dt><dd>5 kg</dd>'.repeat(90_000)}</dl>`));
   const distinctFacts = Buffer.from(
     page(
@@ -247,6 +251,7 @@ export async function startHostileSite(): Promise<HostileSite> {
     '/huge-attribute': send('text/html; charset=utf-8', hugeAttribute),
     '/many-attributes': send('text/html; charset=utf-8', manyAttributes),
     '/shared-tag-end': send('text/html; charset=utf-8', sharedTagEnd),
+    '/root-comments': send('text/html; charset=utf-8', rootComments),
     '/many-facts': send('text/html; charset=utf-8', manyFacts),
     '/many-distinct-facts': send('text/html; charset=utf-8', distinctFacts),
     '/many-offers': send('text/html; charset=utf-8', manyOffers),

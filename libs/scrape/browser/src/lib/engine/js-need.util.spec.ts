@@ -1,7 +1,13 @@
 import type { FetchedPage } from '@quarry/scrape/engine';
-import { seededTexts } from '@quarry/testing';
+import { seededRandom, seededTexts } from '@quarry/testing';
 
-import { hasHydrationSlot, javaScriptNeedOf, needsJavaScript, staticText } from './js-need.util';
+import {
+  hasEmptyAppRoot,
+  hasHydrationSlot,
+  javaScriptNeedOf,
+  needsJavaScript,
+  staticText,
+} from './js-need.util';
 
 const page = (html: string, contentType = 'text/html; charset=utf-8', status = 200): FetchedPage => ({
   engine: 'http',
@@ -188,6 +194,72 @@ describe('needsJavaScript', () => {
       expect(performance.now() - started).toBeLessThan(2_000);
     },
   );
+
+  describe('hasEmptyAppRoot', () => {
+    // The expression it replaces, kept as the oracle on markup of a few comments (on 40 comments
+    // followed by a letter it backtracked past 100 s).
+    const oracle =
+      /<(div|main|section|body)\b[^>]*\bid=["']?(root|app|__next|__nuxt|___gatsby|svelte|application|main-app|react-root|vue-app|app-root|spa-root)(?=["'\s>])["']?[^>]*>\s*(<!--[\s\S]*?-->\s*)*<\/\1>|<(app-root|my-app)\b[^>]*>\s*<\/\4>/i;
+    const opens = [
+      '<div id="root">',
+      '<div class="x" id=app>',
+      "<main data-id='__next'>",
+      '<section id="rooted">',
+      '<body id="root">',
+      '<DIV ID="app">',
+      '<app-root>',
+      '<my-app ng-version="17">',
+      '<span id="root">',
+    ];
+    const closes = [
+      '</div>',
+      '</DIV>',
+      '</main>',
+      '</section>',
+      '</body>',
+      '</app-root>',
+      '</my-app>',
+      '</span>',
+    ];
+    const fillers = [' ', '\n', '<!-- c -->', '<!-- a -- b -->', '<!---->'];
+    // A root, white space and comments, perhaps a letter after them, an end tag: the readings of the
+    // expression and of a browser agree there (the expression also let a comment run on over text up
+    // to a later "-->").
+    const generated = (count: number) => {
+      const next = seededRandom(11);
+      const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+      return Array.from({ length: count }, () => {
+        let markup = pick(opens);
+        for (let left = Math.floor(next() * 5); left > 0; left -= 1) markup += pick(fillers);
+        if (next() < 0.3) markup += 'x';
+        return markup + pick(closes);
+      });
+    };
+
+    it('answers as the expression did, on generated markup', () => {
+      const cases = generated(4_000);
+      expect(cases.filter((markup) => oracle.test(markup)).length).toBeGreaterThan(200);
+      for (const markup of cases)
+        expect([markup, hasEmptyAppRoot(markup)]).toEqual([markup, oracle.test(markup)]);
+    });
+
+    it('reads <!--> and <!---> as empty comments, as a browser does (the expression did not)', () => {
+      expect(hasEmptyAppRoot('<div id="root"><!--> <!---></div>')).toBe(true);
+      expect(hasEmptyAppRoot('<div id="root"><!--> x <!---></div>')).toBe(false);
+    });
+
+    it('reads a root of many comments and a letter in linear time (40 comments: past 100 s)', () => {
+      const started = performance.now();
+      expect(hasEmptyAppRoot(`<div id="root">${'<!-- c -->'.repeat(20_000)}x</div>`)).toBe(false);
+      expect(hasEmptyAppRoot(`<div id="root">${'<!-- c -->'.repeat(20_000)}</div>`)).toBe(true);
+      expect(
+        javaScriptNeedOf(
+          `<html><body><script>app()</script><div id="root">${'<!-- c -->'.repeat(40)}x</div></body></html>`,
+        ),
+      ).toBe('the page has almost no text without JavaScript');
+      expect(performance.now() - started).toBeLessThan(1_000);
+    });
+  });
 
   describe('hasHydrationSlot', () => {
     // The single expression it replaces, kept as the oracle.

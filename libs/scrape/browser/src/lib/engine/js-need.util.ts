@@ -4,8 +4,12 @@ import type { FetchedPage } from '@quarry/scrape/engine';
 import { elementAt, matchingElements, withoutElements } from './html-scan.util';
 
 const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)/i;
-const EMPTY_APP_ROOT =
-  /<(div|main|section|body)\b[^>]*\bid=["']?(root|app|__next|__nuxt|___gatsby|svelte|application|main-app|react-root|vue-app|app-root|spa-root)(?=["'\s>])["']?[^>]*>\s*(<!--[\s\S]*?-->\s*)*<\/\1>|<(app-root|my-app)\b[^>]*>\s*<\/\4>/i;
+/** An application root's open tag, its attributes read by ROOT_ID… */
+const ROOT_OPEN = /<(div|main|section|body)\b([^>]*)>/gi;
+const ROOT_ID =
+  /\bid=["']?(root|app|__next|__nuxt|___gatsby|svelte|application|main-app|react-root|vue-app|app-root|spa-root)(?=["'\s]|$)/i;
+/** …or an Angular root element with nothing in it. */
+const EMPTY_ANGULAR_ROOT = /<(app-root|my-app)\b[^>]*>\s*<\/\1>/i;
 const ASKS_FOR_JS =
   /<noscript\b[^>]*>[\s\S]{0,600}?\b(enable|requires?|need|turn on|activate|switch on)\b[\s\S]{0,40}?javascript[\s\S]*?<\/noscript>|<noscript\b[^>]*>[\s\S]{0,600}?javascript\b[\s\S]{0,40}?\b(required|disabled|needed|is off|must be enabled)\b[\s\S]*?<\/noscript>/i;
 
@@ -88,6 +92,34 @@ function scriptsOf(html: string): { executable: ScriptInfo[]; dataText: number }
     executable.push({ src, code, tracker });
   }
   return { executable, dataText };
+}
+
+/**
+ * Whether the page has an empty application root: `<div id="root">` (or `app`, `__next`…) holding
+ * nothing but white space and comments, or an empty `<app-root>`. Read forwards once from the root's
+ * open tag: one expression repeating a lazy comment pattern before the end tag backtracked through
+ * every way of splitting the comments (40 comments and a letter held the event loop past 100 s).
+ */
+export function hasEmptyAppRoot(html: string): boolean {
+  for (const open of html.matchAll(ROOT_OPEN)) {
+    if (!ROOT_ID.test(open[2])) continue;
+    let at = (open.index ?? 0) + open[0].length;
+    for (;;) {
+      while (at < html.length && /\s/.test(html[at])) at += 1;
+      if (!html.startsWith('<!--', at)) break;
+      // `<!-->` and `<!--->` are empty comments, as a browser reads them.
+      if (html.startsWith('>', at + 4)) at += 5;
+      else if (html.startsWith('->', at + 4)) at += 6;
+      else {
+        const end = html.indexOf('-->', at + 4);
+        if (end < 0) break;
+        at = end + 3;
+      }
+    }
+    const close = `</${open[1]}>`;
+    if (html.slice(at, at + close.length).toLowerCase() === close.toLowerCase()) return true;
+  }
+  return EMPTY_ANGULAR_ROOT.test(html);
 }
 
 /** Characters of prose inside string literals (sentences, not identifiers or URLs). */
@@ -307,7 +339,7 @@ export function javaScriptNeedOf(html: string): string | undefined {
   const { executable, dataText } = scriptsOf(html);
   if (executable.length === 0) return undefined;
   const own = executable.filter((entry) => !entry.tracker);
-  const appRoot = EMPTY_APP_ROOT.test(html);
+  const appRoot = hasEmptyAppRoot(html);
   const asksForJs = ASKS_FOR_JS.test(html);
   // The content text costs whole-document passes: pages that only run trackers are done without it.
   if (own.length === 0 && !appRoot && !asksForJs) return undefined;
